@@ -1,0 +1,70 @@
+extension Dump {
+    /// Streams `log_entries` in id order (or newest first), filtered. Rows with an unparseable
+    /// `ts` are warned about and skipped; rows whose `data` is not JSON are warned about and
+    /// still delivered (with `data` nil), so no event is lost from a timeline.
+    public func forEachLogEntry(_ query: LogQuery = LogQuery(), _ body: (LogEntry) throws -> Void) rethrows {
+        guard layout.hasLog else { return }
+        let table = "log_entries"
+        var conditions: [String] = []
+        var bindings: [SQLValue] = []
+        if let maxLevel = query.maxLevel {
+            conditions.append("level <= ?")
+            bindings.append(.integer(Int64(maxLevel.rawValue)))
+        }
+        if let src = query.src {
+            conditions.append("src = ?")
+            bindings.append(.text(src))
+        }
+        let exact = query.events.filter { !$0.hasSuffix("*") }
+        if !query.events.isEmpty, exact.count == query.events.count {
+            conditions.append("event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")")
+            bindings.append(contentsOf: exact.map { .text($0) })
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let order = query.order == .oldestFirst ? "ASC" : "DESC"
+        let sql = "SELECT id, ts, level, src, event, message, data, uploaded, json_valid(data) FROM log_entries \(whereClause) ORDER BY id \(order)"
+        let stmt: Statement
+        do {
+            stmt = try database.prepare(sql)
+            try stmt.bind(bindings)
+        } catch {
+            warnScanFailure(error, table: table, afterRow: nil)
+            return
+        }
+        let needle = query.grep?.lowercased()
+        var lastRow: Int64?
+        var emitted = 0
+        while true {
+            let hasRow: Bool
+            do { hasRow = try stmt.step() } catch {
+                warnScanFailure(error, table: table, afterRow: lastRow)
+                return
+            }
+            guard hasRow else { return }
+            let rowId = stmt.int64(0)
+            lastRow = rowId
+            guard let time = stmt.withUTF8(1, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
+                warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
+                continue
+            }
+            let event = stmt.text(4) ?? ""
+            guard query.matchesEvent(event) else { continue }
+            if let since = query.since, time < since { continue }
+            if let until = query.until, time > until { continue }
+            let dataText = stmt.text(6)
+            if dataText != nil, stmt.int(8) == 0 {
+                warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
+            }
+            let entry = LogEntry(rowId: rowId, tsText: stmt.text(1) ?? "", time: time, level: stmt.int(2),
+                                 src: stmt.text(3) ?? "", event: event, message: stmt.text(5),
+                                 dataText: dataText, uploaded: stmt.int(7) != 0)
+            if let needle {
+                let haystack = ((entry.message ?? "") + "\u{1}" + (dataText ?? "")).lowercased()
+                guard haystack.contains(needle) else { continue }
+            }
+            try body(entry)
+            emitted += 1
+            if let limit = query.limit, emitted >= limit { return }
+        }
+    }
+}

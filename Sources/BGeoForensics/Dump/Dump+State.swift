@@ -1,0 +1,60 @@
+extension Dump {
+    /// Reads the `state` table. A value that is not JSON is warned about and kept as a string.
+    public func engineState() -> EngineState {
+        var state = EngineState()
+        guard layout.hasState else { return state }
+        guard let stmt = try? database.prepare("SELECT key, value FROM state ORDER BY rowid") else { return state }
+        while (try? stmt.step()) == true {
+            let key = stmt.text(0) ?? ""
+            let text = stmt.text(1)
+            let value: JSONValue
+            if let text {
+                value = (try? JSONParser.parse(text)) ?? .string(text)
+            } else {
+                value = .null
+            }
+            state.entries.append((key, value))
+            switch key {
+            case "schema_version": state.schemaVersion = value.intValue ?? value.stringValue.flatMap { Int($0) }
+            case "config": state.config = value.objectValue
+            case "odometer": state.odometer = value.doubleValue ?? value.stringValue.flatMap { Double($0) }
+            case "auth": state.auth = value.objectValue
+            case "http.failures": state.httpFailures = value.intValue ?? value.stringValue.flatMap { Int($0) }
+            case "http.next_attempt_at": state.nextAttemptAt = value.stringValue
+            case "device": state.device = value.objectValue
+            default: break
+            }
+        }
+        return state
+    }
+
+    /// Called once at open so that state problems show up in every command's warnings.
+    func loadStateWarnings() {
+        guard layout.hasState, let stmt = try? database.prepare("SELECT key, value FROM state ORDER BY rowid") else { return }
+        let objectKeys: Set<String> = ["config", "auth", "device"]
+        while (try? stmt.step()) == true {
+            let key = stmt.text(0) ?? ""
+            guard let text = stmt.text(1) else { continue }
+            do {
+                let value = try JSONParser.parse(text)
+                if objectKeys.contains(key), value.objectValue == nil, value != .null {
+                    warnings.add(table: "state", rowId: nil, "key '\(key)' is not a JSON object")
+                }
+            } catch {
+                warnings.add(table: "state", rowId: nil, "key '\(key)' is not valid JSON (\(error.description))")
+            }
+        }
+    }
+
+    /// The config the engine was running with: `state.config`, else the last `config` log line,
+    /// else engine defaults (an empty object), with where it came from.
+    public func recordedConfig() -> (config: SDKConfig, source: ConfigSource) {
+        if let config = engineState().config { return (SDKConfig(config), .state) }
+        var last: (JSONObject, Int64)?
+        forEachLogEntry(LogQuery(order: .newestFirst, limit: 1, events: ["config"])) { entry in
+            if let object = entry.data?.objectValue { last = (object, entry.rowId) }
+        }
+        if let last { return (SDKConfig(last.0), .logLine(rowId: last.1)) }
+        return (SDKConfig(), .defaults)
+    }
+}

@@ -1,0 +1,75 @@
+extension DumpSummary {
+    /// The human-readable summary `inspect` prints.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("Dump:    \(path)")
+        lines.append("Format:  \(layout.displayName)" + (layout.isLegacy ? " — older SDK build: no `kind` column\(layout.hasState ? "" : ", no state table")" : ""))
+        lines.append("Inputs (hashed before reading; never modified):")
+        for input in inputs {
+            lines.append("  \(input.path)  \(input.bytes) bytes  sha256 \(input.sha256)")
+        }
+        lines.append("")
+        lines.append("Queue (\(layout.queueTable ?? "missing")): \(queue.count) pending record\(queue.count == 1 ? "" : "s")"
+                     + " — \(queue.locations) location, \(queue.geofences) geofence"
+                     + (queue.unreadable > 0 ? ", \(queue.unreadable) unreadable (see warnings)" : ""))
+        if let oldest = queue.oldest, let newest = queue.newest {
+            lines.append("  oldest \(oldest)   newest \(newest)" + (queue.headUUID.map { "   head \($0)" } ?? ""))
+        }
+        lines.append("")
+        if layout.hasLog {
+            let levels = log.byLevel.keys.sorted().map { "\(LogLevel.name(of: $0)) \(log.byLevel[$0]!)" }.joined(separator: ", ")
+            lines.append("Log: \(log.count) row\(log.count == 1 ? "" : "s")" + (levels.isEmpty ? "" : " (\(levels))")
+                         + ", \(log.pendingUpload) not yet uploaded")
+            if let first = log.first, let last = log.last { lines.append("  first \(first)   last \(last)") }
+        } else {
+            lines.append("Log: no log_entries table in this dump.")
+        }
+        lines.append("")
+        lines.append("Engine state:")
+        if let object = state.objectValue {
+            lines.append("  config from \(configSource)")
+            if let auth = object["auth"]?.objectValue {
+                for key in ["accessToken", "refreshToken"] {
+                    guard let token = auth[key]?.objectValue else { continue }
+                    var line = "  \(key): \(token["fingerprint"]?.stringValue ?? "?") (\(token["length"]?.intValue ?? 0) chars"
+                    if token["jwt"]?.boolValue == true, let exp = token["exp"]?.stringValue {
+                        line += ", JWT exp \(exp)"
+                        if token["expiredAtDump"]?.boolValue == true { line += " — already EXPIRED at the dump's newest timestamp" }
+                    }
+                    lines.append(line + ")")
+                }
+                if auth["accessToken"] == nil, let clear = auth["accessToken"]?.stringValue { lines.append("  accessToken: \(clear)") }
+            }
+            if let failures = object["httpFailures"]?.intValue { lines.append("  consecutive upload failures: \(failures)") }
+            if let next = object["nextAttemptAt"]?.stringValue { lines.append("  next upload attempt at: \(next)") }
+            if let odometer = object["odometer"]?.doubleValue { lines.append("  odometer: \(String(format2: odometer)) m") }
+            if let device = object["device"]?.objectValue {
+                lines.append("  device: " + device.map { "\($0.key)=\($0.value.stringValue ?? $0.value.jsonText)" }.joined(separator: " "))
+            }
+            if let config = object["config"], config != .null {
+                lines.append("  config (secrets redacted):")
+                let pretty = JSONWriter(pretty: true).string(config)
+                for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("    " + line) }
+            }
+        }
+        lines.append("")
+        if warnings.isEmpty {
+            lines.append("Warnings: none — every row decoded.")
+        } else {
+            lines.append("Warnings (\(warnings.count)) — these rows were skipped or read in part:")
+            for warning in warnings { lines.append("  \(warning)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    /// A number with two decimals, without Foundation's locale-dependent formatting.
+    public init(format2 value: Double) {
+        let scaled = (value * 100).rounded()
+        let sign = scaled < 0 ? "-" : ""
+        let magnitude = Int64(abs(scaled))
+        let fraction = magnitude % 100
+        self = "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

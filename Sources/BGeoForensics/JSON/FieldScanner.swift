@@ -1,0 +1,330 @@
+import Foundation
+
+/// A value picked out of a JSON document by `FieldScanner`.
+public enum ScannedValue: Sendable, Equatable {
+    case missing
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    /// An object or array (not materialised).
+    case composite
+
+    public var double: Double? { if case .number(let v) = self { return v }; return nil }
+    public var string: String? { if case .string(let v) = self { return v }; return nil }
+    public var bool: Bool? { if case .bool(let v) = self { return v }; return nil }
+    public var isMissing: Bool { self == .missing }
+}
+
+/// Validates a JSON document in one pass and materialises only the fields asked for (paths up to
+/// two levels deep, e.g. `uuid`, `coords.latitude`). This is the hot path of every million-row
+/// scan: it is several times faster than building a full tree or asking SQLite's JSON1 for each
+/// field, and it doubles as the validity check (NaN, truncation, bad escapes are all rejected).
+public struct FieldScanner: Sendable {
+    private struct Child: Sendable {
+        let key: [UInt8]
+        let slot: Int
+    }
+
+    private struct Top: Sendable {
+        let key: [UInt8]
+        /// Slot when the top-level key itself is wanted.
+        let slot: Int?
+        /// Wanted members of this key's object.
+        let children: [Child]
+    }
+
+    private let tops: [Top]
+    /// The paths, in slot order.
+    public let paths: [String]
+
+    public init(paths: [String]) {
+        self.paths = paths
+        var order: [String] = []
+        var slots: [String: Int] = [:]
+        var children: [String: [Child]] = [:]
+        for (slot, path) in paths.enumerated() {
+            let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+            if !order.contains(parts[0]) { order.append(parts[0]) }
+            if parts.count == 1 {
+                slots[parts[0]] = slot
+            } else {
+                children[parts[0], default: []].append(Child(key: Array(parts[1].utf8), slot: slot))
+            }
+        }
+        tops = order.map { Top(key: Array($0.utf8), slot: slots[$0], children: children[$0] ?? []) }
+    }
+
+    /// Scans `bytes`; fills `values` (resized to `paths.count`). Returns false when the document is
+    /// not valid JSON or not an object (values are then unspecified).
+    public func scan(_ bytes: UnsafeBufferPointer<UInt8>, into values: inout [ScannedValue]) -> Bool {
+        if values.count != paths.count {
+            values = Array(repeating: .missing, count: paths.count)
+        } else {
+            for i in values.indices { values[i] = .missing }
+        }
+        var cursor = Cursor(bytes: bytes)
+        cursor.skipWhitespace()
+        guard cursor.peek == UInt8(ascii: "{") else { return false }
+        guard scanTopObject(&cursor, &values) else { return false }
+        cursor.skipWhitespace()
+        return cursor.index == bytes.count
+    }
+
+    /// Convenience for strings.
+    public func scan(_ text: String) -> [ScannedValue]? {
+        var copy = text
+        var values: [ScannedValue] = []
+        let ok = copy.withUTF8 { scan($0, into: &values) }
+        return ok ? values : nil
+    }
+
+    private func scanTopObject(_ c: inout Cursor, _ values: inout [ScannedValue]) -> Bool {
+        c.index += 1
+        c.skipWhitespace()
+        if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
+        while true {
+            c.skipWhitespace()
+            guard let keyRange = c.scanKey() else { return false }
+            let top = tops.first { c.equals(keyRange, $0.key) }
+            c.skipWhitespace()
+            if let top {
+                if !top.children.isEmpty, c.peek == UInt8(ascii: "{") {
+                    if let slot = top.slot { values[slot] = .composite }
+                    guard scanChildObject(&c, top.children, &values) else { return false }
+                } else if let slot = top.slot {
+                    guard let value = c.scanCapturedValue() else { return false }
+                    values[slot] = value
+                } else {
+                    guard c.skipValue(depth: 1) else { return false }
+                }
+            } else {
+                guard c.skipValue(depth: 1) else { return false }
+            }
+            c.skipWhitespace()
+            switch c.peek {
+            case UInt8(ascii: ","): c.index += 1
+            case UInt8(ascii: "}"): c.index += 1; return true
+            default: return false
+            }
+        }
+    }
+
+    private func scanChildObject(_ c: inout Cursor, _ children: [Child], _ values: inout [ScannedValue]) -> Bool {
+        c.index += 1
+        c.skipWhitespace()
+        if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
+        while true {
+            c.skipWhitespace()
+            guard let keyRange = c.scanKey() else { return false }
+            let child = children.first { c.equals(keyRange, $0.key) }
+            c.skipWhitespace()
+            if let child {
+                guard let value = c.scanCapturedValue() else { return false }
+                values[child.slot] = value
+            } else {
+                guard c.skipValue(depth: 2) else { return false }
+            }
+            c.skipWhitespace()
+            switch c.peek {
+            case UInt8(ascii: ","): c.index += 1
+            case UInt8(ascii: "}"): c.index += 1; return true
+            default: return false
+            }
+        }
+    }
+}
+
+/// Byte cursor with the JSON grammar's building blocks.
+private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            let b = bytes[index]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            index += 1
+        }
+    }
+
+    func equals(_ range: Range<Int>, _ key: [UInt8]) -> Bool {
+        guard range.count == key.count else { return false }
+        var i = range.lowerBound
+        for b in key {
+            if bytes[i] != b { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// A member name followed by ':'; returns the raw byte range (escaped keys never match).
+    mutating func scanKey() -> Range<Int>? {
+        guard peek == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        guard skipString() else { return nil }
+        let end = index - 1
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { return nil }
+        index += 1
+        return start..<end
+    }
+
+    /// Skips a string starting at the quote, validating escapes and control characters.
+    mutating func skipString() -> Bool {
+        index += 1
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") { index += 1; return true }
+            if b < 0x20 { return false }
+            if b == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { return false }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    guard index + 4 < bytes.count else { return false }
+                    for k in 1...4 where !isHex(bytes[index + k]) { return false }
+                    index += 5
+                default:
+                    return false
+                }
+                continue
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private func isHex(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+    }
+
+    mutating func skipNumber() -> Bool {
+        if peek == UInt8(ascii: "-") { index += 1 }
+        guard peek >= 48, peek <= 57 else { return false }
+        if peek == 48 { index += 1 } else { while peek >= 48, peek <= 57 { index += 1 } }
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard peek >= 48, peek <= 57 else { return false }
+            while peek >= 48, peek <= 57 { index += 1 }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard peek >= 48, peek <= 57 else { return false }
+            while peek >= 48, peek <= 57 { index += 1 }
+        }
+        return true
+    }
+
+    mutating func skipLiteral(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard index + n <= bytes.count else { return false }
+        for k in 0..<n where bytes[index + k] != literal.utf8Start[k] { return false }
+        index += n
+        return true
+    }
+
+    mutating func skipValue(depth: Int) -> Bool {
+        guard depth < 512 else { return false }
+        switch peek {
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if peek == UInt8(ascii: "}") { index += 1; return true }
+            while true {
+                skipWhitespace()
+                guard scanKey() != nil else { return false }
+                skipWhitespace()
+                guard skipValue(depth: depth + 1) else { return false }
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { index += 1; continue }
+                if peek == UInt8(ascii: "}") { index += 1; return true }
+                return false
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek == UInt8(ascii: "]") { index += 1; return true }
+            while true {
+                skipWhitespace()
+                guard skipValue(depth: depth + 1) else { return false }
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { index += 1; continue }
+                if peek == UInt8(ascii: "]") { index += 1; return true }
+                return false
+            }
+        case UInt8(ascii: "t"): return skipLiteral("true")
+        case UInt8(ascii: "f"): return skipLiteral("false")
+        case UInt8(ascii: "n"): return skipLiteral("null")
+        default: return skipNumber()
+        }
+    }
+
+    /// Scans a value and materialises scalars.
+    mutating func scanCapturedValue() -> ScannedValue? {
+        let start = index
+        switch peek {
+        case UInt8(ascii: "\""):
+            guard skipString() else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)])
+            if !inner.contains(UInt8(ascii: "\\")) {
+                return .string(String(decoding: inner, as: UTF8.self))
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            guard case .string(let s)? = try? JSONParser.parse(text) else { return nil }
+            return .string(s)
+        case UInt8(ascii: "t"): return skipLiteral("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return skipLiteral("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return skipLiteral("null") ? .null : nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return skipValue(depth: 2) ? .composite : nil
+        default:
+            guard skipNumber() else { return nil }
+            return .number(Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+        }
+    }
+
+    /// The grammar has been checked; short plain decimals are converted exactly by hand,
+    /// anything else by strtod on a terminated copy.
+    static func parseDouble(_ b: UnsafeBufferPointer<UInt8>) -> Double {
+        var i = 0
+        var negative = false
+        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenDot = false
+        var simple = true
+        while i < b.count {
+            let ch = b[i]
+            if ch == UInt8(ascii: ".") { seenDot = true } else if ch >= 48, ch <= 57 {
+                mantissa = mantissa &* 10 &+ UInt64(ch - 48)
+                digits += 1
+                if seenDot { fractionDigits += 1 }
+            } else { simple = false; break }
+            i += 1
+        }
+        if simple, digits <= 15, fractionDigits <= 22 {
+            // Exact: mantissa and 10^k are both exactly representable, one correctly rounded division.
+            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        var buffer = [CChar](repeating: 0, count: b.count + 1)
+        for k in 0..<b.count { buffer[k] = CChar(bitPattern: b[k]) }
+        return strtod(buffer, nil)
+    }
+
+    static let powersOfTen: [Double] = (0...22).map { k in
+        var v = 1.0
+        for _ in 0..<k { v *= 10 }
+        return v
+    }
+}

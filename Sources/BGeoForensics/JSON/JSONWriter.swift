@@ -1,0 +1,104 @@
+/// Serialises JSONValue deterministically: keys in stored order (or sorted, when asked),
+/// shortest round-trip numbers, RFC 8259 escaping (plus `<`, `>` and `&` as \u escapes when
+/// `htmlSafe`, so JSON embedded in HTML can never close a script element).
+public struct JSONWriter: Sendable {
+    public var sortedKeys: Bool
+    public var pretty: Bool
+    public var htmlSafe: Bool
+
+    public init(sortedKeys: Bool = false, pretty: Bool = false, htmlSafe: Bool = false) {
+        self.sortedKeys = sortedKeys
+        self.pretty = pretty
+        self.htmlSafe = htmlSafe
+    }
+
+    public func string(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, into: &out, indent: 0)
+        return out
+    }
+
+    public func write(_ value: JSONValue, into out: inout String, indent: Int) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONWriter.format(d)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let elements):
+            if elements.isEmpty { out += "[]"; return }
+            out += "["
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { out += "," }
+                newline(&out, indent + 1)
+                write(element, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out += "]"
+        case .object(let object):
+            if object.isEmpty { out += "{}"; return }
+            out += "{"
+            let members = sortedKeys ? object.members.sorted { $0.key < $1.key } : object.members
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { out += "," }
+                newline(&out, indent + 1)
+                writeString(member.key, into: &out)
+                out += pretty ? ": " : ":"
+                write(member.value, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out += "}"
+        }
+    }
+
+    private func newline(_ out: inout String, _ indent: Int) {
+        guard pretty else { return }
+        out += "\n"
+        out += String(repeating: "  ", count: indent)
+    }
+
+    /// Shortest text that reads back as the same Double. A real keeps its `.0` (`5.0`), so a
+    /// record parsed and re-written keeps the int/real distinction of its source.
+    public static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        return "\(value)"
+    }
+
+    public func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        var needsEscape = false
+        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
+            needsEscape = true
+            break
+        }
+        if !needsEscape {
+            out += s
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "<" where htmlSafe: out += "\\u003c"
+                case ">" where htmlSafe: out += "\\u003e"
+                case "&" where htmlSafe: out += "\\u0026"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONValue {
+    /// Compact serialisation in stored key order.
+    public var jsonText: String { JSONWriter().string(self) }
+}

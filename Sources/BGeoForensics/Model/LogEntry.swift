@@ -1,0 +1,108 @@
+/// Log levels as the SDK numbers them.
+public enum LogLevel: Int, Sendable, CaseIterable, Comparable {
+    case error = 1, warn = 2, info = 3, debug = 4, verbose = 5
+
+    /// The name the SDK uploads ("error" | "warn" | "info" | "debug" | "verbose").
+    public var name: String {
+        switch self {
+        case .error: return "error"
+        case .warn: return "warn"
+        case .info: return "info"
+        case .debug: return "debug"
+        case .verbose: return "verbose"
+        }
+    }
+
+    /// Accepts a name (`warn`, `warning`, `ERROR`) or a number 1–5.
+    public init?(text: String) {
+        let lowered = text.lowercased()
+        if let n = Int(lowered), let level = LogLevel(rawValue: n) { self = level; return }
+        switch lowered {
+        case "error", "err": self = .error
+        case "warn", "warning": self = .warn
+        case "info": self = .info
+        case "debug": self = .debug
+        case "verbose", "trace": self = .verbose
+        default: return nil
+        }
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Name for any stored number, including ones outside 1–5.
+    public static func name(of raw: Int) -> String { LogLevel(rawValue: raw)?.name ?? "level\(raw)" }
+}
+
+/// One row of `log_entries`. `data` stays text until asked for: most scans never need it.
+public struct LogEntry: Sendable {
+    public var rowId: Int64
+    public var tsText: String
+    /// Seconds since the epoch (UTC).
+    public var time: Double
+    /// Stored level number (1 error … 5 verbose).
+    public var level: Int
+    public var src: String
+    public var event: String
+    public var message: String?
+    /// The `data` column as stored (a JSON object, or nil).
+    public var dataText: String?
+    public var uploaded: Bool
+
+    public init(rowId: Int64, tsText: String, time: Double, level: Int, src: String, event: String,
+                message: String? = nil, dataText: String? = nil, uploaded: Bool = false) {
+        self.rowId = rowId
+        self.tsText = tsText
+        self.time = time
+        self.level = level
+        self.src = src
+        self.event = event
+        self.message = message
+        self.dataText = dataText
+        self.uploaded = uploaded
+    }
+
+    /// `data` parsed; nil when absent or not JSON (the reader has already warned about the latter).
+    public var data: JSONValue? {
+        guard let dataText else { return nil }
+        return try? JSONParser.parse(dataText)
+    }
+
+    public var levelName: String { LogLevel.name(of: level) }
+}
+
+/// Which log rows to read.
+public struct LogQuery: Sendable {
+    public enum Order: Sendable { case oldestFirst, newestFirst }
+
+    public var order: Order
+    public var limit: Int?
+    /// This level and more severe (warn → warn and error).
+    public var maxLevel: LogLevel?
+    /// Exact event names, or prefixes written `http.*`.
+    public var events: [String]
+    public var src: String?
+    public var since: Double?
+    public var until: Double?
+    /// Case-insensitive substring of message or data.
+    public var grep: String?
+
+    public init(order: Order = .oldestFirst, limit: Int? = nil, maxLevel: LogLevel? = nil, events: [String] = [],
+                src: String? = nil, since: Double? = nil, until: Double? = nil, grep: String? = nil) {
+        self.order = order
+        self.limit = limit
+        self.maxLevel = maxLevel
+        self.events = events
+        self.src = src
+        self.since = since
+        self.until = until
+        self.grep = grep
+    }
+
+    func matchesEvent(_ event: String) -> Bool {
+        guard !events.isEmpty else { return true }
+        return events.contains { pattern in
+            if pattern.hasSuffix("*") { return event.hasPrefix(pattern.dropLast()) }
+            return event == pattern
+        }
+    }
+}

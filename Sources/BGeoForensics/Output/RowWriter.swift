@@ -1,0 +1,97 @@
+/// Output formats for row listings.
+public enum RowFormat: String, Sendable, CaseIterable {
+    case table, csv, ndjson, json
+}
+
+/// Streams rows in one of the RowFormats. Tables align on the first rows seen (long cells are
+/// cut with "…") so a million-row listing never has to be held in memory.
+public final class RowWriter {
+    private let format: RowFormat
+    private let columns: [String]
+    private let output: TextOutput
+    private var pending: [[String]] = []
+    private var widths: [Int]?
+    private var rowCount = 0
+    private let jsonWriter = JSONWriter()
+    private let sampleSize = 200
+    private let maxWidth = 60
+
+    public init(format: RowFormat, columns: [String], output: TextOutput) {
+        self.format = format
+        self.columns = columns
+        self.output = output
+        switch format {
+        case .csv: output.line(columns.map(RowWriter.csvField).joined(separator: ","))
+        case .json: output.write("[")
+        default: break
+        }
+    }
+
+    /// Writes one row: `cells` for table/csv, `json` for ndjson/json.
+    public func row(cells: [String], json: @autoclosure () -> JSONValue) {
+        defer { rowCount += 1 }
+        switch format {
+        case .csv:
+            output.line(cells.map(RowWriter.csvField).joined(separator: ","))
+        case .ndjson:
+            output.line(jsonWriter.string(json()))
+        case .json:
+            output.write(rowCount == 0 ? "\n" : ",\n")
+            output.write(jsonWriter.string(json()))
+        case .table:
+            if widths == nil {
+                pending.append(cells)
+                if pending.count >= sampleSize { flushPending() }
+            } else {
+                writeTableRow(cells)
+            }
+        }
+    }
+
+    public func finish() {
+        switch format {
+        case .json: output.line(rowCount == 0 ? "]" : "\n]")
+        case .table:
+            if widths == nil { flushPending() }
+        default: break
+        }
+        output.flush()
+    }
+
+    public var count: Int { rowCount }
+
+    private func flushPending() {
+        var w = columns.map(\.count)
+        for row in pending {
+            for (i, cell) in row.enumerated() where i < w.count { w[i] = min(maxWidth, max(w[i], cell.count)) }
+        }
+        widths = w
+        writeTableRow(columns)
+        writeTableRow(w.map { String(repeating: "-", count: $0) })
+        for row in pending { writeTableRow(row) }
+        pending = []
+    }
+
+    private func writeTableRow(_ cells: [String]) {
+        guard let widths else { return }
+        var parts: [String] = []
+        for (i, width) in widths.enumerated() {
+            var cell = i < cells.count ? cells[i] : ""
+            cell = cell.replacingOccurrences(of: "\n", with: " ")
+            if cell.count > width { cell = String(cell.prefix(max(1, width - 1))) + "…" }
+            let isLast = i == widths.count - 1
+            parts.append(isLast ? cell : cell + String(repeating: " ", count: width - cell.count))
+        }
+        output.line(parts.joined(separator: "  "))
+    }
+
+    /// RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula.
+    static func csvField(_ value: String) -> String {
+        var v = value
+        if let first = v.first, "=+-@".contains(first), Double(v) == nil { v = "'" + v }
+        if v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r") {
+            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return v
+    }
+}

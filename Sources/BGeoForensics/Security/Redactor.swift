@@ -1,0 +1,186 @@
+/// Keeps secrets out of every output. Two layers:
+/// 1. structural: in JSON, string values under sensitive keys (tokens, secrets, passwords, api
+///    keys, Authorization headers) are replaced by a fingerprint;
+/// 2. textual: every secret value the dump is known to hold (collected from `state` and `config`
+///    log lines), and anything shaped like a JWT or a `Bearer` credential, is replaced wherever it
+///    appears in free text (messages, responses, URLs).
+/// A fingerprint (`‹redacted sha256:1a2b3c4d›`) lets two places be compared without revealing either.
+public struct Redactor: Sendable {
+    /// When false, nothing is redacted (the user passed `--show-secrets`).
+    public var enabled: Bool
+    private(set) var knownSecrets: Set<String> = []
+
+    public init(enabled: Bool = true) { self.enabled = enabled }
+
+    /// A redactor that never redacts.
+    public static let disabled = Redactor(enabled: false)
+
+    static let sensitiveKeyFragments = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key",
+                                        "authorization", "cookie", "credential", "private_key", "privatekey",
+                                        "session_key", "signature", "x-auth"]
+
+    /// True for keys whose string values are secrets.
+    public static func isSensitiveKey(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        return sensitiveKeyFragments.contains { lowered.contains($0) }
+    }
+
+    /// Placeholders the SDK substitutes are templates, not secrets.
+    static func isTemplate(_ value: String) -> Bool {
+        value.hasPrefix("{") && value.hasSuffix("}") && !value.contains(" ") && value.count < 40
+    }
+
+    /// The text shown instead of a secret.
+    public static func fingerprint(_ secret: String) -> String {
+        "‹redacted sha256:\(SHA256Hasher.hex(of: secret).prefix(8))›"
+    }
+
+    /// Learns every secret string found under sensitive keys in `value`.
+    public mutating func learnSecrets(in value: JSONValue) {
+        switch value {
+        case .object(let object):
+            for member in object {
+                if Redactor.isSensitiveKey(member.key) {
+                    collectStrings(member.value)
+                } else {
+                    learnSecrets(in: member.value)
+                }
+            }
+        case .array(let elements):
+            elements.forEach { learnSecrets(in: $0) }
+        default:
+            break
+        }
+    }
+
+    private mutating func collectStrings(_ value: JSONValue) {
+        switch value {
+        case .string(let s):
+            guard s.count >= 6, !Redactor.isTemplate(s) else { return }
+            knownSecrets.insert(s)
+            if s.lowercased().hasPrefix("bearer ") { knownSecrets.insert(String(s.dropFirst(7))) }
+        case .object(let object): object.forEach { collectStrings($0.value) }
+        case .array(let elements): elements.forEach { collectStrings($0) }
+        default: break
+        }
+    }
+
+    /// Adds one secret value explicitly (e.g. a rotated token).
+    public mutating func learn(secret: String) {
+        guard secret.count >= 6 else { return }
+        knownSecrets.insert(secret)
+    }
+
+    /// A copy of `value` with sensitive values fingerprinted and free text scrubbed.
+    public func redact(_ value: JSONValue) -> JSONValue {
+        guard enabled else { return value }
+        switch value {
+        case .object(let object):
+            var copy = JSONObject()
+            for member in object {
+                if Redactor.isSensitiveKey(member.key) {
+                    copy[member.key] = redactAll(member.value)
+                } else {
+                    copy[member.key] = redact(member.value)
+                }
+            }
+            return .object(copy)
+        case .array(let elements):
+            return .array(elements.map(redact))
+        case .string(let s):
+            return .string(redact(text: s))
+        default:
+            return value
+        }
+    }
+
+    private func redactAll(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let s): return Redactor.isTemplate(s) || s.isEmpty ? value : .string(Redactor.fingerprint(s))
+        case .object(let object):
+            var copy = JSONObject()
+            for member in object { copy[member.key] = redactAll(member.value) }
+            return .object(copy)
+        case .array(let elements): return .array(elements.map(redactAll))
+        default: return value
+        }
+    }
+
+    /// Free text with known secrets, JWT-shaped strings and Bearer credentials replaced.
+    public func redact(text: String) -> String {
+        guard enabled, !text.isEmpty else { return text }
+        var out = text
+        for secret in knownSecrets where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Redactor.fingerprint(secret))
+        }
+        if out.contains("eyJ") { out = Redactor.scrubJWTs(out) }
+        if out.range(of: "bearer ", options: .caseInsensitive) != nil { out = Redactor.scrubBearer(out) }
+        return out
+    }
+
+    /// Replaces `eyJ….….…` (a JWT: base64url header, payload, signature) wherever it stands.
+    static func scrubJWTs(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        func isB64(_ b: UInt8) -> Bool {
+            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 95 || b == 61
+        }
+        while i < bytes.count {
+            if i + 3 <= bytes.count, bytes[i] == 101, bytes[i + 1] == 121, bytes[i + 2] == 74,
+               i == 0 || !isB64(bytes[i - 1]) {
+                var j = i
+                var dots = 0
+                while j < bytes.count, isB64(bytes[j]) || (bytes[j] == 46 && dots < 2) {
+                    if bytes[j] == 46 { dots += 1 }
+                    j += 1
+                }
+                if dots == 2, j - i >= 20 {
+                    let token = String(decoding: bytes[i..<j], as: UTF8.self)
+                    out.append(contentsOf: Array(fingerprint(token).utf8))
+                    i = j
+                    continue
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func scrubBearer(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "bearer ", options: .caseInsensitive) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let token = rest.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != "," && $0 != "}" }
+            if token.count >= 6, !token.hasPrefix("‹redacted") {
+                result += fingerprint(String(token))
+                rest = rest.dropFirst(token.count)
+            }
+        }
+        return result + rest
+    }
+}
+
+extension Dump {
+    /// A redactor that knows every secret recorded in this dump: `state.config`, `state.auth`,
+    /// and every `config` log line.
+    public func makeRedactor(enabled: Bool = true) -> Redactor {
+        var redactor = Redactor(enabled: enabled)
+        guard enabled else { return redactor }
+        let state = engineState()
+        if let config = state.config { redactor.learnSecrets(in: .object(config)) }
+        if let auth = state.auth {
+            redactor.learnSecrets(in: .object(auth))
+            // auth keys are all secrets, whatever they are called.
+            for member in auth { if let s = member.value.stringValue { redactor.learn(secret: s) } }
+        }
+        forEachLogEntry(LogQuery(events: ["config", "auth.refresh.result"])) { entry in
+            if let data = entry.data { redactor.learnSecrets(in: data) }
+        }
+        return redactor
+    }
+}

@@ -1,0 +1,154 @@
+/// ISO-8601 timestamps as the SDK writes them, parsed without Foundation formatters (which are
+/// far too slow for million-row scans): `2026-07-24T09:14:32.118Z`, without milliseconds, with
+/// any number of fraction digits, with `Z` or a `±HH:MM` / `±HHMM` offset, `T` or a space.
+public enum Timestamp {
+    /// Seconds since the Unix epoch (UTC), or nil when the text is not an ISO-8601 timestamp.
+    public static func parse(_ text: String) -> Double? {
+        var copy = text
+        return copy.withUTF8 { parse(bytes: $0) }
+    }
+
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        let n = b.count
+        guard n >= 19 else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in start..<(start + count) {
+                let d = Int(b[i]) - 48
+                guard d >= 0, d <= 9 else { return nil }
+                value = value * 10 + d
+            }
+            return value
+        }
+        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"),
+              let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "t"),
+              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"),
+              let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
+              let second = digits(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < n, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < n, b[i] >= 48, b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        var offsetSeconds = 0
+        guard i < n else { return nil }  // a zone is required: a bare local time is ambiguous
+        switch b[i] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            i += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard i + 2 <= n, let oh = digits(i, 2) else { return nil }
+            i += 2
+            var om = 0
+            if i < n, b[i] == UInt8(ascii: ":") { i += 1 }
+            if i + 2 <= n, let m = digits(i, 2) { om = m; i += 2 }
+            guard oh <= 23, om <= 59 else { return nil }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+        default:
+            return nil
+        }
+        guard i == n else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Double(seconds) + fraction
+    }
+
+    /// The UTC offset in seconds written in the text (`+02:00` → 7200), nil for `Z` or unparseable.
+    public static func offsetSeconds(_ text: String) -> Int? {
+        guard text.count > 19, !text.hasSuffix("Z"), !text.hasSuffix("z") else { return nil }
+        let tail = text.suffix(6)
+        guard let sign = tail.first, sign == "+" || sign == "-" else { return nil }
+        let parts = tail.dropFirst().split(separator: ":")
+        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+    }
+
+    /// `2026-07-24T09:14:32.118Z` (UTC, milliseconds).
+    public static func format(_ seconds: Double, milliseconds: Bool = true) -> String {
+        let totalMillis = Int64((seconds * 1000).rounded(.down))
+        var days = totalMillis / 86_400_000
+        var millisOfDay = totalMillis % 86_400_000
+        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
+        let (y, m, d) = civilFromDays(Int(days))
+        let h = Int(millisOfDay / 3_600_000)
+        let mi = Int(millisOfDay / 60_000 % 60)
+        let s = Int(millisOfDay / 1000 % 60)
+        let ms = Int(millisOfDay % 1000)
+        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(s, 2)
+        if milliseconds { out += "." + pad(ms, 3) }
+        return out + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysInMonth(_ y: Int, _ m: Int) -> Int {
+        switch m {
+        case 2: return isLeap(y) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Howard Hinnant's days_from_civil.
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}
+
+/// Durations written by people: `90`, `90s`, `15m`, `2h`, `1d`, `1h30m`.
+public enum DurationText {
+    public static func parse(_ text: String) -> Double? {
+        if let plain = Double(text) { return plain >= 0 ? plain : nil }
+        var total = 0.0
+        var number = ""
+        for ch in text {
+            if ch.isNumber || ch == "." { number.append(ch); continue }
+            guard let value = Double(number) else { return nil }
+            switch ch {
+            case "s": total += value
+            case "m": total += value * 60
+            case "h": total += value * 3600
+            case "d": total += value * 86_400
+            default: return nil
+            }
+            number = ""
+        }
+        return number.isEmpty ? total : nil
+    }
+}

@@ -1,0 +1,23 @@
+import BGeoForensics
+
+/// `inspect DUMP`: the summary a support engineer reads first.
+enum InspectCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "inspect",
+        abstract: "Summarise a dump: format, input hashes, queue, log, engine state, warnings.",
+        discussion: "The dump (and its -wal/-shm) is copied privately and hashed; the original is never opened for writing.",
+        positionals: [PositionalSpec("DUMP", help: "A bgeo.db or LongPing queue dump.")],
+        options: [CommandSupport.jsonOption, CommandSupport.showSecretsOption])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let dump = try CommandSupport.openDump(arguments)
+        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        let summary = DumpSummary(dump: dump, redactor: redactor)
+        if arguments.flag("--json") {
+            CommandSupport.printJSON(summary.json)
+        } else {
+            CommandSupport.stdout.write(redactor.redact(text: summary.text))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,50 @@
+import BGeoForensics
+
+/// `logs DUMP`: log rows newest first, like the SDK's getLog().
+enum LogsCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "logs",
+        abstract: "List log rows newest first, like getLog() (default limit 500).",
+        positionals: [PositionalSpec("DUMP", help: "A bgeo.db dump.")],
+        options: [
+            OptionSpec("--limit", value: "N", help: "At most N rows (default 500; 0 = all)."),
+            OptionSpec("--level", value: "LEVEL", help: "error | warn | info | debug | verbose: that level and more severe."),
+            OptionSpec("--event", value: "EVENT", repeatable: true, help: "Only this event; `http.*` matches a prefix."),
+            OptionSpec("--src", value: "SRC", help: "native | js."),
+            OptionSpec("--since", value: "TIME", help: "Only rows at or after TIME (ISO-8601 or YYYY-MM-DD)."),
+            OptionSpec("--until", value: "TIME", help: "Only rows at or before TIME."),
+            OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive)."),
+            OptionSpec("--oldest-first", help: "Oldest first instead."),
+            CommandSupport.formatOption(),
+            OptionSpec("--json", help: "Same as --format json."),
+            CommandSupport.showSecretsOption,
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let format = arguments.flag("--json") ? .json
+            : RowFormat(rawValue: try arguments.choice("--format", RowFormat.allCases.map(\.rawValue)) ?? "table")!
+        var level: LogLevel?
+        if let text = arguments.value("--level") {
+            guard let parsed = LogLevel(text: text) else {
+                throw UsageError(message: "--level takes error, warn, info, debug or verbose, not '\(text)'")
+            }
+            level = parsed
+        }
+        let limit = try arguments.int("--limit", range: 0...Int.max) ?? 500
+        let query = LogQuery(order: arguments.flag("--oldest-first") ? .oldestFirst : .newestFirst,
+                             limit: limit == 0 ? nil : limit, maxLevel: level,
+                             events: arguments.all("--event").flatMap { $0.split(separator: ",").map(String.init) },
+                             src: arguments.value("--src"), since: try arguments.time("--since"),
+                             until: try arguments.time("--until"), grep: arguments.value("--grep"))
+        let dump = try CommandSupport.openDump(arguments)
+        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
+        dump.forEachLogEntry(query) { entry in
+            writer.row(cells: LogListing.cells(entry, redactor: redactor), json: LogListing.json(entry, redactor: redactor))
+        }
+        writer.finish()
+        if !dump.layout.hasLog { CommandSupport.stderr.line("This dump has no log_entries table.") }
+        CommandSupport.reportWarnings(dump)
+        return 0
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Runs the built `bgeo-forensics` executable as a user would, capturing exit code and output.
+struct ToolResult {
+    let exitCode: Int32
+    let stdout: String
+    let stderr: String
+}
+
+enum ToolRunner {
+    /// The products folder that holds both this test bundle and the executables.
+    static var productsDirectory: URL {
+        let bundle = Bundle.main.bundleURL
+        // swift-corelibs: the test runner lives in .build/<config>/; xctest bundles sit beside the tools.
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("bgeo-forensics").path) {
+                return candidate
+            }
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug")
+    }
+
+    static var executable: String { productsDirectory.appendingPathComponent("bgeo-forensics").path }
+
+    /// Runs the tool; `stdin` is closed. Output is read concurrently so large outputs cannot deadlock.
+    static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil) throws -> ToolResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var outData = Data()
+        var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ToolResult(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A fresh folder under the system temp dir, removed when the value is released.
+final class TestDirectory: @unchecked Sendable {
+    let path: String
+
+    init(_ label: String = "e2e") {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bgeo-e2e-\(label)-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
