@@ -1,1 +1,37 @@
-print("bench")
+import BGeoForensics
+import Foundation
+
+// bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync] [--keep]
+// Builds one large simulated dump, then times each feature on it beside an independent baseline.
+var records = 1_000_000
+var only: Set<String>?
+var keep = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let word = arguments.removeFirst()
+    switch word {
+    case "--records": records = Int(arguments.removeFirst()) ?? records
+    case "--only": only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
+    case "--keep": keep = true
+    default:
+        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync] [--keep]")
+        exit(2)
+    }
+}
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bgeo-bench").path
+try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+let dumpPath = scratch + "/bench-\(records).db"
+if !FileManager.default.fileExists(atPath: dumpPath) {
+    print("Simulating a \(records)-record dump at \(dumpPath) …")
+    let start = Date()
+    try Simulator.writeLarge(to: dumpPath, records: records, seed: 42)
+    print(String(format: "  done in %.1f s", Date().timeIntervalSince(start)))
+}
+let context = BenchContext(dumpPath: dumpPath, scratch: scratch, records: records)
+func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
+if wanted("inspect") { try InspectBench.run(context) }
+if wanted("replay") { try ReplayBench.run(context) }
+if wanted("timeline") { try TimelineBench.run(context) }
+if wanted("report") { try ReportBench.run(context) }
+if wanted("resync") { try ResyncBench.run(context) }
+if !keep { try? FileManager.default.removeItem(atPath: dumpPath) }
