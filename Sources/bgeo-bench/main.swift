@@ -28,7 +28,7 @@ if !FileManager.default.fileExists(atPath: dumpPath) {
     print(String(format: "  done in %.1f s", Date().timeIntervalSince(start)))
 }
 let context = BenchContext(dumpPath: dumpPath, scratch: scratch, records: records)
-func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
+@MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
 if wanted("inspect") { try InspectBench.run(context) }
 if wanted("replay") { try ReplayBench.run(context) }
 if wanted("timeline") { try TimelineBench.run(context) }
