@@ -170,7 +170,7 @@ public final class TimelineBuilder {
     }
 
     private func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
-        let message = entry.message.map { redactor.redact(text: $0) }
+        let message = entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) }
         switch entry.event {
         case "session.start":
             let reason = data?["reason"]?.stringValue
@@ -274,10 +274,10 @@ public final class TimelineBuilder {
     private func redacted(_ dataText: String) -> String {
         let clipped = dataText.count > 1000 ? String(dataText.prefix(1000)) + "…" : dataText
         if let value = try? JSONParser.parse(dataText) {
-            let text = redactor.redact(value).jsonText
+            let text = SecretScrubber(redactor: redactor).scrub(json: value).jsonText
             return text.count > 1000 ? String(text.prefix(1000)) + "…" : text
         }
-        return redactor.redact(text: clipped)
+        return SecretScrubber(redactor: redactor).scrub(body: clipped)
     }
 
     private func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
@@ -298,7 +298,7 @@ public final class TimelineBuilder {
     private func configSummary(_ config: SDKConfig) -> String {
         var parts: [String] = []
         if let url = config.string("url"), !url.isEmpty {
-            parts.append("url " + redactor.redact(text: url))
+            parts.append("url " + SecretScrubber(redactor: redactor).scrub(body: url))
         } else {
             parts.append("no url (persist-only)")
         }

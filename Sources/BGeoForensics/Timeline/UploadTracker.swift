@@ -7,6 +7,7 @@ import Foundation
 struct UploadTracker {
     let rules: PolicyRules
     let redactor: Redactor
+    var scrubber: SecretScrubber
     let attemptLimit: Int
     let uuidLimit: Int
 
@@ -83,6 +84,7 @@ struct UploadTracker {
     init(rules: PolicyRules, redactor: Redactor, attemptLimit: Int, uuidLimit: Int) {
         self.rules = rules
         self.redactor = redactor
+        scrubber = SecretScrubber(redactor: redactor)
         self.attemptLimit = max(2, attemptLimit)
         self.uuidLimit = uuidLimit
     }
@@ -97,7 +99,7 @@ struct UploadTracker {
         let count = UploadTracker.int(data?["count"]) ?? uuids.count
         var attempt = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
                                     uuids: Array(uuids.prefix(uuidLimit)), uuidCount: uuids.count)
-        attempt.url = data?["url"]?.stringValue.map { redactor.redact(text: $0) }
+        attempt.url = data?["url"]?.stringValue.map { scrubber.scrub(url: $0) }
         attempt.afterRefresh = nextIsAfterRefresh
         nextIsAfterRefresh = false
         if let due = refreshDue {
@@ -137,7 +139,8 @@ struct UploadTracker {
         if attempt.count == 0, let count = UploadTracker.int(data?["count"]) { attempt.count = count }
         if let body = data?["response"], body != .null {
             let text = body.stringValue ?? body.jsonText
-            attempt.response = redactor.redact(text: String(text.prefix(300)))
+            let scrubbed = scrubber.scrub(body: text)
+            attempt.response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
         }
         let retryAfter = (data?["retry_after"] ?? data?["retryAfter"] ?? data?["Retry-After"]).flatMap(UploadTracker.double)
         current = attempt
