@@ -197,20 +197,25 @@ extension TimelineBuilder {
                                     evidence: [Evidence(note: "state.config has no url", uuids: pendingUuids.values)]))
         }
 
-        // tracking.gap
-        var listed = 0
-        var unlisted: [TrackingGap] = []
-        for gap in gaps {
-            guard listed < 10 else { unlisted.append(gap); continue }
-            listed += 1
-            findings.append(gapFinding(gap))
+        // tracking.gap: gaps while moving one by one (up to 10); stationary ones summed up.
+        let unexpected = gaps.filter { !$0.expected }
+        for gap in unexpected.prefix(10) { findings.append(gapFinding(gap)) }
+        if unexpected.count > 10 {
+            let rest = unexpected.dropFirst(10)
+            findings.append(Finding(code: "tracking.gap", severity: .warning,
+                                    summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
+                                    evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })]))
         }
-        if !unlisted.isEmpty {
-            let unexpected = unlisted.filter { !$0.expected }
-            let longest = unlisted.map(\.seconds).max() ?? 0
-            findings.append(Finding(code: "tracking.gap", severity: unexpected.isEmpty ? .info : .warning,
-                                    summary: "\(unlisted.count) more tracking gaps (\(unexpected.count) while moving), the longest \(DurationFormat.short(longest)); see the gaps list.",
-                                    evidence: []))
+        let expected = gaps.filter(\.expected)
+        if expected.count == 1, let gap = expected.first {
+            findings.append(gapFinding(gap))
+        } else if expected.count > 1 {
+            let longest = expected.map(\.seconds).max() ?? 0
+            let total = expected.map(\.seconds).reduce(0, +)
+            findings.append(Finding(code: "tracking.gap", severity: .info,
+                                    summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(time(expected[0].start)) → \(time(expected[0].end)).",
+                                    evidence: [Evidence(note: "stationary and region-exit rows",
+                                                        logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })]))
         }
 
         // Most severe first; ties keep the order above.
