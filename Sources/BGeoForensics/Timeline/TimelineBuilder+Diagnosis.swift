@@ -91,12 +91,15 @@ extension TimelineBuilder {
 
         // auth.refresh_failing
         if stats.refreshFailures > 0 {
-            let ongoing = stats.lastRefreshSucceeded == false
+            // Still failing unless an upload got through after the last failed refresh
+            // (new tokens arrived another way, e.g. setConfig after a sign-in).
+            let recoveredByUpload = stats.lastSuccess.map { $0.at >= (stats.lastRefreshAt ?? .infinity) } ?? false
+            let ongoing = stats.lastRefreshSucceeded == false && !recoveredByUpload
             var summary: String
             if ongoing, let since = stats.refreshFailingSince {
                 summary = "The token refresh has failed \(stats.refreshFailingCount) time\(stats.refreshFailingCount == 1 ? "" : "s") in a row since \(time(since.at)) (refresh status \(statusList(stats.refreshFailingStatuses))). The refresh server rejects the stored refresh token, so every upload keeps getting 401/403 and the queue will not drain until the app is given new tokens (the user signs in again, or the app calls setConfig with a fresh authorization)."
             } else {
-                summary = "The token refresh failed \(stats.refreshFailures) time\(stats.refreshFailures == 1 ? "" : "s") but later succeeded (\(stats.refreshSuccesses) successful refresh\(stats.refreshSuccesses == 1 ? "" : "es")); uploads recovered."
+                summary = "The token refresh failed \(stats.refreshFailures) time\(stats.refreshFailures == 1 ? "" : "s") (\(stats.refreshSuccesses) successful refresh\(stats.refreshSuccesses == 1 ? "" : "es")), but uploads got through afterwards."
             }
             if let tokenNote { summary += " " + tokenNote.prefix(1).uppercased() + tokenNote.dropFirst() + "." }
             var evidence = [Evidence(note: ongoing ? "failed auth.refresh.result rows since the last success" : nil,
@@ -125,7 +128,8 @@ extension TimelineBuilder {
         // poison.dropped
         if stats.dropRows.count > 0 {
             let n = stats.droppedRecords
-            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue as poison"
+            let allPoison = stats.dropStatuses.keys.allSatisfy { !PolicyRules(policy: policy).dropIsViolation(status: $0, authorizationConfigured: authorizationConfigured) }
+            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue" + (allPoison ? " as poison" : "")
             if !stats.dropStatuses.isEmpty { summary += " (server status \(statusList(stats.dropStatuses)))" }
             if let first = stats.dropFirst, let last = stats.dropLast {
                 summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
@@ -148,7 +152,7 @@ extension TimelineBuilder {
             guard let list = violations.lists[rule] else { continue }
             let n = list.total
             var summary = "The engine broke its \(policy.engine.rawValue) upload policy \(n == 1 ? "once" : "\(n) times"): \(rule.statement)."
-            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here " : "First: ") + first + "." }
+            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here: " : "First: ") + first + "." }
             findings.append(Finding(code: "policy.violation", severity: rule.severity, summary: summary,
                                     evidence: list.items, rule: rule.rawValue, omittedEvidence: list.omitted))
         }

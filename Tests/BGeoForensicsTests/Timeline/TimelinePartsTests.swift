@@ -46,6 +46,10 @@ import Testing
         let body = scrubber.scrub(body: "{\"access_token\":\"tok-123456\",\"message\":\"ok\"}")
         #expect(!body.contains("tok-123456") && body.contains("\"message\":\"ok\""))
         #expect(scrubber.scrub(body: "refresh_token=qwerty1234 rejected").contains("‹redacted"))
+        let truncated = scrubber.scrub(body: "{\"error\":\"expired\",\"access_token\": \"abcdef98765\",\"x\":\"https://h.example/a\"")
+        #expect(!truncated.contains("abcdef98765") && truncated.contains("\"access_token\": \"‹redacted"))
+        #expect(truncated.contains("https://h.example/a"))
+        #expect(scrubber.scrub(cachedBody: "token=abcdef1 x") == scrubber.scrub(cachedBody: "token=abcdef1 x"))
         var off = SecretScrubber(redactor: .disabled)
         #expect(off.scrub(url: "https://x/?token=abcdef") == "https://x/?token=abcdef")
     }
