@@ -89,6 +89,20 @@ extension TimelineBuilder {
                                     evidence: evidence))
         }
 
+        // queue.stranded from the state alone, when the log holds no upload rows (logLevel
+        // below info keeps only errors and warnings).
+        if pendingRecords > 0, tracker.totalAttempts == 0, let failures = state.httpFailures, failures >= 3 {
+            var summary = "\(pendingRecords) records are waiting in the upload queue"
+            if let oldest = oldestPending { summary += " (the oldest recorded \(time(oldest.time)))" }
+            summary += " and the engine's state counts \(failures) consecutive failed uploads"
+            if let next = state.nextAttemptAt { summary += ", next attempt at \(next)" }
+            summary += ". The log holds no upload rows (logLevel below info?), so the failing status is not recorded: raise logLevel to 3 or more to see it."
+            var evidence = [Evidence(note: "pending records", uuids: pendingUuids.values)]
+            for note in stateNotes { evidence.append(Evidence(note: note)) }
+            if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
+            findings.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence))
+        }
+
         // auth.refresh_failing
         if stats.refreshFailures > 0 {
             // Still failing unless an upload got through after the last failed refresh
@@ -142,7 +156,8 @@ extension TimelineBuilder {
 
         // policy.violation
         var violations = tracker.violations
-        if let lastSuccess = stats.lastSuccess, stats.lastStatus.map({ (200...299).contains($0) }) == true,
+        // The state is the engine's at the moment of the dump: only comparable with the whole log.
+        if options.until == nil, let lastSuccess = stats.lastSuccess, stats.lastStatus.map({ (200...299).contains($0) }) == true,
            let failures = state.httpFailures, failures > 0 {
             violations.add(.successNoReset,
                            "the last upload succeeded (row \(lastSuccess.row)) but the dump's state still says http.failures = \(failures)",

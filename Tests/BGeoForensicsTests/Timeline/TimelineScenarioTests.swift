@@ -405,7 +405,34 @@ extension Scenarios {
     }()
 }
 
+extension Scenarios {
+    /// logLevel warn: no upload rows, only the state says uploads are failing.
+    static let quietLog: Facts = {
+        var facts = Facts(path: directory.file("quiet.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.writer.setState("config", TimelineFixture.plainConfig)
+            try f.writer.setState("http.failures", 7)
+            try f.writer.setState("http.next_attempt_at", "2026-07-25T18:00:00Z")
+            for _ in 0..<4 { try f.fix(queued: true, logged: false) }
+            try f.log("app", level: 2, message: "sync failed?", src: "js")
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+}
+
 @Suite struct TimelineMoreScenarioTests {
+    @Test func strandedFromStateWhenTheLogHasNoUploadRows() throws {
+        let timeline = try Scenarios.timeline(Scenarios.quietLog.path)
+        #expect(timeline.attempts.isEmpty)
+        let stranded = try #require(timeline.findings(code: "queue.stranded").first)
+        #expect(stranded.severity == .error)
+        #expect(stranded.summary.contains("4 records") && stranded.summary.contains("7 consecutive failed uploads"))
+        #expect(stranded.allUuids.count == 4)
+        #expect(timeline.events.first?.kind == .app)
+    }
+
     @Test func unauthorizedWithoutRefreshConfigured() throws {
         let facts = Scenarios.noAuth
         let timeline = try Scenarios.timeline(facts.path)
