@@ -63,11 +63,12 @@ public final class TimelineBuilder {
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
 
-    /// Prepares a builder; `redactor` scrubs every text the timeline keeps (pass
-    /// `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
-    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor) {
+    /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
+    /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
+    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor? = nil) {
         self.dump = dump
         self.options = options
+        let redactor = redactor ?? dump.makeRedactor()
         self.redactor = redactor
         policy = options.policy ?? UploadPolicy.forFormat(dump.layout.format)
         let recorded = dump.recordedConfig()

@@ -423,6 +423,20 @@ extension Scenarios {
 }
 
 @Suite struct TimelineMoreScenarioTests {
+    @Test func longpingQueueOnlyDump() throws {
+        let path = Scenarios.directory.file("longping.db")
+        let f = try TimelineFixture(path: path, layout: .longping)
+        for _ in 0..<5 { try f.fix(after: 30, queued: true, logged: false) }
+        try f.fix(after: 3600, queued: true, logged: false)
+        try f.close()
+        let dump = try Dump(path: path)
+        let timeline = TimelineBuilder(dump: dump).build()
+        #expect(timeline.policy == .longping && timeline.format == .longping)
+        #expect(timeline.pendingRecords == 6 && timeline.logRows == 0 && timeline.attempts.isEmpty)
+        #expect(timeline.gaps.count == 1)
+        #expect(timeline.findings(code: "tracking.gap").first?.severity == .warning)
+    }
+
     @Test func strandedFromStateWhenTheLogHasNoUploadRows() throws {
         let timeline = try Scenarios.timeline(Scenarios.quietLog.path)
         #expect(timeline.attempts.isEmpty)
