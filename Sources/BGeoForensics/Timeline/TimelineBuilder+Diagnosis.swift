@@ -131,7 +131,7 @@ extension TimelineBuilder {
             if let first = stats.unauthorizedFirst, let last = stats.unauthorizedLast {
                 summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
             }
-            summary += ", but no authorization (refreshUrl) is configured, so the SDK cannot refresh the token: it keeps retrying with the same credentials."
+            summary += ", but no authorization (token refresh) is configured, so the SDK cannot refresh the token: it keeps retrying with the same credentials."
             summary += ongoing ? " The latest upload still failed this way: the queue will not drain until the app sets valid credentials." : " Later uploads got through."
             var evidence = [Evidence(note: "401/403 responses", logIds: stats.unauthorizedRows)]
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
