@@ -225,7 +225,11 @@ extension TimelineBuilder {
                                     summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
                                     evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })]))
         }
-        let expected = gaps.filter(\.expected)
+        // A stationary gap during which the process was killed and relaunched is still worth
+        // its own line: the relaunch is what support will be asked about.
+        let relaunched = gaps.filter { $0.expected && $0.contextEvents.contains { $0.kind == .relaunch && $0.position == .inside } }
+        for gap in relaunched.prefix(10) { findings.append(gapFinding(gap)) }
+        let expected = gaps.filter { gap in gap.expected && !relaunched.prefix(10).contains(gap) }
         if expected.count == 1, let gap = expected.first {
             findings.append(gapFinding(gap))
         } else if expected.count > 1 {
@@ -248,9 +252,12 @@ extension TimelineBuilder {
         } else {
             summary += gap.movingAtStart == true ? " although the device was moving." : "."
         }
-        let relaunch = gap.contextEvents.first { $0.kind == .relaunch }
-        if let relaunch, !gap.expected {
-            summary += " The app process was killed and relaunched at \(time(relaunch.at)) (row \(relaunch.logId)): tracking was down until then."
+        let relaunch = gap.contextEvents.first { $0.kind == .relaunch && $0.position != .before }
+        if let relaunch {
+            let how = relaunch.detail.map { " (reason: \($0))" } ?? ""
+            summary += gap.expected
+                ? " Meanwhile the app process was killed; the engine relaunched at \(time(relaunch.at))\(how) (row \(relaunch.logId)) and tracking resumed as designed."
+                : " The app process was killed and relaunched at \(time(relaunch.at))\(how) (row \(relaunch.logId)): tracking was down until then."
         }
         let described = gap.contextEvents.prefix(6).map { event in
             "\(event.kind.rawValue)\(event.detail.map { " (\($0))" } ?? "") at \(time(event.at)) [\(event.position.rawValue)]"
