@@ -120,7 +120,9 @@ public struct TimelineTextRenderer: Sendable {
             if takeAttempt {
                 let attempt = attempts[a]
                 a += 1
-                if let last = group.last, label(last) != label(attempt) { flush() }
+                if let last = group.last, label(last, withRefreshStatus: false) != label(attempt, withRefreshStatus: false) {
+                    flush()
+                }
                 group.append(attempt)
             } else {
                 let event = events[e]
@@ -154,7 +156,9 @@ public struct TimelineTextRenderer: Sendable {
         return out
     }
 
-    func label(_ attempt: UploadAttempt) -> String {
+    /// "401 → refresh failed (400)"; without the refresh status when grouping, so a run whose
+    /// refreshes fail with 400 and 401 alternately stays one line.
+    func label(_ attempt: UploadAttempt, withRefreshStatus: Bool = true) -> String {
         guard let status = attempt.status else { return "no response logged" }
         var text: String
         switch attempt.outcome {
@@ -164,7 +168,7 @@ public struct TimelineTextRenderer: Sendable {
             if let refresh = attempt.refresh {
                 switch refresh.success {
                 case true?: text = "\(status) → refreshed"
-                case false?: text = "\(status) → refresh failed" + (refresh.status.map { " (\($0))" } ?? "")
+                case false?: text = "\(status) → refresh failed" + (withRefreshStatus ? refresh.status.map { " (\($0))" } ?? "" : "")
                 case nil: text = "\(status) → refresh (no result logged)"
                 }
             } else {
@@ -180,6 +184,13 @@ public struct TimelineTextRenderer: Sendable {
 
     func attemptRow(_ group: [UploadAttempt], first: UploadAttempt, last: UploadAttempt) -> Row {
         var text = label(first)
+        let refreshStatuses = Dictionary(grouping: group.compactMap { $0.refresh?.success == false ? $0.refresh?.status : nil }, by: { $0 })
+        if refreshStatuses.count > 1 {
+            // Mixed refresh failures: "refresh failed (400 ×35, 401 ×71)".
+            let mixed = refreshStatuses.sorted { ($0.value.count, -$0.key) > ($1.value.count, -$1.key) }
+                .map { "\($0.key) ×\($0.value.count)" }.joined(separator: ", ")
+            text = label(first, withRefreshStatus: false) + " (\(mixed))"
+        }
         if group.count > 1 { text += " ×\(group.count)" }
         let delays = group.compactMap(\.backoffDelay)
         if let low = delays.first, let high = delays.last {
