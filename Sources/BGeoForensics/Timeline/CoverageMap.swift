@@ -7,6 +7,8 @@ struct CoverageMap: Sendable {
         var end: Double
         /// Whether the fix at `end` (the newest of the stretch) was moving.
         var movingAtEnd: Bool?
+        /// The queue row of the fix at `end` when its motion state is still to be looked up.
+        var endQueueRow: Int64?
         var fixes: Int
     }
 
@@ -17,26 +19,26 @@ struct CoverageMap: Sendable {
     init(threshold: Double) { self.threshold = threshold }
 
     /// Adds one fix at `time`. `moving` is the fix's own motion state.
-    mutating func add(_ time: Double, moving: Bool?) {
+    mutating func add(_ time: Double, moving: Bool?, queueRow: Int64? = nil) {
         guard time.isFinite else { return }
         fixCount += 1
         // Fast path: fixes arrive nearly in order.
         if let last = intervals.last {
             if time >= last.end {
                 if time - last.end >= threshold {
-                    intervals.append(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1))
+                    intervals.append(Interval(start: time, end: time, movingAtEnd: moving, endQueueRow: queueRow, fixes: 1))
                 } else {
-                    extend(intervals.count - 1, time, moving)
+                    extend(intervals.count - 1, time, moving, queueRow)
                 }
                 return
             }
             if time >= last.start {
-                extend(intervals.count - 1, time, moving)
+                extend(intervals.count - 1, time, moving, queueRow)
                 return
             }
         }
         if intervals.isEmpty {
-            intervals.append(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1))
+            intervals.append(Interval(start: time, end: time, movingAtEnd: moving, endQueueRow: queueRow, fixes: 1))
             return
         }
         // General case: find the first interval whose end + threshold exceeds time.
@@ -47,18 +49,22 @@ struct CoverageMap: Sendable {
             if intervals[mid].end + threshold <= time { low = mid + 1 } else { high = mid }
         }
         if low < intervals.count, time > intervals[low].start - threshold {
-            extend(low, time, moving)
+            extend(low, time, moving, queueRow)
         } else {
-            intervals.insert(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1), at: low)
+            intervals.insert(Interval(start: time, end: time, movingAtEnd: moving, endQueueRow: queueRow, fixes: 1), at: low)
         }
     }
 
-    private mutating func extend(_ index: Int, _ time: Double, _ moving: Bool?) {
+    private mutating func extend(_ index: Int, _ time: Double, _ moving: Bool?, _ queueRow: Int64?) {
         intervals[index].fixes += 1
         if time < intervals[index].start { intervals[index].start = time }
         if time >= intervals[index].end {
+            // A logged fix (known motion) wins over a queued one at the same instant.
+            if !(time == intervals[index].end && moving == nil && intervals[index].movingAtEnd != nil) {
+                intervals[index].movingAtEnd = moving
+                intervals[index].endQueueRow = queueRow
+            }
             intervals[index].end = time
-            intervals[index].movingAtEnd = moving
         }
         // The stretch may now reach its neighbours.
         if index + 1 < intervals.count, intervals[index + 1].start - intervals[index].end < threshold {
@@ -67,6 +73,7 @@ struct CoverageMap: Sendable {
             if next.end >= intervals[index].end {
                 intervals[index].end = next.end
                 intervals[index].movingAtEnd = next.movingAtEnd
+                intervals[index].endQueueRow = next.endQueueRow
             }
         }
         if index > 0, intervals[index].start - intervals[index - 1].end < threshold {
@@ -75,15 +82,17 @@ struct CoverageMap: Sendable {
             if current.end >= intervals[index - 1].end {
                 intervals[index - 1].end = current.end
                 intervals[index - 1].movingAtEnd = current.movingAtEnd
+                intervals[index - 1].endQueueRow = current.endQueueRow
             }
         }
     }
 
-    /// The silent stretches between covered ones, oldest first: (start, end, moving at start).
-    var gaps: [(start: Double, end: Double, movingAtStart: Bool?)] {
+    /// The silent stretches between covered ones, oldest first: (start, end, moving at start,
+    /// and the queue row to ask when the motion state is not known yet).
+    var gaps: [(start: Double, end: Double, movingAtStart: Bool?, startQueueRow: Int64?)] {
         guard intervals.count > 1 else { return [] }
         return (1..<intervals.count).map { i in
-            (intervals[i - 1].end, intervals[i].start, intervals[i - 1].movingAtEnd)
+            (intervals[i - 1].end, intervals[i].start, intervals[i - 1].movingAtEnd, intervals[i - 1].endQueueRow)
         }
     }
 }

@@ -31,6 +31,8 @@ extension TimelineBuilder {
                 j += 1
             }
             context = TimelineBuilder.boundContext(context)
+            var gap = gap
+            if gap.movingAtStart == nil, let row = gap.startQueueRow { gap.movingAtStart = dump.queueFixMoving(rowId: row) }
             let stationary = gap.movingAtStart == false || motionState == .stationary || motionState == .motionStationary
             gaps.append(TrackingGap(start: gap.start, end: gap.end, movingAtStart: gap.movingAtStart,
                                     contextEvents: context, expected: stationary))

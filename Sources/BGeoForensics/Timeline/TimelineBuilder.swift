@@ -102,15 +102,24 @@ public final class TimelineBuilder {
     // MARK: queue
 
     private func scanQueue() {
-        dump.forEachRecord { record in
+        func note(rowTime time: Double, uuid: String) -> Bool {
             pendingRecords += 1
-            if oldestPending == nil || record.time < oldestPending!.time { oldestPending = (record.time, record.uuid) }
-            newestPending = max(newestPending ?? record.time, record.time)
-            pendingUuids.append(record.uuid)
-            if let since = options.since, record.time < since { return }
-            if let until = options.until, record.time > until { return }
+            if oldestPending == nil || time < oldestPending!.time { oldestPending = (time, uuid) }
+            newestPending = max(newestPending ?? time, time)
+            pendingUuids.append(uuid)
+            if let since = options.since, time < since { return false }
+            if let until = options.until, time > until { return false }
+            return true
+        }
+        // Fast path: the timestamp column only; motion looked up later for gap edges.
+        let handled = dump.forEachQueueFix { fix in
+            if note(rowTime: fix.time, uuid: fix.uuid) { coverage.add(fix.time, moving: nil, queueRow: fix.rowId) }
+        }
+        guard !handled else { return }
+        dump.forEachRecord { record in
+            guard note(rowTime: record.time, uuid: record.uuid) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-            coverage.add(record.time, moving: record.isMoving == nil && record.speed == nil ? nil : moving)
+            coverage.add(record.time, moving: moving)
         }
     }
 

@@ -423,6 +423,19 @@ extension Scenarios {
 }
 
 @Suite struct TimelineMoreScenarioTests {
+    @Test func queueOnlyFixesKnowTheirMotionAtGapEdges() throws {
+        let path = Scenarios.directory.file("queue-only.db")
+        let f = try TimelineFixture(path: path)
+        for _ in 0..<3 { try f.fix(after: 20, moving: true, queued: true, logged: false) }
+        try f.fix(after: 3600, moving: false, queued: true, logged: false)  // moving gap before it
+        try f.fix(after: 3600, moving: true, queued: true, logged: false)   // stationary gap before it
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path)).build()
+        #expect(timeline.gaps.map(\.movingAtStart) == [true, false])
+        #expect(timeline.gaps.map(\.expected) == [false, true])
+        #expect(timeline.pendingRecords == 5)
+    }
+
     @Test func longpingQueueOnlyDump() throws {
         let path = Scenarios.directory.file("longping.db")
         let f = try TimelineFixture(path: path, layout: .longping)

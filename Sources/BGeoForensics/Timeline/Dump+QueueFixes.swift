@@ -1,0 +1,54 @@
+/// One queued fix as the gap finder needs it: when, and where to look its motion state up.
+struct QueueFix: Sendable {
+    var rowId: Int64
+    var uuid: String
+    var time: Double
+}
+
+extension Dump {
+    /// Streams the queue's fixes (row id, uuid, time) oldest first without decoding the record
+    /// JSON: the `timestamp` column is enough to place a fix in time, and the motion state is
+    /// looked up later only for the few fixes that end a stretch before a gap
+    /// (`queueFixMoving`). Returns false when the layout has no `timestamp` column (LongPing),
+    /// so the caller falls back to `forEachRecord`.
+    func forEachQueueFix(_ body: (QueueFix) -> Void) -> Bool {
+        guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
+            return false
+        }
+        let sql = "SELECT id, uuid, timestamp FROM \(quoteIdentifier(table)) ORDER BY id"
+        let stmt: Statement
+        do { stmt = try database.prepare(sql) } catch {
+            warnScanFailure(error, table: table, afterRow: nil)
+            return true
+        }
+        var lastRow: Int64?
+        while true {
+            let hasRow: Bool
+            do { hasRow = try stmt.step() } catch {
+                warnScanFailure(error, table: table, afterRow: lastRow)
+                return true
+            }
+            guard hasRow else { return true }
+            let rowId = stmt.int64(0)
+            lastRow = rowId
+            guard let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
+                warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
+                continue
+            }
+            body(QueueFix(rowId: rowId, uuid: stmt.text(1) ?? "", time: time))
+        }
+    }
+
+    /// The motion state of one queued record: `is_moving`, else `coords.speed > 1 m/s`, else nil.
+    func queueFixMoving(rowId: Int64) -> Bool? {
+        guard let table = layout.queueTable,
+              let stmt = try? database.prepare("SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?"),
+              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let values = Dump.motionScanner.scan(text) else { return nil }
+        if let moving = values[0].bool { return moving }
+        if let speed = values[1].double, speed >= 0 { return speed > 1 }
+        return nil
+    }
+
+    static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed"])
+}
