@@ -151,6 +151,12 @@ public final class TimelineBuilder {
             coverage.add(entry.time, moving: nil)
             return
         }
+        if let fields = text.withUTF8({ LocationLineReader.read($0) }), let time = fields.time {
+            var moving = fields.moving
+            if moving == nil, let speed = fields.speed, speed >= 0 { moving = speed > 1 }
+            coverage.add(time, moving: moving)
+            return
+        }
         let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }
         guard ok else {
             coverage.add(entry.time, moving: nil)

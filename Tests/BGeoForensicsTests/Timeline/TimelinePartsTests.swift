@@ -72,3 +72,29 @@ import Testing
         #expect(DurationFormat.short(5) == "5 s" && DurationFormat.short(300) == "5 min" && DurationFormat.short(7800) == "2 h 10 min")
     }
 }
+
+@Suite struct LocationLineReaderTests {
+    func read(_ text: String) -> LocationLineReader.Fields? {
+        var copy = text
+        return copy.withUTF8 { LocationLineReader.read($0) }
+    }
+
+    @Test func readsTheEngineShape() throws {
+        let line = "{\"uuid\":\"u-1\",\"timestamp\":\"2026-07-24T09:14:32.118Z\",\"latitude\":52.2,\"longitude\":21.0,\"accuracy\":8.4,\"speed\":6.7,\"heading\":184.2,\"altitude\":112.3,\"odometer\":18420.5,\"is_moving\":true,\"raw_latitude\":52.2,\"raw_longitude\":21.0}"
+        let fields = try #require(read(line))
+        #expect(fields.time == Timestamp.parse("2026-07-24T09:14:32.118Z"))
+        #expect(fields.moving == true)
+        let stationary = try #require(read("{\"timestamp\": \"2026-07-24T09:14:32Z\", \"is_moving\": false, \"speed\": 0}"))
+        #expect(stationary.moving == false)
+        let coldStart = try #require(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"is_moving\":null,\"speed\":3.5}"))
+        #expect(coldStart.moving == nil && coldStart.speed == 3.5)
+    }
+
+    @Test func declinesWhatItCannotReadSafely() {
+        #expect(read("{\"uuid\":\"u\"}") == nil)  // no timestamp
+        #expect(read("{\"timestamp\":\"yesterday\"}") == nil)
+        #expect(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"note\":\"\\\"timestamp\\\":\"}") == nil)  // escapes
+        #expect(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"x\":{\"timestamp\":\"2026-07-25T09:14:32Z\"}}") == nil)  // twice
+        #expect(read("{\"timestamp\":1785000000}") == nil)
+    }
+}
