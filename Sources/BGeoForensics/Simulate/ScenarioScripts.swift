@@ -195,12 +195,13 @@ enum ScenarioScripts {
         let t0 = Simulator.baseTime
         let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: t0 + 90 * day,
                                  overrides: ["batchSync": true, "maxBatchSize": 25, "autoSyncThreshold": 25])
-        var accepted = 0
+        var accepted = (day: 0, count: 0)
         var poison: Set<String> = []
         sim.onAccepted = { uuid in
-            accepted += 1
-            // One record per day the server cannot process.
-            if accepted % 5000 == 60 { poison.insert(uuid) }
+            let dayIndex = Int(((sim.now - t0) / day).rounded(.down))
+            accepted = accepted.day == dayIndex ? (dayIndex, accepted.count + 1) : (dayIndex, 1)
+            // One record per day the server cannot process: the day's 60th fix.
+            if accepted.count == 60 { poison.insert(uuid) }
         }
         // From 10:30 the server throttles the next two uploads (429), then recovers.
         var throttleArmedAt = t0 + 4.5 * 3600
