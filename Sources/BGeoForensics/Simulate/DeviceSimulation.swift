@@ -73,6 +73,7 @@ final class DeviceSimulation {
     private(set) var logRows = 0
     private(set) var droppedUUIDs: [String] = []
     private(set) var requests = 0
+    private(set) var pruned = 0
     /// Stops generation once this many fixes were accepted (queued as location records; nil = no limit).
     var fixLimit: Int?
     var isFull: Bool { fixLimit.map { acceptedFixes >= $0 } ?? false }
@@ -300,6 +301,15 @@ final class DeviceSimulation {
     private func afterInsert(_ uuid: String) {
         log("queue.insert", level: 5, data: ["uuid": .string(uuid), "count": .int(Int64(pendingCount))])
         tick(1)
+        // maxRecordsToPersist evicts the oldest records once the queue is over the limit.
+        let limit = config["maxRecordsToPersist"]?.intValue ?? -1
+        if limit > 0, pendingCount > limit {
+            let excess = pendingCount - limit
+            remove(excess)
+            pruned += excess
+            log("queue.prune", level: 3, data: ["reason": "maxRecords", "count": .int(Int64(excess))])
+            tick(1)
+        }
         autoSync(force: false)
     }
 

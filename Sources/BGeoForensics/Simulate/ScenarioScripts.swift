@@ -125,6 +125,7 @@ enum ScenarioScripts {
         summary.requests = sim.requests
         summary.poisonUUIDs = sim.droppedUUIDs
         summary.httpFailures = sim.failures
+        summary.prunedRecords = sim.pruned
         summary.recordedOdometer = GeoMath.round(sim.pipeline.odometer, 1)
         try count(writer, summary: &summary)
         try writer.close(keepWAL: keepWAL)
@@ -170,7 +171,8 @@ enum ScenarioScripts {
         // refresh token is revoked at 08:00 and every refresh after the 08:30 expiry fails.
         var accessExpiry = t0 + 1.5 * 3600
         let revokedAt = t0 + 2 * 3600
-        let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: accessExpiry, overrides: [:])
+        let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: accessExpiry,
+                                 overrides: ["maxRecordsToPersist": 400])
         var refreshes = 0
         sim.server = { sim, _ in
             sim.now < accessExpiry ? HTTPReply(status: 200, response: "{\"ok\":true}")

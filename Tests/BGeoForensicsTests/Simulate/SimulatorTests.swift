@@ -119,7 +119,10 @@ func fileSHA256(_ path: String) throws -> String {
 
     @Test func strandedRefreshFollowsTheBackoffScheduleAndStaysAtTheCap() throws {
         let (dump, summary) = try dumps.dump(.strandedRefresh)
-        #expect(summary.queueRecords >= 300)
+        #expect(summary.queueRecords == 400)
+        let prunes = logEntries(dump, events: ["queue.prune"])
+        #expect(summary.prunedRecords > 0)
+        #expect(prunes.compactMap { $0.data?["count"]?.intValue }.reduce(0, +) == summary.prunedRecords)
         var failures = 0
         var delays: [Double] = []
         for entry in logEntries(dump, events: ["http.response", "http.backoff"]) {
