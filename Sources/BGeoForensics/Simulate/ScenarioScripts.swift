@@ -148,6 +148,7 @@ enum ScenarioScripts {
 
     static func newWriter(_ path: String, layout: DumpWriter.Layout, wal: Bool = false) throws -> DumpWriter {
         let writer = try DumpWriter(path: path, layout: layout, wal: wal)
+        try writer.database.execute("PRAGMA application_id = \(Simulator.applicationID)")
         try writer.begin()
         return writer
     }

@@ -65,6 +65,7 @@ func fileSHA256(_ path: String) throws -> String {
             if scenario != .damagedRows { #expect(logEntries(dump).count == summary.logRows) }
         }
         #expect(summary.acceptedFixes > 100)
+        #expect(Simulator.isSimulatedDump(dumps.path(scenario)))
     }
 
     @Test func sameSeedGivesIdenticalBytesAndAnotherSeedDoesNot() throws {
