@@ -356,11 +356,16 @@ enum ScenarioScripts {
         summary.walOnlyLogRowsAfterId = sim.lastLogId
         try writer.begin()
         sim.fixLimit = records
-        sim.connectivity("cellular")
-        let leg = sim.drive(Places.depotToNorth, start: sim.now + 5, cruise: 10...22)
-        sim.app("Delivery completed", data: ["orderId": "A-2001"])
-        sim.stay(at: Places.customerNorth, from: leg.end, until: leg.end + 1500)
-        _ = sim.drive(Places.northToSouth, start: sim.now + 10, cruise: 12...25)
+        var rounds = 0
+        repeat {
+            sim.connectivity("cellular")
+            let leg = sim.drive(Places.depotToNorth, start: sim.now + 5, cruise: 10...22)
+            sim.app("Delivery completed", data: ["orderId": .string("A-\(2001 + rounds)")])
+            sim.stay(at: Places.customerNorth, from: leg.end, until: leg.end + 1500)
+            let back = sim.drive(Places.northToSouth, start: sim.now + 10, cruise: 12...25)
+            if records != nil { _ = sim.drive(Places.southToDepot, start: back.end + 600, cruise: 10...18) }
+            rounds += 1
+        } while records != nil && !sim.isFull && rounds < 100_000
         try finish(sim, writer, summary: &summary, keepWAL: true)
     }
 
