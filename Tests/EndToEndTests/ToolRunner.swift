@@ -38,16 +38,17 @@ enum ToolRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var outData = Data()
-        var errData = Data()
+        final class Box: @unchecked Sendable { var data = Data() }  // written by one thread, read after wait()
+        let outBox = Box()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            outData = out.fileHandleForReading.readDataToEndOfFile()
+            outBox.data = out.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let outData = outBox.data
         process.waitUntilExit()
         return ToolResult(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                           stderr: String(decoding: errData, as: UTF8.self))
