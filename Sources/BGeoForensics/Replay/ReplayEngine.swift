@@ -13,8 +13,10 @@ public enum ReplayEngine {
     }
 
     /// Replays a dump's complete trace, recording where the config came from.
-    public static func run(trace: Trace, config: FilterConfig, source: String, notes: [String] = []) -> ReplayResult {
+    public static func run(trace: Trace, config: FilterConfig, source: String, notes: [String] = [],
+                           isWhatIf: Bool = false) -> ReplayResult {
         var result = run(fixes: trace.fixes, config: config)
+        result.isWhatIf = isWhatIf
         result.configSource = source
         result.configNotes = notes
         result.traceStats = trace.stats

@@ -47,37 +47,39 @@ extension ReplayResult {
         if impossibleStepCount > 0 {
             let why = config.disableLocationFilter ? " (the filter is disabled, so nothing stops them)"
                 : (config.policy == .passThrough ? " (PassThrough skips the teleport check; Conservative would drop such fixes)" : "")
-            lines.append("\(impossibleStepCount) odometer step\(impossibleStepCount == 1 ? "" : "s") imply more than "
+            lines.append("\(Say.count(impossibleStepCount, "odometer step", "odometer steps")) \(impossibleStepCount == 1 ? "implies" : "imply") more than "
                 + "\(Say.number(limit)) m/s (\(Say.number((limit * 3.6).rounded())) km/h)\(why): "
                 + impossibleSteps.prefix(3).map(Say.step).joined(separator: "; ") + ".")
         }
         if zeroTimeSteps > 0 {
-            lines.append("\(zeroTimeSteps) step\(zeroTimeSteps == 1 ? "" : "s") add distance with no time elapsed since the previous fix "
+            lines.append("\(Say.count(zeroTimeSteps, "step", "steps")) \(zeroTimeSteps == 1 ? "adds" : "add") distance with no time elapsed since the previous counting fix "
                 + "(duplicate or backwards timestamps).")
         }
 
         // 3. What the filter dropped.
         if rejectedTeleport > 0 {
             let examples = fastestTeleports.map { "\(fixes[$0.index].label) at \(fixes[$0.index].timestampText) (\(Say.speed($0.speed)))" }
-            lines.append("\(rejectedTeleport) fix\(rejectedTeleport == 1 ? "" : "es") rejected as teleports (faster than \(Say.number(limit)) m/s "
-                + "from the previous accepted fix); they add no distance. Fastest: " + examples.joined(separator: "; ") + ".")
+            lines.append("\(Say.count(rejectedTeleport, "fix", "fixes")) rejected as \(rejectedTeleport == 1 ? "a teleport" : "teleports") "
+                + "(faster than \(Say.number(limit)) m/s from the previous accepted fix), adding no distance. "
+                + "Fastest: " + examples.joined(separator: "; ") + ".")
         }
         if rejectedAccuracy > 0 {
-            var text = "\(rejectedAccuracy) fix\(rejectedAccuracy == 1 ? "" : "es") rejected for accuracy worse than "
+            var text = "\(Say.count(rejectedAccuracy, "fix", "fixes")) rejected for accuracy worse than "
                 + "\(Say.number(config.locationFilterMaxAccuracy)) m"
             if rejectedUnknownAccuracy > 0 { text += " (\(rejectedUnknownAccuracy) with no accuracy at all)" }
             lines.append(text + ".")
         }
         if rejectedTime > 0 {
-            lines.append("\(rejectedTime) fix\(rejectedTime == 1 ? "" : "es") rejected because the clock did not advance past the previous accepted fix.")
+            lines.append("\(Say.count(rejectedTime, "fix", "fixes")) rejected because the clock did not advance past the previous accepted fix.")
         }
 
         // 4. Replay vs the engine's own record.
         if engineDisagreements > 0 {
             lines.append("Replay decides \(engineDisagreements) of \(fixes.count) fixes differently from the engine's own record, e.g. "
                 + engineDisagreementExamples.prefix(3).map(describeDisagreement).joined(separator: "; ")
-                + ". Under the recorded config this usually means the filter settings changed during the trace "
-                + "(locationFilterPolicy and kalmanProfile only apply when tracking restarts) or the log is incomplete.")
+                + (isWhatIf ? " (expected: this is a what-if config)."
+                    : ". Under the recorded config this usually means the filter settings changed during the trace "
+                    + "(locationFilterPolicy and kalmanProfile only apply when tracking restarts) or the log is incomplete."))
         }
         if let stats = traceStats, stats.smoothedOnly > 0, !config.disableLocationFilter, config.policy != .passThrough {
             lines.append("\(stats.smoothedOnly) fix\(stats.smoothedOnly == 1 ? " is" : "es are") known only by the engine's smoothed position "
@@ -104,6 +106,7 @@ enum Say {
     static func percent(_ p: Double) -> String { String(format: "%.1f %%", p) }
     static func signedPercent(_ p: Double) -> String { String(format: "%+.1f %%", p) }
     static func number(_ value: Double) -> String { FilterConfig.trim(value) }
+    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     static func step(_ c: Contributor) -> String {
         var text = "\(c.label) at \(c.timestampText) added \(distance(c.distanceAdded))"

@@ -30,6 +30,9 @@ public struct ReplayResult: Sendable {
     public let decisions: [FixDecision]
     /// How the trace was assembled, when it came from a dump.
     public var traceStats: Trace.Stats?
+    /// True when the config is not the recorded one (overrides given): disagreeing with the
+    /// engine is then expected, not a finding.
+    public var isWhatIf = false
 
     public let accepted: Int
     public let adjusted: Int

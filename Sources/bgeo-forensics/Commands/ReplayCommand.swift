@@ -42,7 +42,7 @@ enum ReplayCommand: CLICommand {
         let trace = TraceBuilder.completeTrace(dump: dump)
         func replay(_ configuration: ReplayConfiguration) -> ReplayResult {
             ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
-                             notes: configuration.notes)
+                             notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
         }
         let out = CommandSupport.stdout
         let json = arguments.flag("--json")
