@@ -7,6 +7,10 @@ public enum Geodesy {
     public static let earthRadius = 6_371_008.8
     static let radiansPerDegree = Double.pi / 180
 
+    /// cos(latitude) of a point in degrees.
+    @inline(__always)
+    public static func cosLatitude(_ latitude: Double) -> Double { cos(latitude * radiansPerDegree) }
+
     /// Haversine distance in metres between two points given in degrees.
     @inline(__always)
     public static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
@@ -17,9 +21,17 @@ public enum Geodesy {
     /// reference and anchor points, saving one cosine per fix in the hot loop.
     @inline(__always)
     public static func haversine(_ lat1: Double, _ lon1: Double, cosLat1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        haversine(lat1, lon1, cosLat1: cosLat1, lat2, lon2, cosLat2: cos(lat2 * radiansPerDegree))
+    }
+
+    /// Haversine with both cosines precomputed (the pipeline computes each point's once and
+    /// reuses it when that point becomes the next reference or anchor).
+    @inline(__always)
+    public static func haversine(_ lat1: Double, _ lon1: Double, cosLat1: Double, _ lat2: Double, _ lon2: Double,
+                                 cosLat2: Double) -> Double {
         let sinHalfDLat = sin((lat2 - lat1) * radiansPerDegree * 0.5)
         let sinHalfDLon = sin((lon2 - lon1) * radiansPerDegree * 0.5)
-        let a = sinHalfDLat * sinHalfDLat + cosLat1 * cos(lat2 * radiansPerDegree) * sinHalfDLon * sinHalfDLon
+        let a = sinHalfDLat * sinHalfDLat + cosLat1 * cosLat2 * sinHalfDLon * sinHalfDLon
         // Rounding can push `a` a hair past 1 for antipodal points; asin would return NaN.
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }

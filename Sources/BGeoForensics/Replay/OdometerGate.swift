@@ -38,10 +38,12 @@ public struct OdometerGate: Sendable {
                 return Step(counted: false, added: 0, speed: nil)
             }
         }
+        let cosLatitude = Geodesy.cosLatitude(latitude)  // once: for the distance and as the next anchor's
         var added = 0.0
         var speed: Double?
         if hasAnchor {
-            added = Geodesy.haversine(anchorLatitude, anchorLongitude, cosLat1: anchorCosLatitude, latitude, longitude)
+            added = Geodesy.haversine(anchorLatitude, anchorLongitude, cosLat1: anchorCosLatitude, latitude, longitude,
+                                      cosLat2: cosLatitude)
             let dt = time - anchorTime
             if dt > 0 { speed = added / dt }
             total += added
@@ -49,7 +51,7 @@ public struct OdometerGate: Sendable {
         hasAnchor = true
         anchorLatitude = latitude
         anchorLongitude = longitude
-        anchorCosLatitude = cos(latitude * Geodesy.radiansPerDegree)
+        anchorCosLatitude = cosLatitude
         anchorTime = time
         return Step(counted: true, added: added, speed: speed)
     }

@@ -8,7 +8,8 @@ public enum ReplayEngine {
         var pipeline = ReplayPipeline(config: config)
         var decisions: [FixDecision] = []
         decisions.reserveCapacity(fixes.count)
-        for fix in fixes { decisions.append(pipeline.process(fix)) }
+        // Indexing (not `for fix in`) reads each fix in place: no copy, no retain of its strings.
+        for i in fixes.indices { decisions.append(pipeline.process(fixes[i])) }
         return ReplayResult(config: config, fixes: fixes, decisions: decisions, odometerReplayed: pipeline.odometerTotal)
     }
 

@@ -38,16 +38,20 @@ public struct ReplayPipeline: Sendable {
                                distanceAdded: step.added, stepSpeed: step.speed, counted: step.counted)
         }
         // Stage 3: teleport check.
-        let verdict = teleport.evaluate(time: t, latitude: lat, longitude: lon)
+        let cosLat = Geodesy.cosLatitude(lat)
+        let verdict = teleport.evaluate(time: t, latitude: lat, longitude: lon, cosLatitude: cosLat)
         let decision: Decision
         switch verdict.outcome {
         case .rejected(let reason):
             return FixDecision(index: fix.index, decision: .rejected, reason: reason, latitude: lat, longitude: lon,
                                odometer: odometer.total, impliedSpeed: verdict.impliedSpeed)
-        case .adjusted: decision = .adjusted
-        case .pass: decision = .accepted
+        case .adjusted:
+            decision = .adjusted
+            teleport.accept(time: t, latitude: verdict.latitude, longitude: verdict.longitude)
+        case .pass:
+            decision = .accepted
+            teleport.accept(time: t, latitude: lat, longitude: lon, cosLatitude: cosLat)
         }
-        teleport.accept(time: t, latitude: verdict.latitude, longitude: verdict.longitude)
         // Stage 4: Kalman on the position that left the teleport check (its own 300 s reset
         // coincides with the teleport reset: both measure from the previous accepted fix).
         let smoothed = kalman.update(time: t, latitude: verdict.latitude, longitude: verdict.longitude, accuracy: fix.accuracy)

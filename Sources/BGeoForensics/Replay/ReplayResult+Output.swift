@@ -154,7 +154,7 @@ extension ReplayResult {
             "  " + r.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
                 return Double(cell) != nil ? pad + cell : cell + pad
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
     }
 }

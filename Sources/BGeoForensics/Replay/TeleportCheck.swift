@@ -47,6 +47,12 @@ public struct TeleportCheck: Sendable {
     /// the pipeline accepts.
     @inline(__always)
     public func evaluate(time: Double, latitude: Double, longitude: Double) -> Verdict {
+        evaluate(time: time, latitude: latitude, longitude: longitude, cosLatitude: Geodesy.cosLatitude(latitude))
+    }
+
+    /// `evaluate` with the fix's cos(latitude) already known.
+    @inline(__always)
+    public func evaluate(time: Double, latitude: Double, longitude: Double, cosLatitude: Double) -> Verdict {
         guard hasReference else { return Verdict(outcome: .pass(reset: true), latitude: latitude, longitude: longitude) }
         let dt = time - refTime
         if !(dt > 0) {  // also catches NaN
@@ -55,7 +61,8 @@ public struct TeleportCheck: Sendable {
         if dt > TeleportCheck.resetGap {
             return Verdict(outcome: .pass(reset: true), latitude: latitude, longitude: longitude)
         }
-        let distance = Geodesy.haversine(refLatitude, refLongitude, cosLat1: refCosLatitude, latitude, longitude)
+        let distance = Geodesy.haversine(refLatitude, refLongitude, cosLat1: refCosLatitude, latitude, longitude,
+                                         cosLat2: cosLatitude)
         let speed = distance / dt
         guard speed > maxSpeed else {
             return Verdict(outcome: .pass(reset: false), latitude: latitude, longitude: longitude, impliedSpeed: speed)
@@ -70,10 +77,16 @@ public struct TeleportCheck: Sendable {
     /// Makes an accepted fix (at the position it left this stage with) the new reference.
     @inline(__always)
     public mutating func accept(time: Double, latitude: Double, longitude: Double) {
+        accept(time: time, latitude: latitude, longitude: longitude, cosLatitude: Geodesy.cosLatitude(latitude))
+    }
+
+    /// `accept` with the position's cos(latitude) already known.
+    @inline(__always)
+    public mutating func accept(time: Double, latitude: Double, longitude: Double, cosLatitude: Double) {
         hasReference = true
         refTime = time
         refLatitude = latitude
         refLongitude = longitude
-        refCosLatitude = cos(latitude * Geodesy.radiansPerDegree)
+        refCosLatitude = cosLatitude
     }
 }

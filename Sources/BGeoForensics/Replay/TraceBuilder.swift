@@ -72,18 +72,28 @@ public enum TraceBuilder {
                 return
             }
             stats.queueLocations += 1
-            let fix = Fix(time: record.time, latitude: record.latitude, longitude: record.longitude,
-                          accuracy: record.accuracy, speed: record.speed, recordedOdometer: record.odometer,
-                          source: .queue, rowId: record.rowId, uuid: record.uuid, timestampText: record.timestampText,
-                          isRaw: false)
-            if let existing = byUUID[record.uuid] {
-                // The queue's uuid column is UNIQUE, but legacy/LongPing dumps may not enforce it.
+            fixes.append(Fix(time: record.time, latitude: record.latitude, longitude: record.longitude,
+                             accuracy: record.accuracy, speed: record.speed, recordedOdometer: record.odometer,
+                             source: .queue, rowId: record.rowId, uuid: record.uuid, timestampText: record.timestampText,
+                             isRaw: false))
+        }
+        // Index the queue by uuid in one sized pass (growing a million-entry dictionary row by row
+        // rehashes it ~20 times). The uuid column is UNIQUE in every known schema, but a damaged
+        // or hand-made dump may repeat one: the first row wins.
+        byUUID.reserveCapacity(fixes.count + 1024)
+        var queueDuplicates: [Int] = []
+        for i in fixes.indices {
+            if let existing = byUUID.updateValue(i, forKey: fixes[i].uuid) {
+                byUUID[fixes[i].uuid] = existing
+                queueDuplicates.append(i)
                 stats.duplicates += 1
-                if fixes[existing].time != fix.time { stats.conflictingDuplicates += 1 }
-                return
+                if fixes[existing].time != fixes[i].time { stats.conflictingDuplicates += 1 }
             }
-            byUUID[record.uuid] = fixes.count
-            fixes.append(fix)
+        }
+        if !queueDuplicates.isEmpty {
+            for i in queueDuplicates.reversed() { fixes.remove(at: i) }
+            byUUID.removeAll(keepingCapacity: true)
+            for i in fixes.indices { byUUID[fixes[i].uuid] = i }
         }
         fixes.reserveCapacity(fixes.count + 1024)
 
@@ -170,10 +180,14 @@ public enum TraceBuilder {
 
         mergeAdjustments(adjustLines, into: &fixes, stats: &stats)
 
-        fixes.sort { a, b in
+        // The queue drains in time order, so the trace is usually sorted already: check in O(n) first.
+        let ordered: (Fix, Fix) -> Bool = { a, b in
             if a.time != b.time { return a.time < b.time }
             if a.orderingRowId != b.orderingRowId { return a.orderingRowId < b.orderingRowId }
             return a.source.rawValue < b.source.rawValue
+        }
+        if !zip(fixes.indices.dropLast(), fixes.indices.dropFirst()).allSatisfy({ !ordered(fixes[$1], fixes[$0]) }) {
+            fixes.sort(by: ordered)
         }
         for i in fixes.indices {
             fixes[i].index = i
