@@ -74,7 +74,7 @@ enum ReplayBench {
             var pipeline = ReplayPipeline(config: config)
             var accepted = 0
             let start = DispatchTime.now().uptimeNanoseconds
-            for fix in fixes where pipeline.process(fix).decision != .rejected { accepted += 1 }
+            for i in fixes.indices where pipeline.process(fixes[i]).decision != .rejected { accepted += 1 }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             best = min(best, seconds)
             checksum = accepted &+ Int(pipeline.odometerTotal)

@@ -117,6 +117,13 @@ import Testing
         let fromLog = ReplayConfiguration.recorded(from: logged)
         #expect(fromLog.source.contains("config log line"))
         #expect(fromLog.filter.policy == .adjust && fromLog.filter.kalmanProfile == .aggressive)
+        #expect(fromLog.history.isEmpty)
+        // A state.config that differs from a logged config: the change is noted.
+        let dir3 = TestDirectory("replay-config3")
+        let changed = try fixtureDump(dir3, configLogLine: ["locationFilterPolicy": "PassThrough"])
+        let noted = ReplayConfiguration.recorded(from: changed)
+        #expect(noted.source == "state.config")
+        #expect(noted.notes.contains { $0.contains("1 of 1 config log lines") && $0.contains("PassThrough") })
         // --config file, then --set, case-insensitive keys keep the SDK spelling.
         let file = dir.file("whatif.json")
         try Data(#"{"config": {"locationFilterMaxSpeed": 30, "odometerAccuracyThreshold": 20}}"#.utf8).write(to: URL(fileURLWithPath: file))
