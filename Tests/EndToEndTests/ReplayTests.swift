@@ -58,6 +58,13 @@ import Testing
         #expect(r.stdout.contains("1 geofence event"))
         #expect(!r.stdout.contains("tok-SECRET-123"))
         #expect(try Self.sha256(path) == before)  // evidence untouched
+        let listing = try ToolRunner.run(["replay", path, "--fixes", "--top", "2"])
+        #expect(listing.exitCode == 0)
+        let tpRow = listing.stdout.split(separator: "\n").first { $0.contains("tp-1") && $0.contains("queue") }
+        #expect(tpRow?.contains("rejected (teleport)") == true)
+        let topJSON = try JSONParser.parse(try ToolRunner.run(["replay", path, "--json", "--top", "2"]).stdout)
+        #expect(topJSON["topContributors"]?.arrayValue?.count == 2)
+        #expect(topJSON["decisions"] == nil)
     }
 
     @Test func jsonIsByteIdenticalAcrossRunsAndCountsArePlanted() throws {

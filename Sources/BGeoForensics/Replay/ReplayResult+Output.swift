@@ -43,6 +43,7 @@ extension ReplayResult {
             "index": .from(i),
             "uuid": fix.uuid.isEmpty ? .null : .string(fix.uuid),
             "source": .string(fix.source.rawValue),
+            "rowId": fix.rowId.map { .int($0) } ?? .null,
             "logId": fix.logId.map { .int($0) } ?? .null,
             "timestamp": .string(fix.timestampText),
             "decision": .string(d.decision.rawValue),

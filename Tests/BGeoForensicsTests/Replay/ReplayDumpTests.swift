@@ -139,6 +139,30 @@ import Testing
         #expect(throws: UsageError.self) { try c.apply(configFile: dir.file("missing.json")) }
     }
 
+    @Test func longPingAndEmptyDumpsReplay() throws {
+        let dir = TestDirectory("replay-longping")
+        let path = dir.file("queue.db")
+        let w = try DumpWriter(path: path, layout: .longping)
+        for i in 0..<4 {
+            try w.insertRecord(ReplayFixture.record("p-\(i)", Double(10 * i), lat: ReplayFixture.lat(i), accuracy: i == 2 ? 200 : 10,
+                                                    odometer: Double(100 * i)))
+        }
+        try w.close()
+        let result = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: try Dump(path: path)), config: FilterConfig(),
+                                      source: "engine defaults")
+        #expect(result.fixes.map(\.uuid) == ["p-0", "p-1", "p-2", "p-3"])
+        #expect(result.accepted == 3 && result.rejectedAccuracy == 1)
+        #expect(result.odometerRecorded == 300)
+
+        let emptyPath = dir.file("empty.db")
+        try DumpWriter(path: emptyPath, layout: .current).close()
+        let empty = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: try Dump(path: emptyPath)), config: FilterConfig(),
+                                     source: "engine defaults")
+        #expect(empty.fixes.isEmpty && empty.odometerReplayed == 0 && empty.odometerRecorded == nil)
+        #expect(empty.text(title: "empty.db").contains("0 fixes"))
+        #expect(empty.json()["fixes"] == .int(0))
+    }
+
     @Test func legacyDumpReplaysToo() throws {
         let dir = TestDirectory("replay-legacy")
         let path = dir.file("legacy.db")
