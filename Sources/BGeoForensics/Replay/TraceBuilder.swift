@@ -125,7 +125,12 @@ public enum TraceBuilder {
                 guard let v = values[slot].double, range.contains(v) else { return nil }
                 return v
             }
-            guard let latitude = coordinate(Slot.latitude, -90...90), let longitude = coordinate(Slot.longitude, -180...180) else {
+            let rawLat = coordinate(Slot.rawLatitude, -90...90)
+            let rawLon = coordinate(Slot.rawLongitude, -180...180)
+            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
+            // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
+            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
+                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
                 skip(dump, entry, "\(entry.event) has no usable latitude/longitude", &stats)
                 return
             }
@@ -134,9 +139,6 @@ public enum TraceBuilder {
             switch entry.event {
             case "location":
                 stats.logLocations += 1
-                let rawLat = coordinate(Slot.rawLatitude, -90...90)
-                let rawLon = coordinate(Slot.rawLongitude, -180...180)
-                let hasRaw = rawLat != nil && rawLon != nil
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
                               logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
