@@ -1,6 +1,6 @@
 /// The complete trace of a dump: every fix the engine saw, in time order, ready for replay.
 public struct Trace: Sendable {
-    /// Sorted by time, ties by row (see `Fix.orderingRowId`); `fixes[i].index == i`.
+    /// Sorted by time, ties by row id (see `Fix.tieOrder`); `fixes[i].index == i`.
     public var fixes: [Fix]
     /// Geofence records: events, not fixes. Not replayed; kept for reports.
     public var geofences: [QueueRecord]
@@ -185,8 +185,7 @@ public enum TraceBuilder {
         // The queue drains in time order, so the trace is usually sorted already: check in O(n) first.
         let ordered: (Fix, Fix) -> Bool = { a, b in
             if a.time != b.time { return a.time < b.time }
-            if a.orderingRowId != b.orderingRowId { return a.orderingRowId < b.orderingRowId }
-            return a.source.rawValue < b.source.rawValue
+            return Fix.tieOrder(a, b)
         }
         if !zip(fixes.indices.dropLast(), fixes.indices.dropFirst()).allSatisfy({ !ordered(fixes[$1], fixes[$0]) }) {
             fixes.sort(by: ordered)
