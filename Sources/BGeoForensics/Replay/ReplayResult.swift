@@ -85,8 +85,9 @@ public struct ReplayResult: Sendable {
         var lastRecordedIndex: Int?
         var jumps: [(index: Int, recorded: Double, replayed: Double)] = []
         let limit = config.locationFilterMaxSpeed
-        for (i, d) in decisions.enumerated() {
-            let fix = fixes[i]
+        for i in decisions.indices {
+            let d = decisions[i]
+            // Field reads (not `let fix = fixes[i]`): copying a Fix retains its strings.
             switch d.decision {
             case .accepted: accepted += 1
             case .adjusted: adjusted += 1
@@ -94,7 +95,7 @@ public struct ReplayResult: Sendable {
                 switch d.reason ?? .accuracy {
                 case .accuracy:
                     accuracy += 1
-                    if fix.accuracy == nil { unknown += 1 }
+                    if fixes[i].accuracy == nil { unknown += 1 }
                 case .time: time += 1
                 case .teleport:
                     teleport += 1
@@ -113,11 +114,11 @@ public struct ReplayResult: Sendable {
                     zeroTime += 1
                 }
             }
-            if d.decision != fix.source.recordedDecision {
+            if d.decision != fixes[i].source.recordedDecision {
                 disagreements += 1
                 if examples.count < 5 { examples.append(i) }
             }
-            if let odo = fix.recordedOdometer, odo.isFinite {
+            if let odo = fixes[i].recordedOdometer, odo.isFinite {
                 if first == nil { first = odo }
                 if let j = lastRecordedIndex, let previous = last {
                     let jump = (index: i, recorded: odo - previous, replayed: d.odometer - decisions[j].odometer)
