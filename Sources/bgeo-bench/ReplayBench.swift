@@ -13,7 +13,7 @@ enum ReplayBench {
         let synthetic = syntheticFixes(count: context.records)
         for config in [FilterConfig(), FilterConfig(policy: .adjust), FilterConfig(policy: .passThrough),
                        FilterConfig(kalmanProfile: .aggressive, odometerAccuracyThreshold: 15)] {
-            let (seconds, checksum) = bestPipelineTime(synthetic, config: config, repeats: 3)
+            let (seconds, checksum) = bestPipelineTime(synthetic, config: config, repeats: 5)
             lines.append("pipeline alone, \(config.policy.rawValue)\(config.odometerAccuracyThreshold > 0 ? " +odometer gate" : ""): "
                 + "\(rate(synthetic.count, seconds)) (\(String(format: "%.3f", seconds)) s for \(synthetic.count) fixes; checksum \(checksum))")
         }
