@@ -1,0 +1,48 @@
+/// Keeps the timeline's event list bounded: a run of the same event collapses into one entry
+/// (count, first and last rows), and past `limit` entries only the kinds that matter for a
+/// diagnosis are still listed; the rest are counted.
+struct EventCollector: Sendable {
+    private(set) var events: [TimelineEvent] = []
+    private(set) var omitted = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Kinds always listed, even past the limit (collapsing still applies to them).
+    static let essential: Set<TimelineEvent.Kind> = [.relaunch, .session, .refresh, .poisonDrop, .prune, .config]
+
+    /// Routine kinds collapse across each other: heartbeats interleaved with threshold
+    /// deferrals become one run of each instead of hundreds of alternating lines.
+    static let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
+
+    mutating func add(_ event: TimelineEvent) {
+        var index = events.count - 1
+        while index >= 0 {
+            if events[index].collapseKey == event.collapseKey {
+                events[index].count += 1
+                events[index].lastAt = event.at
+                events[index].lastLogId = event.logId
+                return
+            }
+            // Look past the newest entries only while both sides are routine.
+            guard EventCollector.routine.contains(event.kind), EventCollector.routine.contains(events[index].kind),
+                  events.count - index < 4 else { break }
+            index -= 1
+        }
+        if events.count >= limit, !EventCollector.essential.contains(event.kind) || events.count >= limit * 2 {
+            omitted += 1
+            return
+        }
+        events.append(event)
+    }
+
+    /// Updates the summary of the newest event (a refresh result completing its request row),
+    /// merging it into the run before it when the two now read the same.
+    mutating func completeLast(kind: TimelineEvent.Kind, summary: String) {
+        guard var last = events.last, last.kind == kind, last.count == 1 else { return }
+        last.summary = summary
+        last.collapseKey = kind.rawValue + "\u{1}" + summary
+        events.removeLast()
+        add(last)
+    }
+}
