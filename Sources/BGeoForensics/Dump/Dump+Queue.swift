@@ -27,7 +27,8 @@ extension Dump {
         var values: [ScannedValue] = []
         var emitted = 0
         try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
-            guard let record = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, values: &values) else { return true }
+            guard let record = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, values: &values,
+                                            includeText: query.includeText) else { return true }
             if let uuid = query.uuid, record.uuid != uuid { return true }
             if let kind = query.kind, record.kind != kind { return true }
             if let since = query.since, record.time < since { return true }
@@ -45,7 +46,7 @@ extension Dump {
     ])
 
     private func decodeRecord(_ stmt: Statement, rowId: Int64, table: String, scanner: FieldScanner,
-                              values: inout [ScannedValue]) -> QueueRecord? {
+                              values: inout [ScannedValue], includeText: Bool) -> QueueRecord? {
         func warn(_ message: String) -> QueueRecord? {
             warnings.add(table: table, rowId: rowId, message)
             return nil
@@ -101,7 +102,7 @@ extension Dump {
         }
         return QueueRecord(
             rowId: rowId, uuid: uuid, timestampText: tsText, time: time, kind: kind,
-            createdAt: stmt.text(4), json: stmt.text(5) ?? "", latitude: latitude, longitude: longitude,
+            createdAt: includeText ? stmt.text(4) : nil, json: includeText ? stmt.text(5) ?? "" : "", latitude: latitude, longitude: longitude,
             accuracy: known(2), speed: known(3), heading: known(4), altitude: values[5].double, odometer: values[6].double,
             isMoving: values[7].bool, event: values[8].string, geofence: geofence, activityType: values[11].string,
             batteryLevel: values[12].double, attempts: stmt.isNull(6) ? nil : stmt.int(6))

@@ -66,7 +66,7 @@ public enum TraceBuilder {
         var geofences: [QueueRecord] = []
         var byUUID: [String: Int] = [:]
 
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             if record.kind == .geofence {
                 geofences.append(record)
                 return

@@ -102,7 +102,7 @@ public final class TimelineBuilder {
     // MARK: queue
 
     private func scanQueue() {
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             pendingRecords += 1
             if oldestPending == nil || record.time < oldestPending!.time { oldestPending = (record.time, record.uuid) }
             newestPending = max(newestPending ?? record.time, record.time)
