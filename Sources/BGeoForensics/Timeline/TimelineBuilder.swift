@@ -116,7 +116,7 @@ public final class TimelineBuilder {
             if note(rowTime: fix.time, uuid: fix.uuid) { coverage.add(fix.time, moving: nil, queueRow: fix.rowId) }
         }
         guard !handled else { return }
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             guard note(rowTime: record.time, uuid: record.uuid) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
             coverage.add(record.time, moving: moving)
