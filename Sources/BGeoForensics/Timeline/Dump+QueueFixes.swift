@@ -9,7 +9,7 @@ extension Dump {
     /// Streams the queue's fixes (row id, uuid, time) oldest first without decoding the record
     /// JSON: the `timestamp` column is enough to place a fix in time, and the motion state is
     /// looked up later only for the few fixes that end a stretch before a gap
-    /// (`queueFixMoving`). Returns false when the layout has no `timestamp` column (LongPing),
+    /// (`completeQueueFix`). Returns false when the layout has no `timestamp` column (LongPing),
     /// so the caller falls back to `forEachRecord`.
     func forEachQueueFix(_ body: (QueueFix) -> Void) -> Bool {
         guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
@@ -39,16 +39,22 @@ extension Dump {
         }
     }
 
-    /// The motion state of one queued record: `is_moving`, else `coords.speed > 1 m/s`, else nil.
-    func queueFixMoving(rowId: Int64) -> Bool? {
-        guard let table = layout.queueTable,
+    /// One queued record's motion state (`is_moving`, else `coords.speed > 1 m/s`) and position,
+    /// filled into `fix`; used only for the fixes that border a gap.
+    func completeQueueFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+        guard let rowId = fix.queueRow, let table = layout.queueTable,
               let stmt = try? database.prepare("SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?"),
               (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
-              let text = stmt.text(0), let values = Dump.motionScanner.scan(text) else { return nil }
-        if let moving = values[0].bool { return moving }
-        if let speed = values[1].double, speed >= 0 { return speed > 1 }
-        return nil
+              let text = stmt.text(0), let values = Dump.motionScanner.scan(text) else { return fix }
+        var completed = fix
+        if completed.moving == nil {
+            if let moving = values[0].bool { completed.moving = moving }
+            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
+        }
+        if completed.latitude == nil { completed.latitude = values[2].double }
+        if completed.longitude == nil { completed.longitude = values[3].double }
+        return completed
     }
 
-    static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed"])
+    static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed", "coords.latitude", "coords.longitude"])
 }

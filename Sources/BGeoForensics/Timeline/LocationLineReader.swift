@@ -11,11 +11,15 @@ enum LocationLineReader {
         var time: Double?
         var moving: Bool?
         var speed: Double?
+        var latitude: Double?
+        var longitude: Double?
     }
 
     private static let timestampKey = Array("\"timestamp\":".utf8)
     private static let movingKey = Array("\"is_moving\":".utf8)
     private static let speedKey = Array("\"speed\":".utf8)
+    private static let latitudeKey = Array("\"latitude\":".utf8)
+    private static let longitudeKey = Array("\"longitude\":".utf8)
 
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Fields? {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
@@ -57,15 +61,24 @@ enum LocationLineReader {
             else if j < bytes.count, bytes[j] == 0x6E { fields.moving = nil }           // null
             else { return nil }
         }
-        if fields.moving == nil, let s = find(speedKey) {
+        func number(after key: [UInt8]) -> Double?? {
+            guard let s = find(key) else { return .some(nil) }
             guard s >= 0 else { return nil }
             var j = s
             while j < bytes.count, bytes[j] == 0x20 { j += 1 }
             var k = j
             while k < bytes.count, (bytes[k] >= 0x30 && bytes[k] <= 0x39) || bytes[k] == 0x2E || bytes[k] == 0x2D
                 || bytes[k] == 0x65 || bytes[k] == 0x45 || bytes[k] == 0x2B { k += 1 }
-            if k > j { fields.speed = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[j..<k]), as: UTF8.self)) }
+            guard k > j else { return .some(nil) }
+            return .some(Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[j..<k]), as: UTF8.self)))
         }
+        if fields.moving == nil {
+            guard let speed = number(after: speedKey) else { return nil }
+            fields.speed = speed
+        }
+        guard let latitude = number(after: latitudeKey), let longitude = number(after: longitudeKey) else { return nil }
+        fields.latitude = latitude
+        fields.longitude = longitude
         return fields
     }
 }

@@ -88,6 +88,7 @@ extension TrackingGap {
             "end": .string(Timestamp.format(end)),
             "seconds": .double(seconds),
             "movingAtStart": movingAtStart.map { .bool($0) } ?? .null,
+            "distanceMeters": distanceMeters.map { .double(($0 * 10).rounded() / 10) } ?? .null,
             "expected": .bool(expected),
             "contextEvents": .array(contextEvents.map { event in
                 [

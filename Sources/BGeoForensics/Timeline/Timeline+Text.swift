@@ -227,7 +227,10 @@ public struct TimelineTextRenderer: Sendable {
         var out = [paint("Tracking gaps", .bold) + " (no fix for ≥ \(DurationFormat.short(timeline.gapThreshold)))"]
         if timeline.gaps.isEmpty { out.append("  none.") }
         for gap in timeline.gaps {
-            let state = gap.expected ? "stationary (expected)" : (gap.movingAtStart == true ? "while moving" : "motion unknown")
+            var state = gap.expected ? "stationary (expected)" : (gap.movingAtStart == true ? "while moving" : "motion unknown")
+            if let distance = gap.distanceMeters, distance >= 1000 {
+                state += String(format: ", moved %.1f km", distance / 1000)
+            }
             out.append("  \(time(gap.start)) → \(time(gap.end))  " + pad(DurationFormat.short(gap.seconds), 10) + "  "
                        + (gap.expected ? state : paint(state, .yellow)))
             for event in gap.contextEvents {

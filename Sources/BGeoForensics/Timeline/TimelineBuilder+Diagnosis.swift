@@ -9,36 +9,46 @@ extension TimelineBuilder {
         let sorted = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let window = options.contextWindow
         var gaps: [TrackingGap] = []
-        for gap in raw.prefix(options.gapLimit) {
-            let lower = firstIndex(sorted, atOrAfter: gap.start - window)
-            var context: [GapContextEvent] = []
-            var motionState: GapContextEvent.Kind?
+        for raw in raw.prefix(options.gapLimit) {
+            var before = raw.before
+            var after = raw.after
+            if before.queueRow != nil, before.moving == nil || before.latitude == nil { before = dump.completeQueueFix(before) }
+            if after.queueRow != nil, after.latitude == nil { after = dump.completeQueueFix(after) }
+            let start = before.time
+            let end = after.time
             // The motion state at the gap's start: the last motion mark up to start + window.
-            var i = firstIndex(sorted, atOrAfter: gap.start - 86_400 * 7)
-            while i < sorted.count, sorted[i].at <= gap.start + window {
+            var motionState: GapContextEvent.Kind?
+            var i = firstIndex(sorted, atOrAfter: start + window) - 1
+            while i >= 0, motionState == nil {
                 switch sorted[i].kind {
                 case .stationary, .motionStationary, .motionMoving, .regionExit: motionState = sorted[i].kind
                 default: break
                 }
-                i += 1
+                i -= 1
             }
-            var j = lower
-            while j < sorted.count, sorted[j].at <= gap.end + window {
+            var context: [GapContextEvent] = []
+            var j = firstIndex(sorted, atOrAfter: start - window)
+            while j < sorted.count, sorted[j].at <= end + window {
                 let mark = sorted[j]
-                let position: GapContextEvent.Position = mark.at < gap.start ? .before : (mark.at > gap.end ? .after : .inside)
+                let position: GapContextEvent.Position = mark.at < start ? .before : (mark.at > end ? .after : .inside)
                 context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId, detail: mark.detail,
                                                position: position))
                 j += 1
             }
             context = TimelineBuilder.boundContext(context)
-            var gap = gap
-            if gap.movingAtStart == nil, let row = gap.startQueueRow { gap.movingAtStart = dump.queueFixMoving(rowId: row) }
-            let stationary = gap.movingAtStart == false || motionState == .stationary || motionState == .motionStationary
-            gaps.append(TrackingGap(start: gap.start, end: gap.end, movingAtStart: gap.movingAtStart,
-                                    contextEvents: context, expected: stationary))
+            let distance = CoverageMap.distance(before, after)
+            let stationary = before.moving == false || motionState == .stationary || motionState == .motionStationary
+            // Stationary but resumed far away: the device moved while nothing was recorded.
+            let stayed = distance.map { $0 < TimelineBuilder.movedDistance } ?? true
+            gaps.append(TrackingGap(start: start, end: end, movingAtStart: before.moving, distanceMeters: distance,
+                                    contextEvents: context, expected: stationary && stayed))
         }
         return (gaps, max(0, raw.count - options.gapLimit))
     }
+
+    /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a
+    /// stationary geofence are a few hundred metres).
+    static let movedDistance = 1000.0
 
     private func firstIndex(_ marks: [ContextMark], atOrAfter time: Double) -> Int {
         var low = 0
@@ -249,8 +259,12 @@ extension TimelineBuilder {
 
     private func gapFinding(_ gap: TrackingGap) -> Finding {
         var summary = "No fixes for \(DurationFormat.short(gap.seconds)) (\(time(gap.start)) → \(time(gap.end)))"
+        let moved = gap.distanceMeters.map { $0 >= TimelineBuilder.movedDistance } ?? false
         if gap.expected {
             summary += " while the device was stationary: expected, the engine stops GPS until the stationary geofence is exited."
+        } else if moved, let distance = gap.distanceMeters {
+            summary += ": the device moved \(TimelineBuilder.distanceText(distance)) meanwhile (the next fix is that far from the last one)"
+            summary += gap.movingAtStart == true ? ", and it was moving when the fixes stopped." : ", but nothing was recorded on the way."
         } else {
             summary += gap.movingAtStart == true ? " although the device was moving." : "."
         }
@@ -268,6 +282,11 @@ extension TimelineBuilder {
         else if !gap.expected { summary += " The log shows no engine event around it (no relaunch, motion change or region exit)." }
         return Finding(code: "tracking.gap", severity: gap.expected ? .info : .warning, summary: summary,
                        evidence: [Evidence(note: "context events", logIds: gap.contextEvents.map(\.logId))])
+    }
+
+    /// "850 m", "27.3 km".
+    static func distanceText(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
     }
 
     private func strandedReason(_ stats: UploadTracker.Stats) -> String {

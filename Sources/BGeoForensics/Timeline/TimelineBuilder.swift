@@ -58,7 +58,7 @@ public final class TimelineBuilder {
     var transport: String?
     var logUploadFailures = Tally()
 
-    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed"])
+    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed", "latitude", "longitude"])
     let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
@@ -119,7 +119,7 @@ public final class TimelineBuilder {
         dump.forEachRecord(.fieldsOnly) { record in
             guard note(rowTime: record.time, uuid: record.uuid) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-            coverage.add(record.time, moving: moving)
+            coverage.add(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
         }
     }
 
@@ -154,7 +154,7 @@ public final class TimelineBuilder {
         if let fields = text.withUTF8({ LocationLineReader.read($0) }), let time = fields.time {
             var moving = fields.moving
             if moving == nil, let speed = fields.speed, speed >= 0 { moving = speed > 1 }
-            coverage.add(time, moving: moving)
+            coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: fields.latitude, longitude: fields.longitude))
             return
         }
         let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }
@@ -165,7 +165,7 @@ public final class TimelineBuilder {
         let time = scanValues[0].string.flatMap(Timestamp.parse) ?? entry.time
         var moving = scanValues[1].bool
         if moving == nil, let speed = scanValues[2].double, speed >= 0 { moving = speed > 1 }
-        coverage.add(time, moving: moving)
+        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: scanValues[3].double, longitude: scanValues[4].double))
     }
 
     /// The few scalar fields of a frequent row as a small object, without building the whole

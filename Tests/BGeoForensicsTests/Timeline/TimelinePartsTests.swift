@@ -2,12 +2,12 @@ import Testing
 @testable import BGeoForensics
 
 @Suite struct TimelinePartsTests {
-    @Test func coverageMergesOutOfOrderFixesAndFindsGaps() {
+    @Test func coverageMergesOutOfOrderFixesAndFindsGaps() throws {
         var map = CoverageMap(threshold: 900)
         for t in stride(from: 0.0, through: 600, by: 10) { map.add(t, moving: true) }
         for t in stride(from: 3000.0, through: 3600, by: 10) { map.add(t, moving: false) }
         #expect(map.gaps.count == 1)
-        #expect(map.gaps.first?.start == 600 && map.gaps.first?.end == 3000 && map.gaps.first?.movingAtStart == true)
+        #expect(map.gaps.first?.before.time == 600 && map.gaps.first?.after.time == 3000 && map.gaps.first?.before.moving == true)
         // A late fix from the queue fills the hole: 600 → 1400 → 2200 → 3000 are all < 900 apart.
         map.add(1400, moving: true)
         #expect(map.gaps.count == 1)
@@ -16,12 +16,21 @@ import Testing
         #expect(map.intervals.count == 1 && map.fixCount == 124)
         // An old fix far before everything opens a gap at the front.
         map.add(-5000, moving: nil)
-        #expect(map.gaps.count == 1 && map.gaps.first?.end == 0)
+        #expect(map.gaps.count == 1 && map.gaps.first?.after.time == 0)
         // Exactly the threshold apart is a gap.
         var edge = CoverageMap(threshold: 900)
         edge.add(0, moving: true)
         edge.add(900, moving: true)
         #expect(edge.gaps.count == 1)
+        // Positions travel with the edge fixes; a richer fix at the same instant wins.
+        var placed = CoverageMap(threshold: 900)
+        placed.add(CoverageMap.Fix(time: 0, queueRow: 7))
+        placed.add(CoverageMap.Fix(time: 0, moving: true, latitude: 52.0, longitude: 21.0))
+        placed.add(CoverageMap.Fix(time: 2000, moving: false, latitude: 52.1, longitude: 21.0))
+        let gap = try #require(placed.gaps.first)
+        #expect(gap.before.moving == true && gap.before.queueRow == nil)
+        let metres = try #require(CoverageMap.distance(gap.before, gap.after))
+        #expect(abs(metres - 11_119.5) < 1)  // 0.1° of latitude
     }
 
     @Test func collectorCollapsesRunsAndStaysBounded() {
