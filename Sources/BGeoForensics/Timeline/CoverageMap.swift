@@ -11,19 +11,25 @@ struct CoverageMap: Sendable {
         var moving: Bool?
         /// The queue row, for a fix whose details are looked up only when it borders a gap.
         var queueRow: Int64?
+        /// The `location` log row, likewise.
+        var logRow: Int64?
         var latitude: Double?
         var longitude: Double?
 
-        init(time: Double, moving: Bool? = nil, queueRow: Int64? = nil, latitude: Double? = nil, longitude: Double? = nil) {
+        init(time: Double, moving: Bool? = nil, queueRow: Int64? = nil, logRow: Int64? = nil,
+             latitude: Double? = nil, longitude: Double? = nil) {
             self.time = time
             self.moving = moving
             self.queueRow = queueRow
+            self.logRow = logRow
             self.latitude = latitude
             self.longitude = longitude
         }
 
-        /// A logged fix (details known) wins over a queued one at the same instant.
-        var isRicher: Bool { moving != nil || latitude != nil }
+        /// Details known > a log row to read them from > a queue row: at the same instant the
+        /// richer fix stands for the edge.
+        var richness: Int { moving != nil || latitude != nil ? 2 : (logRow != nil ? 1 : 0) }
+        var isRicher: Bool { richness > 0 }
     }
 
     struct Interval: Sendable, Equatable {
@@ -84,10 +90,10 @@ struct CoverageMap: Sendable {
 
     private mutating func extend(_ index: Int, _ fix: Fix) {
         intervals[index].fixes += 1
-        if fix.time < intervals[index].start || (fix.time == intervals[index].start && fix.isRicher) {
+        if fix.time < intervals[index].start || (fix.time == intervals[index].start && fix.richness > intervals[index].first.richness) {
             intervals[index].first = fix
         }
-        if fix.time > intervals[index].end || (fix.time == intervals[index].end && fix.isRicher) {
+        if fix.time > intervals[index].end || (fix.time == intervals[index].end && fix.richness > intervals[index].last.richness) {
             intervals[index].last = fix
         }
         // The stretch may now reach its neighbours.

@@ -57,4 +57,21 @@ extension Dump {
     }
 
     static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed", "coords.latitude", "coords.longitude"])
+
+    /// A `location` log line's motion state and position, filled into `fix` (gap edges only).
+    func completeLogFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+        guard let rowId = fix.logRow, let stmt = try? database.prepare("SELECT data FROM log_entries WHERE id = ?"),
+              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let values = Dump.locationLineScanner.scan(text) else { return fix }
+        var completed = fix
+        if completed.moving == nil {
+            if let moving = values[0].bool { completed.moving = moving }
+            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
+        }
+        if completed.latitude == nil { completed.latitude = values[2].double }
+        if completed.longitude == nil { completed.longitude = values[3].double }
+        return completed
+    }
+
+    static let locationLineScanner = FieldScanner(paths: ["is_moving", "speed", "latitude", "longitude"])
 }

@@ -12,8 +12,12 @@ extension TimelineBuilder {
         for raw in raw.prefix(options.gapLimit) {
             var before = raw.before
             var after = raw.after
-            if before.queueRow != nil, before.moving == nil || before.latitude == nil { before = dump.completeQueueFix(before) }
-            if after.queueRow != nil, after.latitude == nil { after = dump.completeQueueFix(after) }
+            func complete(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+                guard fix.moving == nil || fix.latitude == nil else { return fix }
+                return fix.logRow != nil ? dump.completeLogFix(fix) : (fix.queueRow != nil ? dump.completeQueueFix(fix) : fix)
+            }
+            before = complete(before)
+            after = complete(after)
             let start = before.time
             let end = after.time
             // The motion state at the gap's start: the last motion mark up to start + window.

@@ -151,10 +151,8 @@ public final class TimelineBuilder {
             coverage.add(entry.time, moving: nil)
             return
         }
-        if let fields = text.withUTF8({ LocationLineReader.read($0) }), let time = fields.time {
-            var moving = fields.moving
-            if moving == nil, let speed = fields.speed, speed >= 0 { moving = speed > 1 }
-            coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: fields.latitude, longitude: fields.longitude))
+        if let time = text.withUTF8({ LocationLineReader.time($0) }) {
+            coverage.add(CoverageMap.Fix(time: time, logRow: entry.rowId))
             return
         }
         let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }

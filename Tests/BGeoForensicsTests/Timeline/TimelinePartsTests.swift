@@ -83,27 +83,26 @@ import Testing
 }
 
 @Suite struct LocationLineReaderTests {
-    func read(_ text: String) -> LocationLineReader.Fields? {
+    func time(_ text: String) -> Double? {
         var copy = text
-        return copy.withUTF8 { LocationLineReader.read($0) }
+        return copy.withUTF8 { LocationLineReader.time($0) }
     }
 
-    @Test func readsTheEngineShape() throws {
-        let line = "{\"uuid\":\"u-1\",\"timestamp\":\"2026-07-24T09:14:32.118Z\",\"latitude\":52.2,\"longitude\":21.0,\"accuracy\":8.4,\"speed\":6.7,\"heading\":184.2,\"altitude\":112.3,\"odometer\":18420.5,\"is_moving\":true,\"raw_latitude\":52.2,\"raw_longitude\":21.0}"
-        let fields = try #require(read(line))
-        #expect(fields.time == Timestamp.parse("2026-07-24T09:14:32.118Z"))
-        #expect(fields.moving == true)
-        let stationary = try #require(read("{\"timestamp\": \"2026-07-24T09:14:32Z\", \"is_moving\": false, \"speed\": 0}"))
-        #expect(stationary.moving == false)
-        let coldStart = try #require(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"is_moving\":null,\"speed\":3.5}"))
-        #expect(coldStart.moving == nil && coldStart.speed == 3.5)
+    @Test func readsTheEngineShape() {
+        let line = "{\"uuid\":\"u-1\",\"timestamp\":\"2026-07-24T09:14:32.118Z\",\"latitude\":52.2,\"longitude\":21.0,\"accuracy\":8.4,\"speed\":6.7,\"is_moving\":true,\"raw_latitude\":52.2,\"raw_longitude\":21.0}"
+        #expect(time(line) == Timestamp.parse("2026-07-24T09:14:32.118Z"))
+        #expect(time("{ \"timestamp\" : \"2026-07-24T09:14:32Z\", \"is_moving\": false}") == Timestamp.parse("2026-07-24T09:14:32Z"))
+        // A nested timestamp is not the fix's; the top-level one is found after it.
+        #expect(time("{\"x\":{\"timestamp\":\"2026-07-25T00:00:00Z\"},\"timestamp\":\"2026-07-24T09:14:32Z\"}") == Timestamp.parse("2026-07-24T09:14:32Z"))
+        // A string value that reads "timestamp" is not a key.
+        #expect(time("{\"note\":\"timestamp\",\"timestamp\":\"2026-07-24T09:14:32Z\"}") == Timestamp.parse("2026-07-24T09:14:32Z"))
     }
 
     @Test func declinesWhatItCannotReadSafely() {
-        #expect(read("{\"uuid\":\"u\"}") == nil)  // no timestamp
-        #expect(read("{\"timestamp\":\"yesterday\"}") == nil)
-        #expect(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"note\":\"\\\"timestamp\\\":\"}") == nil)  // escapes
-        #expect(read("{\"timestamp\":\"2026-07-24T09:14:32Z\",\"x\":{\"timestamp\":\"2026-07-25T09:14:32Z\"}}") == nil)  // twice
-        #expect(read("{\"timestamp\":1785000000}") == nil)
+        #expect(time("{\"uuid\":\"u\"}") == nil)  // no timestamp
+        #expect(time("{\"timestamp\":\"yesterday\"}") == nil)
+        #expect(time("{\"note\":\"a \\\" b\",\"timestamp\":\"2026-07-24T09:14:32Z\"}") == nil)  // escapes
+        #expect(time("{\"timestamp\":1785000000}") == nil)
+        #expect(time("{\"timestamp\":\"2026-07-24T09:14:32Z") == nil)  // truncated
     }
 }
