@@ -205,7 +205,8 @@ public final class TimelineBuilder {
     }
 
     private func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
-        let message = entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) }
+        // Only app lines and unknown events show their message: scrub it only for them.
+        var message: String? { entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) } }
         switch entry.event {
         case "session.start":
             let reason = data?["reason"]?.stringValue
@@ -300,7 +301,7 @@ public final class TimelineBuilder {
         default:
             // Unknown events are kept verbatim (redacted), never dropped.
             var text = entry.event
-            if let message, !message.isEmpty { text += ": " + message }
+            if let message = message, !message.isEmpty { text += ": " + message }
             if let dataText = entry.dataText { text += " " + redacted(dataText) }
             add(.unknown, entry, text)
         }
