@@ -1,8 +1,9 @@
-/// One queued fix as the gap finder needs it: when, and where to look its motion state up.
-struct QueueFix: Sendable {
+/// One queued fix as the gap finder needs it: when, and where to look its details up. The uuid
+/// is read only when asked for (a million String allocations saved on a full queue).
+struct QueueFix {
     var rowId: Int64
-    var uuid: String
     var time: Double
+    let uuid: () -> String
 }
 
 extension Dump {
@@ -12,6 +13,7 @@ extension Dump {
     /// (`completeQueueFix`). Returns false when the layout has no `timestamp` column (LongPing),
     /// so the caller falls back to `forEachRecord`.
     func forEachQueueFix(_ body: (QueueFix) -> Void) -> Bool {
+        // `body` must not keep the fix: its uuid reader is valid only during the call.
         guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
             return false
         }
@@ -35,7 +37,7 @@ extension Dump {
                 warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
                 continue
             }
-            body(QueueFix(rowId: rowId, uuid: stmt.text(1) ?? "", time: time))
+            body(QueueFix(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" }))
         }
     }
 

@@ -102,11 +102,17 @@ public final class TimelineBuilder {
     // MARK: queue
 
     private func scanQueue() {
-        func note(rowTime time: Double, uuid: String) -> Bool {
+        func note(rowTime time: Double, uuid: () -> String) -> Bool {
             pendingRecords += 1
-            if oldestPending == nil || time < oldestPending!.time { oldestPending = (time, uuid) }
+            let isOldest = oldestPending == nil || time < oldestPending!.time
+            if isOldest || pendingUuids.values.count < pendingUuids.limit {
+                let id = uuid()
+                if isOldest { oldestPending = (time, id) }
+                pendingUuids.append(id)
+            } else {
+                pendingUuids.append("")  // counted, not kept
+            }
             newestPending = max(newestPending ?? time, time)
-            pendingUuids.append(uuid)
             if let since = options.since, time < since { return false }
             if let until = options.until, time > until { return false }
             return true
@@ -117,7 +123,7 @@ public final class TimelineBuilder {
         }
         guard !handled else { return }
         dump.forEachRecord(.fieldsOnly) { record in
-            guard note(rowTime: record.time, uuid: record.uuid) else { return }
+            guard note(rowTime: record.time, uuid: { record.uuid }) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
             coverage.add(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
         }
