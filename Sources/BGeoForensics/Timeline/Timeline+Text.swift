@@ -15,7 +15,8 @@ public struct TimelineTextRenderer: Sendable {
     }
 
     func paint(_ text: String, _ style: Style) -> String {
-        colour ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
+        let text = TimelineTextRenderer.clean(text)
+        return colour ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
     }
 
     /// Every line of the view.
@@ -27,7 +28,7 @@ public struct TimelineTextRenderer: Sendable {
         facts += " · \(timeline.pendingRecords) record\(timeline.pendingRecords == 1 ? "" : "s") pending"
         facts += " · " + (timeline.authorizationConfigured ? "token refresh configured" : "no token refresh configured")
         facts += " (\(timeline.configSource))"
-        out.append(facts)
+        out.append(TimelineTextRenderer.clean(facts))
         if timeline.since != nil || timeline.until != nil {
             out.append("Window: \(timeline.since.map(time) ?? "start") → \(timeline.until.map(time) ?? "end")")
         }
@@ -250,8 +251,26 @@ public struct TimelineTextRenderer: Sendable {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// Dump text is customer data: control characters (an ANSI escape in an app log line could
+    /// recolour or rewrite the terminal) are shown as `\u{…}` instead of being sent.
+    static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) else {
+            return text
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Word-wraps `text` to `width` columns (long words are kept whole).
     func wrap(_ text: String, width: Int) -> [String] {
+        let text = TimelineTextRenderer.clean(text)
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {

@@ -35,8 +35,8 @@ extension TimelineBuilder {
             while j < sorted.count, sorted[j].at <= end + window {
                 let mark = sorted[j]
                 let position: GapContextEvent.Position = mark.at < start ? .before : (mark.at > end ? .after : .inside)
-                context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId, detail: mark.detail,
-                                               position: position))
+                context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId,
+                                               detail: mark.detail.map { redactor.redact(text: $0) }, position: position))
                 j += 1
             }
             context = TimelineBuilder.boundContext(context)

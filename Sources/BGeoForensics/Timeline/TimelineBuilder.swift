@@ -323,7 +323,11 @@ public final class TimelineBuilder {
     }
 
     private func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
-        collector.add(TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key))
+        var event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
+        // Summaries quote dump strings (reasons, event names): scrubbed once per new entry; an
+        // event that joins the previous run keeps that run's (already scrubbed) text.
+        if collector.events.last?.collapseKey != event.collapseKey { event.summary = redactor.redact(text: summary) }
+        collector.add(event)
     }
 
     private func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {

@@ -74,6 +74,13 @@ import Testing
         #expect(off.scrub(url: "https://x/?token=abcdef") == "https://x/?token=abcdef")
     }
 
+    @Test func textViewNeverSendsControlCharacters() {
+        #expect(TimelineTextRenderer.clean("app: \u{1B}[31mred\u{07}") == "app: \\u{1b}[31mred\\u{7}")
+        #expect(TimelineTextRenderer.clean("plain – text ✓") == "plain – text ✓")
+        let lines = TimelineTextRenderer(colour: false).wrap("a \u{1B}]0;title\u{07} b", width: 80)
+        #expect(!lines.joined().unicodeScalars.contains { $0.value == 0x1B })
+    }
+
     @Test func severityOrderAndEvidenceBounds() {
         #expect(Severity.info < .warning && Severity.warning < .error)
         let evidence = Evidence(logIds: (1...120).map { Int64($0) }, uuids: ["a"])
