@@ -70,6 +70,9 @@ import Testing
                 clock += delay
             }
             _ = try log("mystery.event", ["detail": "kept verbatim"], message: "vendor line")
+            clock += 1
+            _ = try w.insertLog(ts: Timestamp.format(clock), level: 3, src: "js", event: "app",
+                                message: "screen \u{1B}[2J cleared", data: nil as String?)
             try w.close(keepWAL: true)
         } catch { Issue.record("fixture failed: \(error)") }
         return built
@@ -132,7 +135,8 @@ import Testing
         let result = try ToolRunner.run(["timeline", Self.dump.path])
         #expect(result.exitCode == 0, "\(result.stderr)")
         Self.assertNoSecrets(result.stdout)
-        #expect(!result.stdout.contains("\u{1B}["))
+        #expect(!result.stdout.contains("\u{1B}"))  // neither our colours nor the app line's escape
+        #expect(result.stdout.contains("screen \\u{1b}[2J cleared"))
         #expect(result.stdout.contains("401 → refresh failed (400) ×6, backoff 5 s → 2 min 40 s"))
         #expect(result.stdout.contains("token refresh failed") == false)  // shown on the attempt line instead
         #expect(result.stdout.contains("ERROR"))
