@@ -101,8 +101,11 @@ extension TimelineBuilder {
                                      uuids: pendingUuids)]
             for note in stateNotes { evidence.append(Evidence(note: note)) }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
-            findings.append(Finding(code: "queue.stranded", severity: stuck ? .error : .info, summary: summary,
-                                    evidence: evidence))
+            // Only network errors: the device is offline, the queue waits for it by design.
+            let offline = Set(stats.trailingStatuses.keys) == [0]
+            if offline, stuck { summary += " The records are safe in the queue and upload once the device is back online." }
+            findings.append(Finding(code: "queue.stranded", severity: stuck ? (offline ? .warning : .error) : .info,
+                                    summary: summary, evidence: evidence))
         }
 
         // queue.stranded from the state alone, when the log holds no upload rows (logLevel
