@@ -126,7 +126,7 @@ enum ScenarioScripts {
         summary.poisonUUIDs = sim.droppedUUIDs
         summary.httpFailures = sim.failures
         summary.prunedRecords = sim.pruned
-        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometer, 1)
+        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometerTotal, 1)
         try count(writer, summary: &summary)
         try writer.close(keepWAL: keepWAL)
     }
@@ -485,7 +485,7 @@ enum ScenarioScripts {
         try writer.setState("http.next_attempt_at", raw: "{not json")
         summary.fixes = sim.fixes
         summary.acceptedFixes = sim.acceptedFixes
-        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometer, 1)
+        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometerTotal, 1)
         try count(writer, summary: &summary)
         try writer.close()
     }
