@@ -381,21 +381,19 @@ final class DeviceSimulation {
     func autoSync(force: Bool) {
         guard pendingCount > 0 else { return }
         if !force {
-            guard config["autoSync"]?.boolValue ?? true else { return }
-            guard url != nil else {
-                log("sync.deferred", level: 3, data: ["reason": "no_url", "pending": .int(Int64(pendingCount))])
-                return
+            func deferred(_ reason: String) {
+                log("sync.deferred", level: 3, data: ["reason": .string(reason), "pending": .int(Int64(pendingCount))])
             }
+            guard config["autoSync"]?.boolValue ?? true else { return }
+            guard url != nil else { return deferred("no_url") }
             let threshold = config["autoSyncThreshold"]?.intValue ?? 0
             if threshold > 0, pendingCount < threshold {
-                log("sync.deferred", level: 3, data: ["reason": "threshold", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("threshold")
+                return tick(1)
             }
             if config["disableAutoSyncOnCellular"]?.boolValue ?? false, transport == "cellular" {
-                log("sync.deferred", level: 3, data: ["reason": "cellular", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("cellular")
+                return tick(1)
             }
         }
         // Inside the backoff window nothing is sent.
