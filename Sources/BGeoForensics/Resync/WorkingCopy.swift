@@ -1,0 +1,327 @@
+import Foundation
+
+/// The SQLite file re-sync drains: a copy of the dump's queue and log rows plus re-sync's own
+/// tables (quarantine, journal, auth, progress). The evidence is never written; every state
+/// transition is one transaction, so a killed run re-sends at most the batch that was in flight.
+public final class WorkingCopy {
+    public let path: String
+    let database: Database
+
+    /// Why a working copy cannot be used.
+    public struct Mismatch: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// One queued row of the working copy.
+    public struct Row: Sendable, Equatable {
+        public var id: Int64
+        public var uuid: String
+        public var json: String
+        public var attempts: Int
+    }
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS queue (
+          id INTEGER PRIMARY KEY, uuid TEXT NOT NULL, json TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS log_entries (
+          id INTEGER PRIMARY KEY, ts TEXT NOT NULL, level INTEGER NOT NULL, src TEXT NOT NULL, event TEXT NOT NULL,
+          message TEXT, data TEXT, uploaded INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS quarantine (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, row_id INTEGER, uuid TEXT NOT NULL, json TEXT NOT NULL,
+          status INTEGER NOT NULL, response TEXT, reason TEXT NOT NULL, at TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS journal (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
+          url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
+          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        """
+
+    /// Opens the working copy at `path`, creating it from `dump` when missing. An existing copy
+    /// must carry the same dump hash (else `Mismatch`). Creation writes to a side file renamed
+    /// into place at the end, so a run killed while copying leaves no half copy behind.
+    /// `path` may be `:memory:` (dry runs).
+    public init(path: String, dump: Dump, warn: (String) -> Void = { _ in }) throws {
+        self.path = path
+        let hash = WorkingCopy.dumpHash(dump)
+        let fm = FileManager.default
+        if path != ":memory:", fm.fileExists(atPath: path) {
+            database = try Database(path: path, mode: .readWriteCreate)
+            try WorkingCopy.configure(database)
+            try database.execute(WorkingCopy.schema)
+            let recorded = try WorkingCopy.meta(database, "dump_sha256")
+            guard recorded == hash else {
+                throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
+                    + "this dump is \(hash)); choose another --work folder")
+            }
+            return
+        }
+        let building = path == ":memory:" ? path : path + ".partial"
+        if building != ":memory:" {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: building + suffix) }
+        }
+        if building != ":memory:" {
+            let db = try Database(path: building, mode: .readWriteCreate)
+            try WorkingCopy.configure(db)
+            try db.execute(WorkingCopy.schema)
+            try WorkingCopy.fill(db, from: dump, hash: hash, warn: warn)
+            if building != ":memory:" {
+                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                try db.execute("PRAGMA journal_mode = DELETE")
+            }
+        }
+        if building != ":memory:" {
+            try fm.moveItem(atPath: building, toPath: path)
+            database = try Database(path: path, mode: .readWriteCreate)
+            try WorkingCopy.configure(database)
+        } else {
+            // The in-memory copy must keep its one connection: rebuild it here.
+            database = try Database(path: ":memory:", mode: .readWriteCreate)
+            try database.execute(WorkingCopy.schema)
+            try WorkingCopy.fill(database, from: dump, hash: hash, warn: warn)
+        }
+    }
+
+    private static func configure(_ db: Database) throws {
+        if db.path != ":memory:" {
+            // WAL + NORMAL: each commit survives a killed process without an fsync per request.
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    /// The dump's identity: the SHA-256 of its main file, and of the -wal when there is one.
+    public static func dumpHash(_ dump: Dump) -> String {
+        let main = dump.inputs.first?.sha256 ?? ""
+        guard let wal = dump.inputs.first(where: { $0.path.hasSuffix("-wal") }) else { return main }
+        return main + "+" + wal.sha256.prefix(16)
+    }
+
+    /// Default folder name: `<first 16 hex of the dump's sha256>.resync`.
+    public static func defaultFolder(_ dump: Dump) -> String {
+        String((dump.inputs.first?.sha256 ?? "dump").prefix(16)) + ".resync"
+    }
+
+    private static func fill(_ db: Database, from dump: Dump, hash: String, warn: (String) -> Void) throws {
+        try db.transaction {
+            let setMeta = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+            try setMeta.run([.text("dump_sha256"), .text(hash)])
+            try setMeta.run([.text("dump_path"), .text(dump.path)])
+            try setMeta.run([.text("format"), .text(dump.layout.format.rawValue)])
+            try setMeta.run([.text("created_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
+            let insert = try db.prepare("INSERT OR IGNORE INTO queue(id, uuid, json, attempts) VALUES (?, ?, ?, ?)")
+            let quarantine = try db.prepare("""
+                INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at) VALUES (?, ?, ?, 0, NULL, ?, ?)
+                """)
+            let now = Timestamp.format(Date().timeIntervalSince1970)
+            var copyError: Error?
+            dump.forEachQueueRow { row in
+                guard copyError == nil else { return }
+                do {
+                    // A record that is not a JSON object would make the whole request invalid:
+                    // it is kept aside in quarantine (listed, exportable), never sent, never lost.
+                    let parsed = try? JSONParser.parse(row.json)
+                    if parsed?.objectValue == nil {
+                        warn("\(dump.queueTableName) row \(row.rowId) (\(row.uuid)): record JSON does not parse; quarantined, not sent")
+                        try quarantine.run([.integer(row.rowId), .text(row.uuid), .text(row.json),
+                                            .text("record JSON does not parse"), .text(now)])
+                        return
+                    }
+                    try insert.run([.integer(row.rowId), .text(row.uuid), .text(row.json), .integer(Int64(row.attempts ?? 0))])
+                } catch { copyError = error }
+            }
+            if let copyError { throw copyError }
+            let log = try db.prepare("""
+                INSERT OR IGNORE INTO log_entries(id, ts, level, src, event, message, data, uploaded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            dump.forEachLogEntry { entry in
+                guard copyError == nil else { return }
+                do {
+                    try log.run([.integer(entry.rowId), .text(entry.tsText), .integer(Int64(entry.level)), .text(entry.src),
+                                 .text(entry.event), entry.message.map { .text($0) } ?? .null,
+                                 entry.dataText.map { .text($0) } ?? .null, .integer(entry.uploaded ? 1 : 0)])
+                } catch { copyError = error }
+            }
+            if let copyError { throw copyError }
+        }
+    }
+
+    static func meta(_ db: Database, _ key: String) throws -> String? {
+        let stmt = try db.prepare("SELECT value FROM meta WHERE key = ?")
+        try stmt.bind([.text(key)])
+        return try stmt.step() ? stmt.text(0) : nil
+    }
+
+    public func meta(_ key: String) throws -> String? { try WorkingCopy.meta(database, key) }
+
+    // MARK: queue
+
+    /// The next `limit` rows oldest first (nil = all).
+    public func nextBatch(limit: Int?) throws -> [Row] {
+        let stmt = try database.prepare("SELECT id, uuid, json, attempts FROM queue ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(Int64(limit ?? -1))])
+        var rows: [Row] = []
+        while try stmt.step() {
+            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
+        }
+        return rows
+    }
+
+    public func count(_ table: String, where condition: String = "1") throws -> Int {
+        let stmt = try database.prepare("SELECT count(*) FROM \(table) WHERE \(condition)")
+        return try stmt.step() ? stmt.int(0) : 0
+    }
+
+    public var remaining: Int { (try? count("queue")) ?? 0 }
+    public var pendingLogs: Int { (try? count("log_entries", where: "uploaded = 0")) ?? 0 }
+
+    // MARK: progress counters and auth
+
+    public func progress(_ key: String) throws -> Int64 {
+        let stmt = try database.prepare("SELECT value FROM progress WHERE key = ?")
+        try stmt.bind([.text(key)])
+        return try stmt.step() ? stmt.int64(0) : 0
+    }
+
+    func setProgress(_ key: String, _ value: Int64) throws {
+        try database.prepare("INSERT OR REPLACE INTO progress(key, value) VALUES (?, ?)").run([.text(key), .integer(value)])
+    }
+
+    func addProgress(_ key: String, _ delta: Int64) throws {
+        try database.prepare("""
+            INSERT INTO progress(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value
+            """).run([.text(key), .integer(delta)])
+    }
+
+    /// The token pair last stored (rotated by a refresh), if any.
+    public func storedTokens() throws -> TokenRefresh.Tokens? {
+        let stmt = try database.prepare("SELECT key, value FROM auth")
+        var tokens = TokenRefresh.Tokens(accessToken: nil, refreshToken: nil)
+        var any = false
+        while try stmt.step() {
+            any = true
+            switch stmt.text(0) {
+            case "accessToken": tokens.accessToken = stmt.text(1)
+            case "refreshToken": tokens.refreshToken = stmt.text(1)
+            default: break
+            }
+        }
+        return any ? tokens : nil
+    }
+
+    func storeTokens(_ tokens: TokenRefresh.Tokens) throws {
+        let stmt = try database.prepare("INSERT OR REPLACE INTO auth(key, value) VALUES (?, ?)")
+        try stmt.run([.text("accessToken"), tokens.accessToken.map { .text($0) } ?? .null])
+        try stmt.run([.text("refreshToken"), tokens.refreshToken.map { .text($0) } ?? .null])
+        try stmt.run([.text("rotated_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
+    }
+
+    // MARK: transitions (each caller wraps them in one transaction)
+
+    func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
+
+    func delete(_ rows: [Row]) throws {
+        let stmt = try database.prepare("DELETE FROM queue WHERE id = ?")
+        for row in rows { try stmt.run([.integer(row.id)]) }
+    }
+
+    func quarantine(_ rows: [Row], status: Int, response: String?, reason: String) throws {
+        let stmt = try database.prepare("""
+            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        let now = Timestamp.format(Date().timeIntervalSince1970)
+        for row in rows {
+            try stmt.run([.integer(row.id), .text(row.uuid), .text(row.json), .integer(Int64(status)),
+                          response.map { .text($0) } ?? .null, .text(reason), .text(now)])
+        }
+        try delete(rows)
+    }
+
+    func setAttempts(_ row: Row, _ attempts: Int) throws {
+        try database.prepare("UPDATE queue SET attempts = ? WHERE id = ?").run([.integer(Int64(attempts)), .integer(row.id)])
+    }
+
+    /// One journal line, like the SDK's onHttp plus the request itself.
+    public struct JournalEntry: Sendable {
+        public var lane: String
+        public var request: HTTPRequestSpec
+        public var uuids: [String]
+        public var status: Int
+        public var response: String?
+        public var ms: Int
+        public var attempt: Int
+        public var outcome: String
+    }
+
+    func journal(_ entry: JournalEntry, redactor: Redactor, storeBody: Bool = true) throws {
+        let stmt = try database.prepare("""
+            INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, status, response, ms, attempt, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try stmt.run([
+            .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
+            .text(entry.request.url), .text(JSONValue.array(entry.uuids.map { .string($0) }).jsonText),
+            .integer(Int64(entry.uuids.count)), .text(entry.request.redactedHeaders(redactor).jsonText),
+            storeBody ? .text(entry.request.bodyText) : .null, .integer(Int64(entry.request.body.count)),
+            .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
+            .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
+        ])
+    }
+
+    // MARK: log lane
+
+    public func nextLogBatch(limit: Int) throws -> [LogEntry] {
+        let stmt = try database.prepare("""
+            SELECT id, ts, level, src, event, message, data FROM log_entries WHERE uploaded = 0 ORDER BY id LIMIT ?
+            """)
+        try stmt.bind([.integer(Int64(limit))])
+        var entries: [LogEntry] = []
+        while try stmt.step() {
+            let ts = stmt.text(1) ?? ""
+            entries.append(LogEntry(rowId: stmt.int64(0), tsText: ts, time: Timestamp.parse(ts) ?? 0, level: stmt.int(2),
+                                    src: stmt.text(3) ?? "", event: stmt.text(4) ?? "", message: stmt.text(5),
+                                    dataText: stmt.text(6), uploaded: false))
+        }
+        return entries
+    }
+
+    func markUploaded(_ entries: [LogEntry]) throws {
+        let stmt = try database.prepare("UPDATE log_entries SET uploaded = 1 WHERE id = ?")
+        for entry in entries { try stmt.run([.integer(entry.rowId)]) }
+    }
+
+    // MARK: quarantine listing
+
+    /// One quarantined record.
+    public struct QuarantinedRecord: Sendable {
+        public var rowId: Int64?
+        public var uuid: String
+        public var json: String
+        public var status: Int
+        public var response: String?
+        public var reason: String
+        public var at: String
+
+        /// NDJSON line: the record as parsed JSON when it parses, else its text.
+        public func json(redactor: Redactor) -> JSONValue {
+            [
+                "uuid": .string(uuid), "rowId": .from(rowId.map { Int($0) }), "status": .int(Int64(status)),
+                "reason": .string(reason), "at": .string(at),
+                "response": .from(response.map { redactor.redact(text: $0) }),
+                "record": (try? JSONParser.parse(json)) ?? .string(json),
+            ]
+        }
+    }
+
+    public func quarantined() throws -> [QuarantinedRecord] {
+        let stmt = try database.prepare("SELECT row_id, uuid, json, status, response, reason, at FROM quarantine ORDER BY id")
+        var out: [QuarantinedRecord] = []
+        while try stmt.step() {
+            out.append(QuarantinedRecord(rowId: stmt.isNull(0) ? nil : stmt.int64(0), uuid: stmt.text(1) ?? "",
+                                         json: stmt.text(2) ?? "", status: stmt.int(3), response: stmt.text(4),
+                                         reason: stmt.text(5) ?? "", at: stmt.text(6) ?? ""))
+        }
+        return out
+    }
+}
