@@ -139,7 +139,7 @@ enum ResyncCommand: CLICommand {
                                     logURL: logLane ? settings.logURL : nil)
         let progress = ProgressRenderer(output: stderr, quiet: false)
         let engine = ResyncEngine(workingCopy: wc, settings: settings, tokens: tokens, options: options,
-                                  transport: URLSessionTransport(timeout: settings.timeout), redactor: redactor,
+                                  transport: RoutingTransport(timeout: settings.timeout), redactor: redactor,
                                   onEvent: { progress.handle($0) })
         let started = Date()
         if logLane { try engine.drainLogs() } else { try engine.drainLocations() }

@@ -16,8 +16,8 @@ Behaviour (JSON, all keys optional):
                    {"u3": {"drop": 1}}                           close the connection without answer N times
   retry_after      {"/p": "1"}                                    Retry-After header sent with 429s on /p
   auth             {"paths": ["/p"], "valid": ["tok1"], "expire_after": 3}
-                   401 unless "Authorization: Bearer <valid token>"; a token stops being valid after
-                   expire_after accepted requests (a token that expires mid-run)
+                   401 unless "Authorization: Bearer <valid token>"; a token of "valid" stops being valid
+                   after expire_after accepted requests (a token that expires mid-run); refreshed ones don't
   refresh          {"path": "/refresh", "statuses": [200], "issue": ["tok2"], "shape": "nested"|"renamed"|"plain",
                     "refresh_token": "r2" | null}
                    a 2xx refresh issues the next token of "issue" (made valid) in that response shape
@@ -81,7 +81,7 @@ class Handler(BaseHTTPRequestHandler):
                         used = STATE["used"].get(token, 0) + 1
                         STATE["used"][token] = used
                         limit = auth.get("expire_after")
-                        if limit and used >= limit:
+                        if limit and used >= limit and token in auth.get("valid", []):
                             STATE["valid"].discard(token)  # this request passes; the next one is 401
                 if status is None:
                     for uuid, rule in b.get("uuids", {}).items():
