@@ -235,6 +235,23 @@ import Testing
         #expect(s["auth"]?["refreshToken"] == .string(TokenFingerprint("refresh-abc").fingerprint))
     }
 
+    @Test func chunkedResponsesAreReadOnAKeptAliveConnection() throws {
+        let dir = TestDirectory("resync-chunked")
+        let dump = try Self.makeDump(dir, count: 4, config: [
+            "authorization": ["accessToken": "chunk-access-1", "refreshToken": "chunk-refresh-1"]])
+        let server = try ResyncIngestServer(dir, behaviour: [
+            "chunked": true, "auth": ["paths": ["/locs"], "valid": []],
+            "refresh": ["path": "/refresh", "shape": "plain", "issue": ["chunk-access-2"], "refresh_token": "chunk-refresh-2"]])
+        let result = try Self.resync(dump, dir, ["--url", server.url("/locs"), "--set", "authorization.refreshUrl=\(server.url("/refresh"))", "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(server.delivered() == (1...4).map(Self.uuid))
+        let db = try Database(path: dir.file("work/work.db"), mode: .readWriteCreate)
+        let stmt = try db.prepare("SELECT response FROM journal WHERE lane = 'locations' AND status = 200 LIMIT 1")
+        #expect(try stmt.step() && stmt.text(0) == #"{"ok": true, "status": 200}"#)
+        let auth = try db.prepare("SELECT value FROM auth WHERE key = 'refreshToken'")
+        #expect(try auth.step() && auth.text(0) == "chunk-refresh-2")
+    }
+
     // MARK: failures of the transport and of the process
 
     @Test func connectionDroppedMidRequestIsRetried() throws {

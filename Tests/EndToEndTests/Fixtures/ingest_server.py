@@ -10,6 +10,7 @@ Each response (status line, headers, body) goes out in ONE write (Nagle / delaye
 Behaviour (JSON, all keys optional):
   default_status   int (200)
   delay_ms         int, sleep before answering every request
+  chunked          true: answer with Transfer-Encoding: chunked instead of Content-Length
   paths            {"/p": {"statuses": [503, 200]}}            consumed in order, then default
   uuids            {"u1": {"always": 422}}                        any request whose body holds u1
                    {"u2": {"statuses": [500, 200]}}              consumed per request holding u2
@@ -126,7 +127,15 @@ class Handler(BaseHTTPRequestHandler):
             return
         data = json.dumps(payload).encode()
         reason = self.responses.get(status, ("Status",))[0]
-        head = "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n" % (status, reason, len(data))
+        head = "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n" % (status, reason)
+        if b.get("chunked"):
+            # Two chunks plus a trailer-less terminator, to exercise chunked decoding.
+            half = len(data) // 2
+            parts = [data[:half], data[half:]]
+            data = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts if p) + b"0\r\n\r\n"
+            head += "Transfer-Encoding: chunked\r\n"
+        else:
+            head += "Content-Length: %d\r\n" % len(data)
         for k, v in extra_headers:
             head += "%s: %s\r\n" % (k, v)
         head += "\r\n"
