@@ -59,3 +59,12 @@ public struct HTTPHeader: Sendable, Equatable {
         return Redactor.fingerprint(value)
     }
 }
+
+extension SHA256Hasher {
+    /// SHA-256 of raw bytes, hex (the journal's fingerprint of a request body).
+    static func hex(bytes: [UInt8]) -> String {
+        var hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+    }
+}

@@ -161,7 +161,7 @@ public final class ResyncEngine {
             try wc.transaction {
                 try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: result.status,
                                      response: response, ms: result.milliseconds, attempt: attempt,
-                                     outcome: ResyncEngine.name(action)), redactor: redactor)
+                                     outcome: ResyncEngine.name(action)), redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:
                     try wc.delete(rows)

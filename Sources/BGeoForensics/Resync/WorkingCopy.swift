@@ -42,6 +42,7 @@ public final class WorkingCopy {
         CREATE TABLE IF NOT EXISTS journal (
           id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
           url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
+          request_sha256 TEXT,
           status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -234,9 +235,15 @@ public final class WorkingCopy {
 
     func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
 
+    /// Deletes a batch. A batch is always the oldest rows in id order, so no other queued row
+    /// lies between its first and last id: one range delete instead of one per row. Should that
+    /// ever not hold, the count check throws and the caller's transaction rolls back whole.
     func delete(_ rows: [Row]) throws {
-        let stmt = try cached("DELETE FROM queue WHERE id = ?")
-        for row in rows { try stmt.run([.integer(row.id)]) }
+        guard let first = rows.first, let last = rows.last else { return }
+        try cached("DELETE FROM queue WHERE id BETWEEN ? AND ?").run([.integer(first.id), .integer(last.id)])
+        guard database.changes == rows.count else {
+            throw Mismatch(description: "queue rows \(first.id)…\(last.id) changed underneath the run; nothing was committed")
+        }
     }
 
     func quarantine(_ rows: [Row], status: Int, response: String?, reason: String) throws {
@@ -248,7 +255,9 @@ public final class WorkingCopy {
             try stmt.run([.integer(row.id), .text(row.uuid), .text(row.json), .integer(Int64(status)),
                           response.map { .text($0) } ?? .null, .text(reason), .text(now)])
         }
-        try delete(rows)
+        // Row by row: quarantined rows may be any subset of a batch (LongPing's attempt limit).
+        let delete = try cached("DELETE FROM queue WHERE id = ?")
+        for row in rows { try delete.run([.integer(row.id)]) }
     }
 
     func setAttempts(_ row: Row, _ attempts: Int) throws {
@@ -267,16 +276,20 @@ public final class WorkingCopy {
         public var outcome: String
     }
 
+    /// `storeBody`: the request text itself (kept for failed requests, to diagnose them; a
+    /// delivered request keeps its size and SHA-256 — its records are still in the evidence).
     func journal(_ entry: JournalEntry, redactor: Redactor, storeBody: Bool = true) throws {
         let stmt = try cached("""
-            INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, status, response, ms, attempt, outcome)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, request_sha256, status, response,
+                                ms, attempt, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try stmt.run([
             .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
             .text(entry.request.url), .text(JSONValue.array(entry.uuids.map { .string($0) }).jsonText),
             .integer(Int64(entry.uuids.count)), .text(entry.request.redactedHeaders(redactor).jsonText),
             storeBody ? .text(entry.request.bodyText) : .null, .integer(Int64(entry.request.body.count)),
+            .text(SHA256Hasher.hex(bytes: entry.request.body)),
             .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
             .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
         ])
