@@ -76,7 +76,8 @@ public final class ResyncEngine {
                 onEvent: @escaping (ResyncEvent) -> Void = { _ in }) {
         self.workingCopy = workingCopy
         builder = RequestBuilder(settings: settings)
-        let authorized = settings.authorization != nil && tokens.accessToken != nil
+        // Configured = there is a token to send or a way to get one.
+        let authorized = settings.authorization != nil && (tokens.accessToken != nil || settings.authorization?.refreshURL != nil)
         machine = ResyncStateMachine(policy: options.policy, authorizationConfigured: authorized)
         self.options = options
         self.tokens = tokens

@@ -1,6 +1,8 @@
 /// The end of a run, for the operator (text) and for scripts (`--json`).
 public struct ResyncSummary: Sendable {
     public var workingCopy: String
+    /// True for a `--logs` run: the exit code then follows the pending log rows.
+    public var logLane: Bool
     public var dumpSHA256: String
     public var policy: String
     /// Delivered this run / over every run of this working copy.
@@ -20,11 +22,12 @@ public struct ResyncSummary: Sendable {
     /// True when the evidence hash was re-checked after the run and still matched.
     public var evidenceUnchanged: Bool
 
-    public init(workingCopy: String, dumpSHA256: String, policy: String, delivered: Int, deliveredTotal: Int,
+    public init(workingCopy: String, logLane: Bool = false, dumpSHA256: String, policy: String, delivered: Int, deliveredTotal: Int,
                 quarantinedThisRun: Int, quarantined: [WorkingCopy.QuarantinedRecord], remaining: Int, logsUploaded: Int,
                 logsPending: Int, requests: Int, refreshes: Int, failedRefreshes: Int, seconds: Double,
                 stopReason: String?, tokens: TokenRefresh.Tokens, evidenceUnchanged: Bool) {
         self.workingCopy = workingCopy
+        self.logLane = logLane
         self.dumpSHA256 = dumpSHA256
         self.policy = policy
         self.delivered = delivered
@@ -43,8 +46,8 @@ public struct ResyncSummary: Sendable {
         self.evidenceUnchanged = evidenceUnchanged
     }
 
-    /// Exit code: 0 when the queue (and, for the log lane, the pending logs) is empty, else 3.
-    public var exitCode: Int32 { remaining == 0 && logsPending == 0 ? 0 : 3 }
+    /// Exit code: 0 when the lane's queue (records, or log rows for `--logs`) is empty, else 3.
+    public var exitCode: Int32 { (logLane ? logsPending : remaining) == 0 ? 0 : 3 }
 
     private func shown(_ token: String?, _ redactor: Redactor) -> JSONValue {
         guard let token else { return .null }
@@ -53,7 +56,7 @@ public struct ResyncSummary: Sendable {
 
     public func json(redactor: Redactor) -> JSONValue {
         [
-            "workingCopy": .string(workingCopy), "dumpSha256": .string(dumpSHA256), "policy": .string(policy),
+            "workingCopy": .string(workingCopy), "lane": .string(logLane ? "logs" : "locations"), "dumpSha256": .string(dumpSHA256), "policy": .string(policy),
             "delivered": .int(Int64(delivered)), "deliveredTotal": .int(Int64(deliveredTotal)),
             "quarantinedThisRun": .int(Int64(quarantinedThisRun)),
             "quarantined": .array(quarantined.map { $0.json(redactor: redactor) }),
@@ -73,7 +76,7 @@ public struct ResyncSummary: Sendable {
             "  quarantined: \(quarantined.count) in total (\(quarantinedThisRun) this run)",
             "  remaining:   \(remaining)",
         ]
-        if logsUploaded > 0 || logsPending > 0 { lines.append("  log rows:    \(logsUploaded) uploaded, \(logsPending) pending") }
+        if logLane || logsUploaded > 0 { lines.append("  log rows:    \(logsUploaded) uploaded, \(logsPending) pending") }
         lines.append("  requests:    \(requests), token refreshes: \(refreshes) (\(failedRefreshes) failed)")
         lines.append(String(format: "  time:        %.2f s", seconds))
         if tokens.accessToken != nil || tokens.refreshToken != nil {

@@ -146,10 +146,10 @@ enum ResyncCommand: CLICommand {
         progress.finish()
         let unchanged = (try? EvidenceCopy.sha256(ofFile: dump.path)) == dump.inputs.first?.sha256
         let summary = ResyncSummary(
-            workingCopy: workPath, dumpSHA256: dump.inputs.first?.sha256 ?? "", policy: policy.engine.rawValue,
+            workingCopy: workPath, logLane: logLane, dumpSHA256: dump.inputs.first?.sha256 ?? "", policy: policy.engine.rawValue,
             delivered: engine.delivered, deliveredTotal: Int(try wc.progress("delivered")),
             quarantinedThisRun: engine.quarantinedThisRun, quarantined: try wc.quarantined(),
-            remaining: logLane ? 0 : wc.remaining, logsUploaded: engine.logsUploaded, logsPending: logLane ? wc.pendingLogs : 0,
+            remaining: wc.remaining, logsUploaded: engine.logsUploaded, logsPending: wc.pendingLogs,
             requests: engine.requests, refreshes: engine.refreshes, failedRefreshes: engine.failedRefreshes,
             seconds: Date().timeIntervalSince(started), stopReason: engine.stopReason, tokens: engine.tokens,
             evidenceUnchanged: unchanged)
