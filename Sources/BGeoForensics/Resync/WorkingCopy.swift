@@ -95,6 +95,11 @@ public final class WorkingCopy {
 
     private static func configure(_ db: Database) throws {
         if db.path != ":memory:" {
+            // One process owns a working copy: exclusive locking keeps the WAL index in memory
+            // (no -shm, no lock syscalls per transaction) and makes a second concurrent run on
+            // the same copy fail instead of interleaving with this one.
+            try db.execute("PRAGMA busy_timeout = 200")
+            try db.execute("PRAGMA locking_mode = EXCLUSIVE")
             // WAL + NORMAL: each commit survives a killed process without an fsync per request.
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")

@@ -182,6 +182,10 @@ enum ResyncCommand: CLICommand {
             CommandSupport.stderr.line("resync: \(mismatch.description)")
             CommandSupport.stderr.flush()
             return nil
+        } catch let error as SQLiteError where error.primaryCode == 5 /* SQLITE_BUSY */ {
+            CommandSupport.stderr.line("resync: the working copy \(path) is in use by another resync run; wait for it or choose another --work")
+            CommandSupport.stderr.flush()
+            return nil
         }
     }
 

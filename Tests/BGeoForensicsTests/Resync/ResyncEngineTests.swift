@@ -100,11 +100,15 @@ final class ScriptedTransport: HTTPSending {
         let dir = TestDirectory("resync-resume")
         let path = try Self.makeDump(dir, count: 5, config: [:])
         let down = ScriptedTransport { _, _ in HTTPResult(status: 0, body: "network error") }
-        let (first, _) = try engine(path, work: dir.file("work.db"), maxAttempts: 3, transport: down)
-        try first.drainLocations()
-        #expect(down.requests.count == 3)
-        #expect(first.stopReason?.contains("--max-attempts 3") == true)
-        #expect(first.workingCopy.remaining == 5)
+        do {
+            let (first, _) = try engine(path, work: dir.file("work.db"), maxAttempts: 3, transport: down)
+            try first.drainLocations()
+            #expect(down.requests.count == 3)
+            #expect(first.stopReason?.contains("--max-attempts 3") == true)
+            #expect(first.workingCopy.remaining == 5)
+            // While a run holds the working copy, a second one cannot open it.
+            #expect(throws: SQLiteError.self) { try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path)) }
+        }
         let up = ScriptedTransport { _, _ in HTTPResult(status: 201, body: "") }
         let (second, _) = try engine(path, work: dir.file("work.db"), transport: up)
         try second.drainLocations()
