@@ -166,7 +166,6 @@ public final class ResyncEngine {
                 switch action {
                 case .deliver:
                     try wc.delete(rows)
-                    try wc.addProgress("delivered", Int64(rows.count))
                 case .split:
                     try wc.setProgress("split_until", rows[rows.count - 1].id)
                 case .quarantine:

@@ -40,7 +40,7 @@ public final class WorkingCopy {
           id INTEGER PRIMARY KEY AUTOINCREMENT, row_id INTEGER, uuid TEXT NOT NULL, json TEXT NOT NULL,
           status INTEGER NOT NULL, response TEXT, reason TEXT NOT NULL, at TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS journal (
-          id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
+          id INTEGER PRIMARY KEY, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
           url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
           request_sha256 TEXT,
           status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
@@ -197,6 +197,16 @@ public final class WorkingCopy {
 
     // MARK: progress counters and auth
 
+    /// Records delivered over every run of this working copy (from the journal, so a delivery
+    /// costs no extra page write).
+    public func deliveredTotal() throws -> Int {
+        let stmt = try cached("SELECT coalesce(sum(count), 0) FROM journal WHERE lane = 'locations' AND outcome = 'delivered'")
+        try stmt.bind([])
+        let value = try stmt.step() ? stmt.int(0) : 0
+        try stmt.bind([])
+        return value
+    }
+
     public func progress(_ key: String) throws -> Int64 {
         let stmt = try cached("SELECT value FROM progress WHERE key = ?")
         try stmt.bind([.text(key)])
@@ -207,12 +217,6 @@ public final class WorkingCopy {
 
     func setProgress(_ key: String, _ value: Int64) throws {
         try cached("INSERT OR REPLACE INTO progress(key, value) VALUES (?, ?)").run([.text(key), .integer(value)])
-    }
-
-    func addProgress(_ key: String, _ delta: Int64) throws {
-        try cached("""
-            INSERT INTO progress(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value
-            """).run([.text(key), .integer(delta)])
     }
 
     /// The token pair last stored (rotated by a refresh), if any.

@@ -147,7 +147,7 @@ enum ResyncCommand: CLICommand {
         let unchanged = (try? EvidenceCopy.sha256(ofFile: dump.path)) == dump.inputs.first?.sha256
         let summary = ResyncSummary(
             workingCopy: workPath, logLane: logLane, dumpSHA256: dump.inputs.first?.sha256 ?? "", policy: policy.engine.rawValue,
-            delivered: engine.delivered, deliveredTotal: Int(try wc.progress("delivered")),
+            delivered: engine.delivered, deliveredTotal: try wc.deliveredTotal(),
             quarantinedThisRun: engine.quarantinedThisRun, quarantined: try wc.quarantined(),
             remaining: wc.remaining, logsUploaded: engine.logsUploaded, logsPending: wc.pendingLogs,
             requests: engine.requests, refreshes: engine.refreshes, failedRefreshes: engine.failedRefreshes,

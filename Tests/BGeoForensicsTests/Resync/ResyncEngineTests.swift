@@ -113,7 +113,7 @@ final class ScriptedTransport: HTTPSending {
         let (second, _) = try engine(path, work: dir.file("work.db"), transport: up)
         try second.drainLocations()
         #expect(up.requests.map { Self.uuids(in: $0) } == (1...5).map { [Fixtures.uuid($0)] })
-        #expect(try second.workingCopy.progress("delivered") == 5)
+        #expect(try second.workingCopy.deliveredTotal() == 5)
         #expect(try second.workingCopy.count("journal") == 8)
     }
 
