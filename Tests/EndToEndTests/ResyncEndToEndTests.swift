@@ -71,6 +71,25 @@ import Testing
         #expect(s["delivered"]?.intValue == 3 && s["remaining"]?.intValue == 0 && s["evidenceUnchanged"] == .bool(true))
     }
 
+    @Test func walOnlyRowsAreSentAndNoEvidenceFileChanges() throws {
+        let dir = TestDirectory("resync-wal")
+        let dump = dir.file("bgeo.db")
+        let w = try DumpWriter(path: dump, layout: .current, wal: true)
+        for i in 1...3 { try w.insertRecord(Self.record(i)) }
+        try w.checkpoint()
+        for i in 4...6 { try w.insertRecord(Self.record(i)) }  // only in bgeo.db-wal
+        try w.close(keepWAL: true)
+        let files = [dump, dump + "-wal", dump + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(files.count >= 2)
+        let before = try files.map { try EvidenceCopy.sha256(ofFile: $0) }
+        let server = try ResyncIngestServer(dir)
+        let result = try Self.resync(dump, dir, ["--url", server.url("/locs"), "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(server.delivered() == (1...6).map(Self.uuid))
+        #expect(try files.map { try EvidenceCopy.sha256(ofFile: $0) } == before)
+        #expect(try Self.summary(result)["dumpSha256"]?.stringValue == before[0])
+    }
+
     @Test func batchesParamsExtrasAndMethod() throws {
         let dir = TestDirectory("resync-batch")
         let dump = try Self.makeDump(dir, count: 5, config: [

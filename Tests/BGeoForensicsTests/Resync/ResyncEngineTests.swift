@@ -145,6 +145,19 @@ final class ScriptedTransport: HTTPSending {
         #expect(engine.workingCopy.remaining == 0)
     }
 
+    @Test func longPing413HalvesTheBatchUntilItFits() throws {
+        let dir = TestDirectory("resync-halve")
+        let path = try Self.makeDump(dir, count: 4, config: ["batchSync": true, "maxBatchSize": 4])
+        let transport = ScriptedTransport { request, _ in
+            Self.uuids(in: request).count > 1 ? HTTPResult(status: 413, body: "too large") : HTTPResult(status: 200, body: "")
+        }
+        let (engine, _) = try engine(path, work: dir.file("work.db"), policy: .longping, transport: transport)
+        try engine.drainLocations()
+        #expect(transport.requests.map { Self.uuids(in: $0).count } == [4, 2, 1, 1, 1, 1])
+        #expect(engine.delivered == 4 && engine.quarantinedThisRun == 0)
+        #expect(try engine.workingCopy.progress("batch_limit") == 1)
+    }
+
     @Test func logLaneMarksUploadedOn2xxAnd4xxRetries5xx() throws {
         let dir = TestDirectory("resync-logs")
         let path = dir.file("bgeo.db")
