@@ -151,7 +151,12 @@ public enum TraceBuilder {
                 if let existing = byUUID[fix.uuid] {
                     stats.duplicates += 1
                     var kept = fixes[existing]
-                    if abs(kept.time - fix.time) > 0.0005 { stats.conflictingDuplicates += 1 }
+                    if abs(kept.time - fix.time) > 0.0005 {
+                        stats.conflictingDuplicates += 1
+                        let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
+                        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
+                                          "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(timestampText)); the first is used")
+                    }
                     // raw_* wins over the engine's smoothed output; otherwise keep the first copy.
                     if hasRaw && !kept.isRaw {
                         kept.latitude = fix.latitude

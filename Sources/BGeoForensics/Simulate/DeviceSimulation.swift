@@ -21,8 +21,9 @@ struct HTTPReply {
     var response: String
 }
 
-/// A simulated BGeo engine writing its own dump: it runs each fix through the filter
-/// (`EnginePipeline`), queues accepted records, and drains the queue to a scripted server under
+/// A simulated BGeo engine writing its own dump: it runs each fix through the SDK's filter
+/// pipeline (`ReplayPipeline`, the one replay-semantics.md defines — the same code `replay`
+/// runs, so a replay of a simulated dump gives back its decisions and odometer), queues accepted records, and drains the queue to a scripted server under
 /// the SDK's upload policy — classification, backoff and refresh come from `UploadPolicy.bgeo`
 /// (never re-derived here), so a checker reading the log sees exactly the documented behaviour.
 final class DeviceSimulation {
@@ -36,7 +37,8 @@ final class DeviceSimulation {
     var rng: SplitMix64
     var config: JSONObject
     let policy = UploadPolicy.bgeo
-    var pipeline: EnginePipeline
+    /// The engine's filter, Kalman and odometer, configured from `config` at start.
+    var pipeline: ReplayPipeline
     var now: Double
     var logThreshold: Int
     var transport = "wifi"
@@ -91,7 +93,7 @@ final class DeviceSimulation {
         self.writer = writer
         rng = SplitMix64(seed: seed)
         self.config = config
-        pipeline = EnginePipeline(config: config)
+        pipeline = ReplayPipeline(config: FilterConfig(config: SDKConfig(config)))
         now = start
         logThreshold = DeviceSimulation.level(named: config["logLevel"]?.stringValue)
         let auth = config["authorization"]?.objectValue
@@ -236,23 +238,31 @@ final class DeviceSimulation {
         let lat = GeoMath.round(raw.latitude, 7), lon = GeoMath.round(raw.longitude, 7)
         let acc = GeoMath.round(raw.accuracy, 1)
         let ts = text(for: raw.t)
-        let out = pipeline.process(t: Timestamp.parse(ts) ?? raw.t, latitude: lat, longitude: lon, accuracy: acc)
+        let fix = Fix(time: Timestamp.parse(ts) ?? raw.t, latitude: lat, longitude: lon, accuracy: acc)
+        // The teleport reference before this fix: Adjust's moved position (logged as adjusted_*) is
+        // what the check returns for it, and the pipeline keeps only the smoothed output.
+        let teleportBefore = pipeline.teleport
+        let out = pipeline.process(fix)
         switch out.decision {
-        case .rejected(let reason, let speed, let limit):
+        case .rejected:
             rejectedFixes += 1
-            var data: JSONObject = ["reason": .string(reason), "timestamp": .string(ts), "latitude": .double(lat),
+            let reason = out.reason ?? .accuracy
+            let filter = pipeline.config
+            var data: JSONObject = ["reason": .string(reason.rawValue), "timestamp": .string(ts), "latitude": .double(lat),
                                     "longitude": .double(lon), "accuracy": .double(acc)]
-            data["implied_speed"] = speed.map { .double(GeoMath.round($0, 1)) } ?? .null
-            data["limit"] = .double(limit)
+            data["implied_speed"] = out.impliedSpeed.map { .double(GeoMath.round($0, 1)) } ?? .null
+            data["limit"] = .double(reason == .accuracy ? filter.locationFilterMaxAccuracy : filter.locationFilterMaxSpeed)
             log("filter.reject", level: 4, data: .object(data))
             tick(2)
             return nil
-        case .adjusted(let speed):
+        case .adjusted:
+            let moved = teleportBefore.evaluate(time: fix.time, latitude: lat, longitude: lon)
             log("filter.adjust", level: 4, data: [
                 "timestamp": .string(ts), "latitude": .double(lat), "longitude": .double(lon),
-                "adjusted_latitude": .double(GeoMath.round(out.filteredLatitude, 7)),
-                "adjusted_longitude": .double(GeoMath.round(out.filteredLongitude, 7)),
-                "implied_speed": .double(GeoMath.round(speed, 1)), "limit": .double(pipeline.maxSpeed)])
+                "adjusted_latitude": .double(GeoMath.round(moved.latitude, 7)),
+                "adjusted_longitude": .double(GeoMath.round(moved.longitude, 7)),
+                "implied_speed": .double(GeoMath.round(out.impliedSpeed ?? 0, 1)),
+                "limit": .double(pipeline.config.locationFilterMaxSpeed)])
             tick(2)
         case .accepted:
             break
@@ -327,7 +337,7 @@ final class DeviceSimulation {
         let uuid = rng.uuid()
         let ts = Timestamp.format(t)
         let record: JSONObject = [
-            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(GeoMath.round(pipeline.odometer, 1)),
+            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(GeoMath.round(pipeline.odometerTotal, 1)),
             "coords": ["latitude": .double(GeoMath.round(latitude, 7)), "longitude": .double(GeoMath.round(longitude, 7)),
                        "accuracy": .double(GeoMath.round(rng.double(5...25), 1)), "altitude": .double(GeoMath.round(rng.double(100...120), 1)),
                        "altitude_accuracy": 6.0, "speed": -1.0, "speed_accuracy": -1.0, "heading": -1.0, "heading_accuracy": -1.0],
@@ -371,21 +381,19 @@ final class DeviceSimulation {
     func autoSync(force: Bool) {
         guard pendingCount > 0 else { return }
         if !force {
-            guard config["autoSync"]?.boolValue ?? true else { return }
-            guard url != nil else {
-                log("sync.deferred", level: 3, data: ["reason": "no_url", "pending": .int(Int64(pendingCount))])
-                return
+            func deferred(_ reason: String) {
+                log("sync.deferred", level: 3, data: ["reason": .string(reason), "pending": .int(Int64(pendingCount))])
             }
+            guard config["autoSync"]?.boolValue ?? true else { return }
+            guard url != nil else { return deferred("no_url") }
             let threshold = config["autoSyncThreshold"]?.intValue ?? 0
             if threshold > 0, pendingCount < threshold {
-                log("sync.deferred", level: 3, data: ["reason": "threshold", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("threshold")
+                return tick(1)
             }
             if config["disableAutoSyncOnCellular"]?.boolValue ?? false, transport == "cellular" {
-                log("sync.deferred", level: 3, data: ["reason": "cellular", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("cellular")
+                return tick(1)
             }
         }
         // Inside the backoff window nothing is sent.
@@ -521,7 +529,7 @@ final class DeviceSimulation {
         }
         guard schemaState else { return }
         try writer.setState("config", .object(config))
-        try writer.setState("odometer", .double(GeoMath.round(pipeline.odometer, 1)))
+        try writer.setState("odometer", .double(GeoMath.round(pipeline.odometerTotal, 1)))
         try writer.setState("auth", ["accessToken": .string(accessToken), "refreshToken": .string(refreshToken)])
         try writer.setState("http.failures", .int(Int64(failures)))
         try writer.setState("http.next_attempt_at", nextAttemptAt.map { .string(Timestamp.format($0)) } ?? .null)
