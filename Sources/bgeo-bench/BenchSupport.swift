@@ -16,8 +16,9 @@ struct BenchContext {
     }
 
     /// Runs an external command, returning (seconds, exit code, peak RSS of the child in MB).
-    /// Spawned with posix_spawn and reaped with wait4 here (Foundation's Process reaps children
-    /// itself, which loses the rusage).
+    /// Peak RSS is the child's own `VmHWM`, sampled from /proc every 5 ms while it runs: rusage's
+    /// ru_maxrss is useless here because glibc's posix_spawn shares this process's memory map until
+    /// exec, and Linux then reports this (large) process's high-water mark as the child's.
     func timeCommand(_ path: String, _ arguments: [String], stdoutTo: String? = nil) throws -> (seconds: Double, status: Int32, peakMB: Double) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -32,11 +33,38 @@ struct BenchContext {
         guard rc == 0 else {
             throw NSError(domain: "bench", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(path)"])
         }
+        final class Peak: @unchecked Sendable {
+            var kilobytes = 0
+            var done = false
+            let lock = NSLock()
+        }
+        let peak = Peak()
+        let childPID = pid
+        let sampler = Thread {
+            while true {
+                peak.lock.lock()
+                let finished = peak.done
+                peak.lock.unlock()
+                if finished { return }
+                if let status = try? String(contentsOfFile: "/proc/\(childPID)/status", encoding: .utf8),
+                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                    peak.lock.lock()
+                    peak.kilobytes = max(peak.kilobytes, kb)
+                    peak.lock.unlock()
+                }
+                usleep(5_000)
+            }
+        }
+        sampler.start()
         var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
+        _ = waitpid(pid, &status, 0)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (seconds, (status >> 8) & 0xff, Double(usage.ru_maxrss) / 1024)
+        peak.lock.lock()
+        peak.done = true
+        let kilobytes = peak.kilobytes
+        peak.lock.unlock()
+        return (seconds, (status >> 8) & 0xff, Double(kilobytes) / 1024)
     }
 
     /// The `bgeo-forensics` binary built next to this one.

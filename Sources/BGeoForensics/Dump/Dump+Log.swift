@@ -30,16 +30,17 @@ extension Dump {
                 warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
                 return true
             }
-            let event = stmt.text(4) ?? ""
+            let event = query.includeText || !query.events.isEmpty ? stmt.text(4) ?? "" : ""
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
-            let dataText = stmt.text(6)
-            if dataText != nil, stmt.int(8) == 0 {
+            if !stmt.isNull(6), stmt.int(8) == 0 {
                 warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
             }
-            let entry = LogEntry(rowId: rowId, tsText: stmt.text(1) ?? "", time: time, level: stmt.int(2),
-                                 src: stmt.text(3) ?? "", event: event, message: stmt.text(5),
+            let text = query.includeText || needle != nil
+            let dataText = text ? stmt.text(6) : nil
+            let entry = LogEntry(rowId: rowId, tsText: text ? stmt.text(1) ?? "" : "", time: time, level: stmt.int(2),
+                                 src: text ? stmt.text(3) ?? "" : "", event: event, message: text ? stmt.text(5) : nil,
                                  dataText: dataText, uploaded: stmt.int(7) != 0)
             if let needle {
                 let haystack = ((entry.message ?? "") + "\u{1}" + (dataText ?? "")).lowercased()

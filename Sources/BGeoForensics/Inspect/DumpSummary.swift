@@ -59,13 +59,20 @@ public struct DumpSummary: Sendable {
         q.unreadable = max(0, q.unreadable - q.count)
         queue = q
         var l = LogStats()
-        dump.forEachLogEntry { entry in
+        var firstRow: Int64?
+        var lastRow: Int64?
+        var counting = LogQuery()
+        counting.includeText = false
+        dump.forEachLogEntry(counting) { entry in
             l.count += 1
             l.byLevel[entry.level, default: 0] += 1
             if !entry.uploaded { l.pendingUpload += 1 }
-            if l.firstTime.map({ entry.time < $0 }) ?? true { l.firstTime = entry.time; l.first = entry.tsText }
-            if l.lastTime.map({ entry.time > $0 }) ?? true { l.lastTime = entry.time; l.last = entry.tsText }
+            if l.firstTime.map({ entry.time < $0 }) ?? true { l.firstTime = entry.time; firstRow = entry.rowId }
+            if l.lastTime.map({ entry.time > $0 }) ?? true { l.lastTime = entry.time; lastRow = entry.rowId }
         }
+        // The first/last timestamps as written, read back by id (the counting scan skipped text).
+        l.first = firstRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
+        l.last = lastRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
         log = l
         let recorded = dump.recordedConfig()
         configSource = recorded.source
@@ -74,6 +81,12 @@ public struct DumpSummary: Sendable {
         state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
                                       redactor: redactor, reference: reference)
         warnings = dump.warnings.all
+    }
+
+    static func logTimestampText(_ dump: Dump, rowId: Int64) -> String? {
+        guard let stmt = try? dump.database.prepare("SELECT ts FROM log_entries WHERE id = ?"),
+              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true else { return nil }
+        return stmt.text(0)
     }
 
     static func stateJSON(_ engine: EngineState, config: SDKConfig, source: ConfigSource, redactor: Redactor,

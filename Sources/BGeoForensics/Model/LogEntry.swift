@@ -85,6 +85,9 @@ public struct LogQuery: Sendable {
     public var until: Double?
     /// Case-insensitive substring of message or data.
     public var grep: String?
+    /// Whether `tsText`, `src`, `message` and `dataText` are filled in. Counting scans (inspect)
+    /// skip them: building those strings is most of a million-row scan's cost.
+    public var includeText = true
 
     public init(order: Order = .oldestFirst, limit: Int? = nil, maxLevel: LogLevel? = nil, events: [String] = [],
                 src: String? = nil, since: Double? = nil, until: Double? = nil, grep: String? = nil) {
