@@ -36,6 +36,25 @@ public final class Dump {
         loadStateWarnings()
     }
 
+    /// A second connection to the same private copy, with its own (empty) warning log, for
+    /// scanning another table on another thread. Nothing is copied or hashed again.
+    public func parallelReader() throws(DumpError) -> Dump {
+        try Dump(sibling: self)
+    }
+
+    private init(sibling: Dump) throws(DumpError) {
+        path = sibling.path
+        inputs = sibling.inputs
+        layout = sibling.layout
+        evidence = sibling.evidence
+        do {
+            database = try Database(path: sibling.evidence.copyPath, mode: .readWriteCreate)
+            try database.execute("PRAGMA query_only = 1")
+        } catch {
+            throw Dump.classify(error, path: path)
+        }
+    }
+
     /// The first 100 bytes decide "is it SQLite at all" before SQLite is asked anything, so a zip
     /// or a text file gets a plain answer; the header's page count catches truncation.
     private static func checkHeader(copyPath: String, originalPath: String, fileBytes: Int64, hasWAL: Bool) throws(DumpError) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A located problem with one row (or one table) of a dump. The row is skipped or read in part;
 /// everything else is still read.
 public struct DumpWarning: Sendable, Hashable, CustomStringConvertible {
@@ -23,18 +25,40 @@ public struct DumpWarning: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Collects warnings once each, in the order found.
+/// Collects warnings once each, in the order found. Safe to add to from several threads.
 public final class WarningLog: @unchecked Sendable {
-    public private(set) var all: [DumpWarning] = []
+    private var ordered: [DumpWarning] = []
     private var seen: Set<DumpWarning> = []
+    private let lock = NSLock()
 
     public init() {}
 
+    /// Every warning, in the order found.
+    public var all: [DumpWarning] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ordered
+    }
+
     public func add(_ warning: DumpWarning) {
-        if seen.insert(warning).inserted { all.append(warning) }
+        lock.lock()
+        defer { lock.unlock() }
+        if seen.insert(warning).inserted { ordered.append(warning) }
     }
 
     public func add(table: String, rowId: Int64?, _ message: String) {
         add(DumpWarning(table: table, rowId: rowId, message: message))
     }
+
+    /// Appends another log's warnings after this one's (keeps per-table order when two tables
+    /// were scanned in parallel).
+    public func add(contentsOf other: WarningLog) {
+        for warning in other.all { add(warning) }
+    }
+}
+
+/// Hands a value to another thread when the caller guarantees exclusive use (one connection per thread).
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -1,6 +1,8 @@
 /// The first thing a support engineer reads about a dump: what it is, what is queued, what the
 /// log holds, the engine state (secrets redacted) and every warning. Built in one pass over
 /// each table.
+import Foundation
+
 public struct DumpSummary: Sendable {
     public struct QueueStats: Sendable {
         public var count = 0
@@ -44,6 +46,40 @@ public struct DumpSummary: Sendable {
         path = dump.path
         inputs = dump.inputs
         layout = dump.layout
+        // The queue and the log are independent tables: scan them on two threads, each through its
+        // own connection to the private copy. Log warnings are appended after the queue's, so the
+        // order is the same as a sequential scan's.
+        let logReader = try? dump.parallelReader()
+        let logScan = UncheckedBox<LogStats?>(nil)
+        let group = DispatchGroup()
+        if let logReader {
+            let reader = UncheckedBox(logReader)
+            group.enter()
+            Thread.detachNewThread {
+                logScan.value = DumpSummary.scanLog(reader.value)
+                group.leave()
+            }
+        }
+        queue = DumpSummary.scanQueue(dump)
+        group.wait()
+        if let logReader, let stats = logScan.value {
+            log = stats
+            dump.warnings.add(contentsOf: logReader.warnings)
+        } else {
+            log = DumpSummary.scanLog(dump)
+        }
+        let q = queue
+        let l = log
+        let recorded = dump.recordedConfig()
+        configSource = recorded.source
+        let engine = dump.engineState()
+        let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
+        state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
+                                      redactor: redactor, reference: reference)
+        warnings = dump.warnings.all
+    }
+
+    static func scanQueue(_ dump: Dump) -> QueueStats {
         var q = QueueStats()
         if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
            (try? stmt.step()) == true {
@@ -57,7 +93,10 @@ public struct DumpSummary: Sendable {
             if q.headUUID == nil { q.headUUID = record.uuid }
         }
         q.unreadable = max(0, q.unreadable - q.count)
-        queue = q
+        return q
+    }
+
+    static func scanLog(_ dump: Dump) -> LogStats {
         var l = LogStats()
         var firstRow: Int64?
         var lastRow: Int64?
@@ -73,14 +112,7 @@ public struct DumpSummary: Sendable {
         // The first/last timestamps as written, read back by id (the counting scan skipped text).
         l.first = firstRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
         l.last = lastRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
-        log = l
-        let recorded = dump.recordedConfig()
-        configSource = recorded.source
-        let engine = dump.engineState()
-        let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
-        state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
-                                      redactor: redactor, reference: reference)
-        warnings = dump.warnings.all
+        return l
     }
 
     static func logTimestampText(_ dump: Dump, rowId: Int64) -> String? {
