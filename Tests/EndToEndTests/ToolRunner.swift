@@ -38,7 +38,7 @@ enum ToolRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var outData = Data()
+        nonisolated(unsafe) var outData = Data()
         var errData = Data()
         let group = DispatchGroup()
         group.enter()

@@ -1,0 +1,189 @@
+import CLibXML2
+
+/// Errors writing GPX.
+public struct GPXWriteError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// A streaming GPX 1.1 writer over libxml2's xmlTextWriter: elements go to the file as they are
+/// written, so a million-point track never exists as a document in memory. The caller writes in
+/// schema order: `begin` (metadata), waypoints, then tracks of segments of points, then `finish`.
+/// libxml2 escapes every text and attribute value, so customer strings cannot break the XML.
+public final class GPXWriter {
+    /// Our extension namespace (GPX 1.1 requires extension elements from another namespace).
+    public static let extensionNamespace = "https://bgeo-forensics.invalid/gpx/1"
+    public static let gpxNamespace = "http://www.topografix.com/GPX/1/1"
+
+    /// One point (wpt or trkpt) and its optional fields.
+    public struct Point: Sendable {
+        public var latitude: Double
+        public var longitude: Double
+        public var time: Double?
+        public var elevation: Double?
+        public var name: String?
+        public var description: String?
+        public var type: String?
+        /// Written under `<extensions>` as `bgeo:key` elements, in order.
+        public var extensions: [(key: String, value: String)]
+
+        public init(latitude: Double, longitude: Double, time: Double? = nil, elevation: Double? = nil, name: String? = nil,
+                    description: String? = nil, type: String? = nil, extensions: [(key: String, value: String)] = []) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.time = time
+            self.elevation = elevation
+            self.name = name
+            self.description = description
+            self.type = type
+            self.extensions = extensions
+        }
+    }
+
+    /// Metadata bounds.
+    public struct Bounds: Sendable, Equatable {
+        public var minLatitude, minLongitude, maxLatitude, maxLongitude: Double
+        public init(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) {
+            self.minLatitude = minLatitude
+            self.minLongitude = minLongitude
+            self.maxLatitude = maxLatitude
+            self.maxLongitude = maxLongitude
+        }
+    }
+
+    private let writer: xmlTextWriterPtr
+    private var failed = false
+    private var inSegment = false
+    private var inTrack = false
+    public private(set) var pointCount = 0
+    public private(set) var segmentCount = 0
+    public private(set) var waypointCount = 0
+
+    /// Opens `path` for writing ("-" writes to standard output).
+    public init(path: String) throws(GPXWriteError) {
+        guard let writer = xmlNewTextWriterFilename(path, 0) else {
+            throw GPXWriteError(description: "cannot write '\(path)'")
+        }
+        self.writer = writer
+        xmlTextWriterSetIndent(writer, 1)
+        xmlTextWriterSetIndentString(writer, "  ")
+    }
+
+    deinit { xmlFreeTextWriter(writer) }
+
+    private func check(_ result: Int32) {
+        if result < 0 { failed = true }
+    }
+
+    private func element(_ name: String, _ text: String) {
+        check(xmlTextWriterWriteElement(writer, name, text))
+    }
+
+    private func attribute(_ name: String, _ value: String) {
+        check(xmlTextWriterWriteAttribute(writer, name, value))
+    }
+
+    /// Starts the document: root element with namespaces and the metadata block.
+    public func begin(creator: String, name: String?, description: String?, time: Double?, bounds: Bounds?) {
+        check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
+        check(xmlTextWriterStartElement(writer, "gpx"))
+        attribute("version", "1.1")
+        attribute("creator", creator)
+        attribute("xmlns", GPXWriter.gpxNamespace)
+        attribute("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
+        attribute("xmlns:bgeo", GPXWriter.extensionNamespace)
+        attribute("xsi:schemaLocation", "\(GPXWriter.gpxNamespace) http://www.topografix.com/GPX/1/1/gpx.xsd")
+        check(xmlTextWriterStartElement(writer, "metadata"))
+        if let name { element("name", name) }
+        if let description { element("desc", description) }
+        if let time { element("time", Timestamp.format(time)) }
+        if let bounds {
+            check(xmlTextWriterStartElement(writer, "bounds"))
+            attribute("minlat", GPXWriter.latitude(bounds.minLatitude))
+            attribute("minlon", GPXWriter.longitude(bounds.minLongitude))
+            attribute("maxlat", GPXWriter.latitude(bounds.maxLatitude))
+            attribute("maxlon", GPXWriter.longitude(bounds.maxLongitude))
+            check(xmlTextWriterEndElement(writer))
+        }
+        check(xmlTextWriterEndElement(writer))
+    }
+
+    /// A `<wpt>`: only before the first track.
+    public func waypoint(_ point: Point) {
+        writePoint("wpt", point)
+        waypointCount += 1
+    }
+
+    public func beginTrack(name: String?, description: String?, type: String?) {
+        endTrack()
+        check(xmlTextWriterStartElement(writer, "trk"))
+        if let name { element("name", name) }
+        if let description { element("desc", description) }
+        if let type { element("type", type) }
+        inTrack = true
+    }
+
+    /// Closes the current segment (if any) and opens a new one.
+    public func beginSegment() {
+        endSegment()
+        check(xmlTextWriterStartElement(writer, "trkseg"))
+        inSegment = true
+        segmentCount += 1
+    }
+
+    public func endSegment() {
+        guard inSegment else { return }
+        check(xmlTextWriterEndElement(writer))
+        inSegment = false
+    }
+
+    public func endTrack() {
+        endSegment()
+        guard inTrack else { return }
+        check(xmlTextWriterEndElement(writer))
+        inTrack = false
+    }
+
+    /// A `<trkpt>` in the current segment (one is opened if needed).
+    public func trackPoint(_ point: Point) {
+        if !inSegment { beginSegment() }
+        writePoint("trkpt", point)
+        pointCount += 1
+    }
+
+    /// Closes everything and flushes; throws if any write failed (disk full, closed pipe).
+    public func finish() throws(GPXWriteError) {
+        endTrack()
+        check(xmlTextWriterEndDocument(writer))
+        check(xmlTextWriterFlush(writer))
+        if failed { throw GPXWriteError(description: "writing the GPX failed (disk full or output closed?)") }
+    }
+
+    private func writePoint(_ tag: String, _ p: Point) {
+        check(xmlTextWriterStartElement(writer, tag))
+        attribute("lat", GPXWriter.latitude(p.latitude))
+        attribute("lon", GPXWriter.longitude(p.longitude))
+        // wptType order: ele, time, …, name, cmt, desc, src, link, sym, type, …, extensions.
+        if let ele = p.elevation, ele.isFinite { element("ele", DecimalText.format(ele, places: 2)) }
+        if let time = p.time { element("time", Timestamp.format(time)) }
+        if let name = p.name { element("name", name) }
+        if let desc = p.description { element("desc", desc) }
+        if let type = p.type { element("type", type) }
+        if !p.extensions.isEmpty {
+            check(xmlTextWriterStartElement(writer, "extensions"))
+            for item in p.extensions { element("bgeo:" + item.key, item.value) }
+            check(xmlTextWriterEndElement(writer))
+        }
+        check(xmlTextWriterEndElement(writer))
+    }
+
+    /// xsd latitudeType: −90…90, decimal, 7 places (≈1 cm).
+    static func latitude(_ value: Double) -> String { DecimalText.format(min(max(value, -90), 90), places: 7) }
+
+    /// xsd longitudeType: −180 ≤ lon < 180, so +180 is written as −180 (the same meridian).
+    static func longitude(_ value: Double) -> String {
+        var lon = min(max(value, -180), 180)
+        if lon >= 180 { lon = -180 }
+        let text = DecimalText.format(lon, places: 7)
+        return text == "180" ? "-180" : text
+    }
+}
