@@ -7,6 +7,10 @@ enum ReportFixture {
     static let dumpPath: String = {
         let path = directory.file("demo.db")
         do { try ReportDemoDump.write(to: path) } catch { fatalError("fixture: \(error)") }
+        if let keep = ProcessInfo.processInfo.environment["BGEO_KEEP_DUMP"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try? FileManager.default.copyItem(atPath: path, toPath: keep)
+        }
         return path
     }()
 
