@@ -38,18 +38,19 @@ enum ToolRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        nonisolated(unsafe) var outData = Data()
-        var errData = Data()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let outBox = Box()
         let group = DispatchGroup()
         group.enter()
+        let reader = out.fileHandleForReading
         DispatchQueue.global().async {
-            outData = out.fileHandleForReading.readDataToEndOfFile()
+            outBox.data = reader.readDataToEndOfFile()
             group.leave()
         }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ToolResult(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        return ToolResult(exitCode: process.terminationStatus, stdout: String(decoding: outBox.data, as: UTF8.self),
                           stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -51,49 +51,74 @@ public final class EvidenceCopy: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Hashes `source` and, when `destination` is given, writes the same bytes there.
+    /// Hashes `source` and, when `destination` is given, writes the same bytes there. The copy
+    /// runs on a second thread while this one hashes: both read the same pages, so the two passes
+    /// cost about one.
     static func copyAndHash(from source: String, to destination: String?) throws(DumpError) -> DumpInput {
+        final class CopyOutcome: @unchecked Sendable { var error: DumpError? }
+        let outcome = CopyOutcome()
+        let group = DispatchGroup()
+        if let destination {
+            group.enter()
+            Thread.detachNewThread {
+                do throws(DumpError) { try copy(from: source, to: destination) } catch { outcome.error = error }
+                group.leave()
+            }
+        }
+        let hashed = Result { () throws(DumpError) -> DumpInput in try hash(source) }
+        group.wait()
+        if let error = outcome.error { throw error }
+        return try hashed.get()
+    }
+
+    private static func hash(_ source: String) throws(DumpError) -> DumpInput {
+        var hasher = SHA256Hasher()
+        var total: Int64 = 0
+        try readChunks(source) { chunk throws(DumpError) in
+            hasher.update(chunk)
+            total += Int64(chunk.count)
+        }
+        return DumpInput(path: source, bytes: total, sha256: hasher.finalizeHex())
+    }
+
+    private static func copy(from source: String, to destination: String) throws(DumpError) {
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard output >= 0 else {
+            throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
+        }
+        defer { close(output) }
+        try readChunks(source) { chunk throws(DumpError) in
+            var written = 0
+            while written < chunk.count {
+                let w = write(output, chunk.baseAddress! + written, chunk.count - written)
+                if w < 0 {
+                    if errno == EINTR { continue }
+                    throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
+                }
+                written += w
+            }
+        }
+    }
+
+    /// Reads a file in 1 MiB chunks, opened read-only.
+    private static func readChunks(_ source: String, _ body: (UnsafeRawBufferPointer) throws(DumpError) -> Void) throws(DumpError) {
         let input = open(source, O_RDONLY)
         guard input >= 0 else {
             throw .unreadable(path: source, reason: String(cString: strerror(errno)))
         }
         defer { close(input) }
-        var output: Int32 = -1
-        if let destination {
-            output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard output >= 0 else {
-                throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
-            }
-        }
-        defer { if output >= 0 { close(output) } }
-        var hasher = SHA256Hasher()
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var total: Int64 = 0
         while true {
             let n = read(input, buffer.baseAddress, chunk)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: source, reason: String(cString: strerror(errno)))
             }
-            if n == 0 { break }
-            let slice = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-            hasher.update(slice)
-            if output >= 0 {
-                var written = 0
-                while written < n {
-                    let w = write(output, slice.baseAddress! + written, n - written)
-                    if w < 0 {
-                        if errno == EINTR { continue }
-                        throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
-                    }
-                    written += w
-                }
-            }
-            total += Int64(n)
+            if n == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        return DumpInput(path: source, bytes: total, sha256: hasher.finalizeHex())
     }
 
     /// SHA-256 of a file, without copying it (tests and re-sync use it to prove evidence unchanged).

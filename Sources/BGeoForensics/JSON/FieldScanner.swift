@@ -21,20 +21,26 @@ public enum ScannedValue: Sendable, Equatable {
 /// scan: it is several times faster than building a full tree or asking SQLite's JSON1 for each
 /// field, and it doubles as the validity check (NaN, truncation, bad escapes are all rejected).
 public struct FieldScanner: Sendable {
+    /// Flat, trivially-copyable tables (no per-key arrays): the hot loop then never touches a
+    /// reference count.
+    private struct Top: Sendable {
+        let keyStart: Int
+        let keyLength: Int
+        /// Slot when the top-level key itself is wanted, else -1.
+        let slot: Int
+        let childStart: Int
+        let childCount: Int
+    }
+
     private struct Child: Sendable {
-        let key: [UInt8]
+        let keyStart: Int
+        let keyLength: Int
         let slot: Int
     }
 
-    private struct Top: Sendable {
-        let key: [UInt8]
-        /// Slot when the top-level key itself is wanted.
-        let slot: Int?
-        /// Wanted members of this key's object.
-        let children: [Child]
-    }
-
+    private let keyBytes: [UInt8]
     private let tops: [Top]
+    private let children: [Child]
     /// The paths, in slot order.
     public let paths: [String]
 
@@ -42,17 +48,34 @@ public struct FieldScanner: Sendable {
         self.paths = paths
         var order: [String] = []
         var slots: [String: Int] = [:]
-        var children: [String: [Child]] = [:]
+        var childPaths: [String: [(String, Int)]] = [:]
         for (slot, path) in paths.enumerated() {
             let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
             if !order.contains(parts[0]) { order.append(parts[0]) }
             if parts.count == 1 {
                 slots[parts[0]] = slot
             } else {
-                children[parts[0], default: []].append(Child(key: Array(parts[1].utf8), slot: slot))
+                childPaths[parts[0], default: []].append((parts[1], slot))
             }
         }
-        tops = order.map { Top(key: Array($0.utf8), slot: slots[$0], children: children[$0] ?? []) }
+        var bytes: [UInt8] = []
+        var tops: [Top] = []
+        var children: [Child] = []
+        for name in order {
+            let keyStart = bytes.count
+            bytes.append(contentsOf: Array(name.utf8))
+            let childStart = children.count
+            for (childName, slot) in childPaths[name] ?? [] {
+                let start = bytes.count
+                bytes.append(contentsOf: Array(childName.utf8))
+                children.append(Child(keyStart: start, keyLength: childName.utf8.count, slot: slot))
+            }
+            tops.append(Top(keyStart: keyStart, keyLength: name.utf8.count, slot: slots[name] ?? -1,
+                            childStart: childStart, childCount: children.count - childStart))
+        }
+        keyBytes = bytes
+        self.tops = tops
+        self.children = children
     }
 
     /// Scans `bytes`; fills `values` (resized to `paths.count`). Returns false when the document is
@@ -63,12 +86,19 @@ public struct FieldScanner: Sendable {
         } else {
             for i in values.indices { values[i] = .missing }
         }
-        var cursor = Cursor(bytes: bytes)
-        cursor.skipWhitespace()
-        guard cursor.peek == UInt8(ascii: "{") else { return false }
-        guard scanTopObject(&cursor, &values) else { return false }
-        cursor.skipWhitespace()
-        return cursor.index == bytes.count
+        return keyBytes.withUnsafeBufferPointer { keys in
+            tops.withUnsafeBufferPointer { tops in
+                children.withUnsafeBufferPointer { children in
+                    var cursor = Cursor(bytes: bytes)
+                    cursor.skipWhitespace()
+                    guard cursor.peek == UInt8(ascii: "{") else { return false }
+                    let tables = Tables(keys: keys, tops: tops, children: children)
+                    guard FieldScanner.scanTopObject(&cursor, tables, &values) else { return false }
+                    cursor.skipWhitespace()
+                    return cursor.index == bytes.count
+                }
+            }
+        }
     }
 
     /// Convenience for strings.
@@ -79,22 +109,45 @@ public struct FieldScanner: Sendable {
         return ok ? values : nil
     }
 
-    private func scanTopObject(_ c: inout Cursor, _ values: inout [ScannedValue]) -> Bool {
+    private struct Tables {
+        let keys: UnsafeBufferPointer<UInt8>
+        let tops: UnsafeBufferPointer<Top>
+        let children: UnsafeBufferPointer<Child>
+    }
+
+    private static func matches(_ c: Cursor, _ range: Range<Int>, _ keys: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
+        guard range.count == length else { return false }
+        var i = range.lowerBound
+        var k = start
+        while k < start + length {
+            if c.bytes[i] != keys[k] { return false }
+            i += 1
+            k += 1
+        }
+        return true
+    }
+
+    private static func scanTopObject(_ c: inout Cursor, _ t: Tables, _ values: inout [ScannedValue]) -> Bool {
         c.index += 1
         c.skipWhitespace()
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
         while true {
             c.skipWhitespace()
             guard let keyRange = c.scanKey() else { return false }
-            let top = tops.first { c.equals(keyRange, $0.key) }
+            var found = -1
+            for i in 0..<t.tops.count where matches(c, keyRange, t.keys, t.tops[i].keyStart, t.tops[i].keyLength) {
+                found = i
+                break
+            }
             c.skipWhitespace()
-            if let top {
-                if !top.children.isEmpty, c.peek == UInt8(ascii: "{") {
-                    if let slot = top.slot { values[slot] = .composite }
-                    guard scanChildObject(&c, top.children, &values) else { return false }
-                } else if let slot = top.slot {
+            if found >= 0 {
+                let top = t.tops[found]
+                if top.childCount > 0, c.peek == UInt8(ascii: "{") {
+                    if top.slot >= 0 { values[top.slot] = .composite }
+                    guard scanChildObject(&c, t, top.childStart, top.childCount, &values) else { return false }
+                } else if top.slot >= 0 {
                     guard let value = c.scanCapturedValue() else { return false }
-                    values[slot] = value
+                    values[top.slot] = value
                 } else {
                     guard c.skipValue(depth: 1) else { return false }
                 }
@@ -110,18 +163,23 @@ public struct FieldScanner: Sendable {
         }
     }
 
-    private func scanChildObject(_ c: inout Cursor, _ children: [Child], _ values: inout [ScannedValue]) -> Bool {
+    private static func scanChildObject(_ c: inout Cursor, _ t: Tables, _ start: Int, _ count: Int,
+                                        _ values: inout [ScannedValue]) -> Bool {
         c.index += 1
         c.skipWhitespace()
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
         while true {
             c.skipWhitespace()
             guard let keyRange = c.scanKey() else { return false }
-            let child = children.first { c.equals(keyRange, $0.key) }
+            var slot = -1
+            for i in start..<(start + count) where matches(c, keyRange, t.keys, t.children[i].keyStart, t.children[i].keyLength) {
+                slot = t.children[i].slot
+                break
+            }
             c.skipWhitespace()
-            if let child {
+            if slot >= 0 {
                 guard let value = c.scanCapturedValue() else { return false }
-                values[child.slot] = value
+                values[slot] = value
             } else {
                 guard c.skipValue(depth: 2) else { return false }
             }
@@ -150,16 +208,6 @@ private struct Cursor {
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
             index += 1
         }
-    }
-
-    func equals(_ range: Range<Int>, _ key: [UInt8]) -> Bool {
-        guard range.count == key.count else { return false }
-        var i = range.lowerBound
-        for b in key {
-            if bytes[i] != b { return false }
-            i += 1
-        }
-        return true
     }
 
     /// A member name followed by ':'; returns the raw byte range (escaped keys never match).

@@ -40,7 +40,7 @@ public struct Redactor: Sendable {
         switch value {
         case .object(let object):
             for member in object {
-                if Redactor.isSensitiveKey(member.key) {
+                if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
                     collectStrings(member.value)
                 } else {
                     learnSecrets(in: member.value)
@@ -78,7 +78,9 @@ public struct Redactor: Sendable {
         case .object(let object):
             var copy = JSONObject()
             for member in object {
-                if Redactor.isSensitiveKey(member.key) {
+                // A sensitive key holding an object (`authorization {strategy, refreshUrl, …}`) is
+                // walked key by key: its secret members are themselves sensitive keys.
+                if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
                     copy[member.key] = redactAll(member.value)
                 } else {
                     copy[member.key] = redact(member.value)
@@ -129,7 +131,7 @@ public struct Redactor: Sendable {
         }
         while i < bytes.count {
             if i + 3 <= bytes.count, bytes[i] == 101, bytes[i + 1] == 121, bytes[i + 2] == 74,
-               i == 0 || !isB64(bytes[i - 1]) {
+               i == 0 || !isB64(bytes[i - 1]) || bytes[i - 1] == 61 {
                 var j = i
                 var dots = 0
                 while j < bytes.count, isB64(bytes[j]) || (bytes[j] == 46 && dots < 2) {
