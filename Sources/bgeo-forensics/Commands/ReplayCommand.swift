@@ -1,15 +1,94 @@
 import BGeoForensics
 
-/// `replay`: not built yet.
+/// `replay DUMP`: re-runs the complete trace through the SDK filter pipeline, under the recorded
+/// config or a what-if one, and explains the odometer.
 enum ReplayCommand: CLICommand {
     static let spec = CommandSpec(
         name: "replay",
         abstract: "Re-run the fixes through the SDK filter pipeline (as recorded, or what-if).",
-        positionals: [PositionalSpec("DUMP", required: false, help: "The dump.")],
-        options: [])
+        discussion: """
+            The trace is every queue location plus every `location` log line (deduplicated by uuid, raw_* positions \
+            preferred) plus filter.reject / filter.adjust lines. By default it runs under the config the dump recorded \
+            (state.config, else the last config log line, else engine defaults); --config and --set override it.
+            Filter keys: disableLocationFilter, locationFilterMaxAccuracy, locationFilterMaxSpeed, \
+            locationFilterPolicy (Conservative|Adjust|PassThrough), kalmanProfile (DEFAULT|AGGRESSIVE|CONSERVATIVE), \
+            odometerAccuracyThreshold.
+            """,
+        positionals: [PositionalSpec("DUMP", help: "A bgeo.db or LongPing queue dump.")],
+        options: [
+            OptionSpec("--set", value: "KEY=VALUE", repeatable: true,
+                       help: "Override one filter key (SDK name, case-insensitive), e.g. locationFilterPolicy=Adjust."),
+            OptionSpec("--config", value: "FILE.json", help: "Merge a JSON config object over the recorded config."),
+            OptionSpec("--compare", help: "Run the recorded config and the what-if (--set/--config) side by side; list changed fixes."),
+            OptionSpec("--fixes", help: "List every fix's decision."),
+            OptionSpec("--top", value: "N", help: "How many top odometer contributors to show (default 10)."),
+            CommandSupport.jsonOption,
+        ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        CommandSupport.stderr.line("replay is not available in this build yet.")
-        return 1
+        let top = try arguments.int("--top", range: 0...10_000) ?? 10
+        let sets = arguments.all("--set")
+        let configFile = arguments.value("--config")
+        let compare = arguments.flag("--compare")
+        if compare, sets.isEmpty, configFile == nil {
+            throw UsageError(message: "--compare needs a what-if: give --set KEY=VALUE or --config FILE.json")
+        }
+        let dump = try CommandSupport.openDump(arguments)
+        let recorded = ReplayConfiguration.recorded(from: dump)
+        var whatIf = recorded
+        if let configFile { try whatIf.apply(configFile: configFile) }
+        for text in sets { try whatIf.apply(set: text) }
+
+        let trace = TraceBuilder.completeTrace(dump: dump)
+        func replay(_ configuration: ReplayConfiguration) -> ReplayResult {
+            ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
+                             notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+        }
+        let out = CommandSupport.stdout
+        let json = arguments.flag("--json")
+        let listFixes = arguments.flag("--fixes")
+        var header: JSONObject = [
+            "dump": .string(dump.path),
+            "inputs": .array(dump.inputs.map { ["path": .string($0.path), "bytes": .int($0.bytes), "sha256": .string($0.sha256)] }),
+            "geofenceEvents": .from(trace.geofences.count),
+        ]
+
+        if compare {
+            let comparison = ReplayComparison(recorded: replay(recorded), whatIf: replay(whatIf))
+            if json {
+                header["compare"] = comparison.json(includeDecisions: listFixes, top: top)
+                header["warnings"] = .array(dump.warnings.all.map(\.json))
+                CommandSupport.printJSON(.object(header))
+            } else {
+                out.write(comparison.text(title: dump.displayName, top: top, listLimit: listFixes ? Int.max : 50))
+                CommandSupport.reportWarnings(dump)
+            }
+            return 0
+        }
+
+        let result = replay(whatIf)
+        if json {
+            // Warnings are known once the trace is read, so they can precede the streamed decisions.
+            header["warnings"] = .array(dump.warnings.all.map(\.json))
+            result.writeJSON(to: out, extra: header, includeDecisions: listFixes, top: top)
+            out.flush()
+            return 0
+        }
+        out.write(result.text(title: dump.displayName, top: top))
+        if !trace.geofences.isEmpty {
+            out.line("(\(trace.geofences.count) geofence event\(trace.geofences.count == 1 ? "" : "s") in the queue: events, not fixes — not replayed.)")
+        }
+        if listFixes {
+            out.line("")
+            out.line("Fixes")
+            let writer = RowWriter(format: .table, columns: ReplayResult.decisionColumns, output: out)
+            for i in result.decisions.indices {
+                writer.row(cells: result.decisionCells(i), json: result.decisionJSON(i))
+            }
+            writer.finish()
+        }
+        out.flush()
+        CommandSupport.reportWarnings(dump)
+        return 0
     }
 }

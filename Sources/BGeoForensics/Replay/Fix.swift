@@ -1,0 +1,83 @@
+/// Where a replayed fix came from, which is also what the engine decided about it.
+public enum FixSource: String, Sendable, CaseIterable {
+    /// A queue record of kind `location` (the engine accepted it; position as persisted, i.e. smoothed).
+    case queue
+    /// A `location` log line (accepted; raw_* position when present).
+    case logLocation
+    /// A `filter.reject` log line (the engine rejected it).
+    case logReject
+    /// A `filter.adjust` log line (the engine moved it; the raw position before the move).
+    case logAdjust
+
+    /// The engine's own decision for fixes from this source.
+    public var recordedDecision: Decision {
+        switch self {
+        case .queue, .logLocation: return .accepted
+        case .logReject: return .rejected
+        case .logAdjust: return .adjusted
+        }
+    }
+}
+
+/// One fix as replay sees it. The numeric fields are all the pipeline reads; the strings are
+/// carried only for output (the hot loop never touches them).
+public struct Fix: Sendable {
+    /// Position in the trace (0-based, after sorting); decisions refer to fixes by it.
+    public var index: Int
+    /// Seconds since the epoch (UTC).
+    public var time: Double
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres; nil when missing or negative (unknown).
+    public var accuracy: Double?
+    /// m/s as the device reported it; nil when unknown.
+    public var speed: Double?
+    /// The SDK's own running odometer at this fix, when recorded.
+    public var recordedOdometer: Double?
+    public var source: FixSource
+    /// `location_events` (or `queue`) row id, when the fix is in the queue.
+    public var rowId: Int64?
+    /// `log_entries` row id, when a log line carries the fix.
+    public var logId: Int64?
+    /// Empty for filter.reject / filter.adjust lines, which carry no uuid.
+    public var uuid: String
+    /// The timestamp as written in the dump.
+    public var timestampText: String
+    /// For `logReject`: the engine's reason as logged.
+    public var recordedReason: RejectReason?
+    /// True when the position is the raw (pre-Kalman) one: raw_* of a location line, or a
+    /// filter line. False for queue-only fixes, whose position is the engine's smoothed output.
+    public var isRaw: Bool
+
+    public init(index: Int = 0, time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil,
+                speed: Double? = nil, recordedOdometer: Double? = nil, source: FixSource = .queue,
+                rowId: Int64? = nil, logId: Int64? = nil, uuid: String = "", timestampText: String = "",
+                recordedReason: RejectReason? = nil, isRaw: Bool = true) {
+        self.index = index
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.speed = speed
+        self.recordedOdometer = recordedOdometer
+        self.source = source
+        self.rowId = rowId
+        self.logId = logId
+        self.uuid = uuid
+        self.timestampText = timestampText
+        self.recordedReason = recordedReason
+        self.isRaw = isRaw
+    }
+
+    /// How a person finds this fix in the dump: its uuid, else the log row.
+    public var label: String {
+        if !uuid.isEmpty { return uuid }
+        if let logId { return "log_entries row \(logId) (\(source == .logReject ? "filter.reject" : "filter.adjust"))" }
+        if let rowId { return "queue row \(rowId)" }
+        return "fix #\(index)"
+    }
+
+    /// The row used to break ties between fixes with the same time: the log row when there is
+    /// one (log ids follow the engine's processing order across accept/reject/adjust), else the queue row.
+    var orderingRowId: Int64 { logId ?? rowId ?? 0 }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The config a replay runs under: the SDK config (recorded, possibly overridden), the filter keys
+/// read from it, and where it came from in words.
+public struct ReplayConfiguration: Sendable {
+    public var sdkConfig: SDKConfig
+    /// "state.config", "the last config log line (…)", "engine defaults (…)", plus any overrides.
+    public var source: String
+    /// Overrides applied, as given (`locationFilterPolicy=Adjust`, `--config what-if.json`).
+    public var overrides: [String]
+
+    public init(sdkConfig: SDKConfig = SDKConfig(), source: String = "engine defaults", overrides: [String] = []) {
+        self.sdkConfig = sdkConfig
+        self.source = source
+        self.overrides = overrides
+    }
+
+    /// The config the dump recorded (state.config, else the last config log line, else engine defaults).
+    public static func recorded(from dump: Dump) -> ReplayConfiguration {
+        let (config, source) = dump.recordedConfig()
+        return ReplayConfiguration(sdkConfig: config, source: source.description)
+    }
+
+    public var filter: FilterConfig { FilterConfig(config: sdkConfig) }
+    public var notes: [String] { FilterConfig.notes(for: sdkConfig) }
+
+    /// Where the effective config came from, overrides included.
+    public var sourceDescription: String {
+        overrides.isEmpty ? source : source + ", overridden by " + overrides.joined(separator: ", ")
+    }
+
+    /// Merges a JSON config file's object over this config (`--config FILE.json`). A file holding
+    /// `{"config": {...}}` (a saved state value) is unwrapped.
+    public mutating func apply(configFile path: String) throws(UsageError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(message: "--config: cannot read '\(path)'")
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(String(decoding: data, as: UTF8.self)) } catch {
+            throw UsageError(message: "--config: '\(path)' is not valid JSON (\(error))")
+        }
+        guard var object = value.objectValue else { throw UsageError(message: "--config: '\(path)' must hold a JSON object") }
+        if let inner = object.valueIgnoringCase("config")?.objectValue,
+           !FilterConfig.keys.contains(where: { object.valueIgnoringCase($0) != nil }) {
+            object = inner
+        }
+        for member in object {
+            if FilterConfig.keys.contains(where: { $0.lowercased() == member.key.lowercased() }) {
+                try ReplayConfiguration.validate(key: member.key, value: member.value, origin: "--config \(path)")
+            }
+            sdkConfig.set(path: member.key, to: member.value)
+        }
+        overrides.append("--config \((path as NSString).lastPathComponent)")
+    }
+
+    /// Applies one `KEY=VALUE` override (SDK key names, case-insensitive).
+    public mutating func apply(set text: String) throws(UsageError) {
+        guard let (key, value) = SDKConfig.parseOverride(text) else {
+            throw UsageError(message: "--set takes KEY=VALUE (e.g. locationFilterPolicy=Adjust), not '\(text)'")
+        }
+        guard let canonical = FilterConfig.keys.first(where: { $0.lowercased() == key.lowercased() }) else {
+            throw UsageError(message: "--set: '\(key)' does not affect replay; the filter keys are "
+                + FilterConfig.keys.joined(separator: ", "))
+        }
+        try ReplayConfiguration.validate(key: canonical, value: value, origin: "--set")
+        sdkConfig.set(path: canonical, to: value)
+        overrides.append("\(canonical)=\(value.stringValue ?? value.jsonText)")
+    }
+
+    /// Rejects override values the engine could not use, so a typo never silently becomes a default.
+    /// (Unknown policy/profile names are allowed: the engine reads them as Conservative/DEFAULT,
+    /// and the notes say so.)
+    static func validate(key: String, value: JSONValue, origin: String) throws(UsageError) {
+        let probe = SDKConfig(JSONObject([(key: key, value: value)]))
+        switch key.lowercased() {
+        case "disablelocationfilter":
+            if probe.bool(key) == nil { throw UsageError(message: "\(origin): \(key) takes true or false, not \(value.jsonText)") }
+        case "locationfilterpolicy", "kalmanprofile":
+            if value.stringValue == nil { throw UsageError(message: "\(origin): \(key) takes a name, not \(value.jsonText)") }
+        default:
+            if FilterConfig.number(probe, key) == nil {
+                throw UsageError(message: "\(origin): \(key) takes a number ≥ 0, not \(value.jsonText)")
+            }
+        }
+    }
+}
