@@ -1,15 +1,57 @@
 import BGeoForensics
 
-/// `timeline`: not built yet.
+/// `timeline DUMP`: upload, backoff and token-refresh history, tracking gaps, and a diagnosis
+/// checked against the engine's documented upload policy.
 enum TimelineCommand: CLICommand {
     static let spec = CommandSpec(
         name: "timeline",
         abstract: "Reconstruct upload, backoff and token-refresh history and diagnose it.",
-        positionals: [PositionalSpec("DUMP", required: false, help: "The dump.")],
-        options: [])
+        discussion: """
+            Reads the log oldest first and the queue, pairs every http.request with its response,
+            refresh and backoff, checks each step against the SDK's upload policy, finds tracking
+            gaps, and lists findings (queue.stranded, auth.refresh_failing, auth.no_refresh,
+            poison.dropped, policy.violation, queue.pruned, sync.deferred, tracking.gap) with the
+            log rows and uuids they rest on. Secrets are redacted unless --show-secrets.
+            """,
+        positionals: [PositionalSpec("DUMP", help: "A bgeo.db dump (its -wal beside it is read too).")],
+        options: [
+            OptionSpec("--since", value: "TIME", help: "Only history at or after TIME (ISO-8601 or YYYY-MM-DD)."),
+            OptionSpec("--until", value: "TIME", help: "Only history at or before TIME."),
+            OptionSpec("--findings-only", help: "Only the findings."),
+            OptionSpec("--policy", value: "ENGINE", help: "bgeo | longping: the policy to check against (default: the dump's format)."),
+            OptionSpec("--gap", value: "DURATION", help: "Silence between fixes that counts as a tracking gap (default 15m)."),
+            CommandSupport.jsonOption,
+            CommandSupport.showSecretsOption,
+        ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        CommandSupport.stderr.line("timeline is not available in this build yet.")
-        return 1
+        var options = TimelineOptions()
+        options.since = try arguments.time("--since")
+        options.until = try arguments.time("--until")
+        if let since = options.since, let until = options.until, since > until {
+            throw UsageError(message: "--since is after --until")
+        }
+        if let engine = try arguments.choice("--policy", UploadPolicy.Engine.allCases.map(\.rawValue)) {
+            options.policy = UploadPolicy.named(UploadPolicy.Engine(rawValue: engine) ?? .bgeo)
+        }
+        if let gap = try arguments.duration("--gap") {
+            guard gap > 0 else { throw UsageError(message: "--gap must be longer than 0") }
+            options.gapThreshold = gap
+        }
+        let findingsOnly = arguments.flag("--findings-only")
+        let dump = try CommandSupport.openDump(arguments)
+        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        let timeline = TimelineBuilder(dump: dump, options: options, redactor: redactor).build()
+        if arguments.flag("--json") {
+            CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))
+        } else {
+            let output = CommandSupport.stdout
+            let renderer = TimelineTextRenderer(colour: output.isTerminal)
+            for line in renderer.lines(timeline, findingsOnly: findingsOnly) { output.line(line) }
+            output.flush()
+        }
+        if !dump.layout.hasLog { CommandSupport.stderr.line("This dump has no log_entries table: the history comes from the queue only.") }
+        CommandSupport.reportWarnings(dump)
+        return 0
     }
 }

@@ -1,0 +1,111 @@
+/// How bad a finding is. Ordered: `.info < .warning < .error`.
+public enum Severity: Int, Sendable, Comparable, CaseIterable {
+    /// Worth knowing, expected behaviour (a stationary gap, a threshold deferral).
+    case info = 0
+    /// Something went wrong or data was lost, but by the documented rules.
+    case warning = 1
+    /// Needs action: the queue is stuck, or the engine broke its documented policy.
+    case error = 2
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var name: String {
+        switch self {
+        case .info: return "info"
+        case .warning: return "warning"
+        case .error: return "error"
+        }
+    }
+}
+
+/// What a finding rests on: log row ids and/or record uuids, and an optional plain note
+/// (a state value, a rule). Lists are bounded; `omitted*` counts what was left out.
+public struct Evidence: Sendable, Equatable {
+    public var note: String?
+    public var logIds: [Int64]
+    public var uuids: [String]
+    public var omittedLogIds: Int
+    public var omittedUuids: Int
+
+    public init(note: String? = nil, logIds: [Int64] = [], uuids: [String] = [], limit: Int = Evidence.defaultLimit) {
+        self.note = note
+        self.logIds = Array(logIds.prefix(limit))
+        self.uuids = Array(uuids.prefix(limit))
+        omittedLogIds = max(0, logIds.count - limit)
+        omittedUuids = max(0, uuids.count - limit)
+    }
+
+    /// Ids and uuids kept per evidence item.
+    public static let defaultLimit = 50
+}
+
+/// One diagnosis a support engineer can paste into a ticket.
+public struct Finding: Sendable, Equatable {
+    /// Stable machine code: `queue.stranded`, `auth.refresh_failing`, `policy.violation`, …
+    public var code: String
+    public var severity: Severity
+    /// Plain words: what happened, since when, how many, why.
+    public var summary: String
+    public var evidence: [Evidence]
+    /// For `policy.violation`: the rule broken (`retryable-dropped`, `backoff-schedule`, …).
+    public var rule: String?
+    /// Evidence items left out to keep the list bounded.
+    public var omittedEvidence: Int
+
+    public init(code: String, severity: Severity, summary: String, evidence: [Evidence] = [], rule: String? = nil,
+                omittedEvidence: Int = 0) {
+        self.code = code
+        self.severity = severity
+        self.summary = summary
+        self.evidence = evidence
+        self.rule = rule
+        self.omittedEvidence = omittedEvidence
+    }
+
+    /// Every log row id this finding cites (for tests and cross-references).
+    public var allLogIds: [Int64] { evidence.flatMap(\.logIds) }
+    /// Every uuid this finding cites.
+    public var allUuids: [String] { evidence.flatMap(\.uuids) }
+}
+
+/// Collects evidence items up to a bound, counting the rest.
+struct EvidenceList: Sendable {
+    private(set) var items: [Evidence] = []
+    private(set) var omitted = 0
+    let limit: Int
+
+    init(limit: Int = 20) { self.limit = limit }
+
+    mutating func add(_ evidence: Evidence) {
+        if items.count < limit { items.append(evidence) } else { omitted += 1 }
+    }
+
+    var total: Int { items.count + omitted }
+}
+
+/// Keeps the first `limit` values and counts all of them.
+struct BoundedList<Element: Sendable>: Sendable {
+    private(set) var values: [Element] = []
+    private(set) var count = 0
+    let limit: Int
+
+    init(limit: Int = Evidence.defaultLimit) { self.limit = limit }
+
+    mutating func append(_ value: Element) {
+        if values.count < limit { values.append(value) }
+        count += 1
+    }
+
+    mutating func append(contentsOf values: [Element]) { values.forEach { append($0) } }
+
+    var omitted: Int { count - values.count }
+}
+
+extension Evidence {
+    /// Evidence from bounded lists, carrying their omitted counts.
+    init(note: String? = nil, logIds: BoundedList<Int64>, uuids: BoundedList<String> = BoundedList()) {
+        self.init(note: note, logIds: logIds.values, uuids: uuids.values, limit: Int.max)
+        omittedLogIds = logIds.omitted
+        omittedUuids = uuids.omitted
+    }
+}

@@ -1,0 +1,117 @@
+/// The timeline as deterministic JSON (`timeline --json`): same dump, same bytes.
+extension Timeline {
+    public func json(findingsOnly: Bool = false) -> JSONValue {
+        var root: JSONObject = [
+            "dump": .string(dumpName),
+            "format": .string(format.rawValue),
+            "policy": .string(policy.rawValue),
+            "authorizationConfigured": .bool(authorizationConfigured),
+            "configSource": .string(configSource),
+            "gapThresholdSeconds": .double(gapThreshold),
+            "since": since.map { .string(Timestamp.format($0)) } ?? .null,
+            "until": until.map { .string(Timestamp.format($0)) } ?? .null,
+            "logRows": .int(Int64(logRows)),
+            "firstAt": firstAt.map { .string(Timestamp.format($0)) } ?? .null,
+            "lastAt": lastAt.map { .string(Timestamp.format($0)) } ?? .null,
+            "pendingRecords": .int(Int64(pendingRecords)),
+            "findings": .array(findings.map(\.json)),
+        ]
+        if !findingsOnly {
+            root["attempts"] = .array(attempts.map(\.json))
+            root["gaps"] = .array(gaps.map(\.json))
+            root["events"] = .array(events.map(\.json))
+            root["omitted"] = ["events": .int(Int64(omittedEvents)), "attempts": .int(Int64(omittedAttempts)),
+                               "gaps": .int(Int64(omittedGaps))]
+        }
+        return .object(root)
+    }
+}
+
+extension Finding {
+    public var json: JSONValue {
+        var object: JSONObject = ["code": .string(code), "severity": .string(severity.name), "summary": .string(summary),
+                                  "evidence": .array(evidence.map(\.json))]
+        if let rule { object["rule"] = .string(rule) }
+        if omittedEvidence > 0 { object["omittedEvidence"] = .int(Int64(omittedEvidence)) }
+        return .object(object)
+    }
+}
+
+extension Evidence {
+    public var json: JSONValue {
+        var object: JSONObject = ["logIds": .array(logIds.map { .int($0) }), "uuids": .array(uuids.map { .string($0) })]
+        if let note { object["note"] = .string(note) }
+        if omittedLogIds > 0 { object["omittedLogIds"] = .int(Int64(omittedLogIds)) }
+        if omittedUuids > 0 { object["omittedUuids"] = .int(Int64(omittedUuids)) }
+        return .object(object)
+    }
+}
+
+extension UploadAttempt {
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "at": .string(Timestamp.format(at)),
+            "logId": .int(logId),
+            "responseLogId": responseLogId.map { .int($0) } ?? .null,
+            "count": .int(Int64(count)),
+            "status": status.map { .int(Int64($0)) } ?? .null,
+            "outcome": outcome.map { .string($0.rawValue) } ?? .null,
+            "uuids": .array(uuids.map { .string($0) }),
+            "uuidCount": .int(Int64(uuidCount)),
+            "ms": ms.map { .double($0) } ?? .null,
+            "backoffDelay": backoffDelay.map { .double($0) } ?? .null,
+            "backoffFailures": backoffFailures.map { .int(Int64($0)) } ?? .null,
+            "backoffLogId": backoffLogId.map { .int($0) } ?? .null,
+            "afterRefresh": .bool(afterRefresh),
+            "dropLogId": dropLogId.map { .int($0) } ?? .null,
+        ]
+        if let refresh {
+            object["refresh"] = [
+                "requestLogId": refresh.requestLogId.map { .int($0) } ?? .null,
+                "resultLogId": refresh.resultLogId.map { .int($0) } ?? .null,
+                "success": refresh.success.map { .bool($0) } ?? .null,
+                "status": refresh.status.map { .int(Int64($0)) } ?? .null,
+            ]
+        } else {
+            object["refresh"] = .null
+        }
+        object["url"] = url.map { .string($0) } ?? .null
+        object["response"] = response.map { .string($0) } ?? .null
+        return .object(object)
+    }
+}
+
+extension TrackingGap {
+    public var json: JSONValue {
+        [
+            "start": .string(Timestamp.format(start)),
+            "end": .string(Timestamp.format(end)),
+            "seconds": .double(seconds),
+            "movingAtStart": movingAtStart.map { .bool($0) } ?? .null,
+            "expected": .bool(expected),
+            "contextEvents": .array(contextEvents.map { event in
+                [
+                    "kind": .string(event.kind.rawValue),
+                    "at": .string(Timestamp.format(event.at)),
+                    "logId": .int(event.logId),
+                    "detail": event.detail.map { .string($0) } ?? .null,
+                    "position": .string(event.position.rawValue),
+                ]
+            }),
+        ]
+    }
+}
+
+extension TimelineEvent {
+    public var json: JSONValue {
+        [
+            "kind": .string(kind.rawValue),
+            "at": .string(Timestamp.format(at)),
+            "logId": .int(logId),
+            "summary": .string(summary),
+            "count": .int(Int64(count)),
+            "lastAt": .string(Timestamp.format(lastAt)),
+            "lastLogId": .int(lastLogId),
+        ]
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+
+extension TimelineBuilder {
+    // MARK: gaps
+
+    func buildGaps() -> (gaps: [TrackingGap], omitted: Int) {
+        let raw = coverage.gaps
+        guard !raw.isEmpty else { return ([], 0) }
+        let sorted = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        let window = options.contextWindow
+        var gaps: [TrackingGap] = []
+        for gap in raw.prefix(options.gapLimit) {
+            let lower = firstIndex(sorted, atOrAfter: gap.start - window)
+            var context: [GapContextEvent] = []
+            var motionState: GapContextEvent.Kind?
+            // The motion state at the gap's start: the last motion mark up to start + window.
+            var i = firstIndex(sorted, atOrAfter: gap.start - 86_400 * 7)
+            while i < sorted.count, sorted[i].at <= gap.start + window {
+                switch sorted[i].kind {
+                case .stationary, .motionStationary, .motionMoving, .regionExit: motionState = sorted[i].kind
+                default: break
+                }
+                i += 1
+            }
+            var j = lower
+            while j < sorted.count, sorted[j].at <= gap.end + window {
+                let mark = sorted[j]
+                let position: GapContextEvent.Position = mark.at < gap.start ? .before : (mark.at > gap.end ? .after : .inside)
+                context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId, detail: mark.detail,
+                                               position: position))
+                j += 1
+            }
+            context = TimelineBuilder.boundContext(context)
+            let stationary = gap.movingAtStart == false || motionState == .stationary || motionState == .motionStationary
+            gaps.append(TrackingGap(start: gap.start, end: gap.end, movingAtStart: gap.movingAtStart,
+                                    contextEvents: context, expected: stationary))
+        }
+        return (gaps, max(0, raw.count - options.gapLimit))
+    }
+
+    private func firstIndex(_ marks: [ContextMark], atOrAfter time: Double) -> Int {
+        var low = 0
+        var high = marks.count
+        while low < high {
+            let mid = (low + high) / 2
+            if marks[mid].at < time { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// At most 20 context events: lifecycle and motion first, then the rest in time order.
+    static func boundContext(_ events: [GapContextEvent]) -> [GapContextEvent] {
+        guard events.count > 20 else { return events }
+        let important: Set<GapContextEvent.Kind> = [.relaunch, .sessionStart, .stationary, .motionStationary,
+                                                    .motionMoving, .regionExit]
+        var keep = events.filter { important.contains($0.kind) }.prefix(20).map { $0 }
+        for event in events where keep.count < 20 && !important.contains(event.kind) { keep.append(event) }
+        return keep.sorted { $0.at < $1.at }
+    }
+
+    // MARK: findings
+
+    func diagnose(gaps: [TrackingGap]) -> [Finding] {
+        var findings: [Finding] = []
+        let state = dump.engineState()
+        let stats = tracker.stats
+        let end = lastAt ?? newestPending ?? 0
+        var stateNotes: [String] = []
+        if let failures = state.httpFailures { stateNotes.append("state http.failures = \(failures)") }
+        if let next = state.nextAttemptAt { stateNotes.append("state http.next_attempt_at = \(next)") }
+        let tokenNote = accessTokenNote(state)
+
+        // queue.stranded
+        if pendingRecords > 0, stats.trailingFailures > 0, let since = stats.trailingSince {
+            let span = max(end, stats.lastAttemptAt ?? since.at) - since.at
+            let stuck = stats.trailingFailures >= 3 && span >= 300
+            var summary = "\(pendingRecords) record\(pendingRecords == 1 ? " is" : "s are") waiting in the upload queue"
+            if let oldest = oldestPending { summary += " (the oldest recorded \(time(oldest.time)))" }
+            summary += stuck ? " and not draining: " : "; uploads are currently failing: "
+            summary += "every upload since \(time(since.at)) failed (\(stats.trailingFailures) attempt\(stats.trailingFailures == 1 ? "" : "s"), \(statusList(stats.trailingStatuses)))"
+            summary += ". Why: " + strandedReason(stats) + "."
+            summary += stats.lastSuccess.map { " Last successful upload: \(time($0.at)) (row \($0.row))." }
+                ?? " No successful upload is recorded in this log."
+            var evidence = [Evidence(note: "failing responses since the last 2xx", logIds: stats.trailingRows,
+                                     uuids: pendingUuids)]
+            for note in stateNotes { evidence.append(Evidence(note: note)) }
+            if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
+            findings.append(Finding(code: "queue.stranded", severity: stuck ? .error : .info, summary: summary,
+                                    evidence: evidence))
+        }
+
+        // auth.refresh_failing
+        if stats.refreshFailures > 0 {
+            let ongoing = stats.lastRefreshSucceeded == false
+            var summary: String
+            if ongoing, let since = stats.refreshFailingSince {
+                summary = "The token refresh has failed \(stats.refreshFailingCount) time\(stats.refreshFailingCount == 1 ? "" : "s") in a row since \(time(since.at)) (refresh status \(statusList(stats.refreshFailingStatuses))). The refresh server rejects the stored refresh token, so every upload keeps getting 401/403 and the queue will not drain until the app is given new tokens (the user signs in again, or the app calls setConfig with a fresh authorization)."
+            } else {
+                summary = "The token refresh failed \(stats.refreshFailures) time\(stats.refreshFailures == 1 ? "" : "s") but later succeeded (\(stats.refreshSuccesses) successful refresh\(stats.refreshSuccesses == 1 ? "" : "es")); uploads recovered."
+            }
+            if let tokenNote { summary += " " + tokenNote.prefix(1).uppercased() + tokenNote.dropFirst() + "." }
+            var evidence = [Evidence(note: ongoing ? "failed auth.refresh.result rows since the last success" : nil,
+                                     logIds: stats.refreshFailingRows)]
+            for note in stateNotes { evidence.append(Evidence(note: note)) }
+            if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
+            findings.append(Finding(code: "auth.refresh_failing", severity: ongoing ? .error : .info, summary: summary,
+                                    evidence: evidence))
+        }
+
+        // auth.no_refresh
+        if stats.unauthorizedWithoutAuth > 0 {
+            let ongoing = stats.lastStatus.map { policy.refresh.triggerStatuses.contains($0) } ?? false
+            var summary = "The server answered \(statusList(stats.unauthorizedStatuses)) to location uploads"
+            if let first = stats.unauthorizedFirst, let last = stats.unauthorizedLast {
+                summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
+            }
+            summary += ", but no authorization (refreshUrl) is configured, so the SDK cannot refresh the token: it keeps retrying with the same credentials."
+            summary += ongoing ? " The latest upload still failed this way: the queue will not drain until the app sets valid credentials." : " Later uploads got through."
+            var evidence = [Evidence(note: "401/403 responses", logIds: stats.unauthorizedRows)]
+            if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
+            findings.append(Finding(code: "auth.no_refresh", severity: ongoing ? .error : .warning, summary: summary,
+                                    evidence: evidence))
+        }
+
+        // poison.dropped
+        if stats.dropRows.count > 0 {
+            let n = stats.droppedRecords
+            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue as poison"
+            if !stats.dropStatuses.isEmpty { summary += " (server status \(statusList(stats.dropStatuses)))" }
+            if let first = stats.dropFirst, let last = stats.dropLast {
+                summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
+            }
+            summary += ". These fixes never reached the server and are gone from the device: "
+            summary += stats.dropUuids.values.prefix(5).joined(separator: ", ") + (stats.dropUuids.count > 5 ? " …" : "") + "."
+            findings.append(Finding(code: "poison.dropped", severity: .warning, summary: summary,
+                                    evidence: [Evidence(note: "queue.drop rows", logIds: stats.dropRows, uuids: stats.dropUuids)]))
+        }
+
+        // policy.violation
+        var violations = tracker.violations
+        if let lastSuccess = stats.lastSuccess, stats.lastStatus.map({ (200...299).contains($0) }) == true,
+           let failures = state.httpFailures, failures > 0 {
+            violations.add(.successNoReset,
+                           "the last upload succeeded (row \(lastSuccess.row)) but the dump's state still says http.failures = \(failures)",
+                           logIds: [lastSuccess.row])
+        }
+        for rule in PolicyRule.allCases {
+            guard let list = violations.lists[rule] else { continue }
+            let n = list.total
+            var summary = "The engine broke its \(policy.engine.rawValue) upload policy \(n == 1 ? "once" : "\(n) times"): \(rule.statement)."
+            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here " : "First: ") + first + "." }
+            findings.append(Finding(code: "policy.violation", severity: rule.severity, summary: summary,
+                                    evidence: list.items, rule: rule.rawValue, omittedEvidence: list.omitted))
+        }
+
+        // queue.pruned
+        for reason in prunes.keys.sorted() {
+            guard let tally = prunes[reason] else { continue }
+            let limit = reason == "maxRecords"
+                ? recordedConfig.int("maxRecordsToPersist").map { " (maxRecordsToPersist = \($0))" } ?? ""
+                : recordedConfig.int("maxDaysToPersist").map { " (maxDaysToPersist = \($0))" } ?? " (engine default: 2 days)"
+            var summary = "\(tally.records) record\(tally.records == 1 ? " was" : "s were") evicted from the queue by \(reason)\(limit)"
+            if let first = tally.first, let last = tally.last {
+                summary += first == last ? " at \(time(first))" : " in \(tally.count) prunes between \(time(first)) and \(time(last))"
+            }
+            summary += ". Data loss: these fixes were never uploaded, because the queue was not draining fast enough."
+            findings.append(Finding(code: "queue.pruned", severity: .warning, summary: summary,
+                                    evidence: [Evidence(note: "queue.prune rows", logIds: tally.rows)]))
+        }
+
+        // sync.deferred
+        for reason in deferrals.keys.sorted() {
+            guard let tally = deferrals[reason] else { continue }
+            let explanation: String
+            var severity = Severity.info
+            switch reason {
+            case "cellular": explanation = "disableAutoSyncOnCellular holds uploads back while the phone is on cellular; they drain on Wi-Fi or ethernet"
+            case "threshold": explanation = "autoSyncThreshold\(recordedConfig.int("autoSyncThreshold").map { " (\($0))" } ?? "") holds uploads back until enough records are queued"
+            case "no_url":
+                explanation = "no url is configured, so the SDK runs persist-only and uploads nothing"
+                if pendingRecords > 0 { severity = .warning }
+            default: explanation = "reason '\(reason)'"
+            }
+            var summary = "Uploads were deferred \(tally.count) time\(tally.count == 1 ? "" : "s")"
+            if let first = tally.first, let last = tally.last {
+                summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
+            }
+            summary += ": \(explanation)."
+            if let pending = tally.lastPending { summary += " Last seen with \(pending) record\(pending == 1 ? "" : "s") pending." }
+            findings.append(Finding(code: "sync.deferred", severity: severity, summary: summary,
+                                    evidence: [Evidence(note: "sync.deferred rows (\(reason))", logIds: tally.rows)]))
+        }
+        if deferrals["no_url"] == nil, pendingRecords > 0, tracker.totalAttempts == 0,
+           (recordedConfig.string("url") ?? "").isEmpty, case .state = configSource {
+            findings.append(Finding(code: "sync.deferred", severity: .warning,
+                                    summary: "\(pendingRecords) records are queued and no upload was ever attempted: the recorded config has no url, so the SDK runs persist-only.",
+                                    evidence: [Evidence(note: "state.config has no url", uuids: pendingUuids.values)]))
+        }
+
+        // tracking.gap: gaps while moving one by one (up to 10); stationary ones summed up.
+        let unexpected = gaps.filter { !$0.expected }
+        for gap in unexpected.prefix(10) { findings.append(gapFinding(gap)) }
+        if unexpected.count > 10 {
+            let rest = unexpected.dropFirst(10)
+            findings.append(Finding(code: "tracking.gap", severity: .warning,
+                                    summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
+                                    evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })]))
+        }
+        let expected = gaps.filter(\.expected)
+        if expected.count == 1, let gap = expected.first {
+            findings.append(gapFinding(gap))
+        } else if expected.count > 1 {
+            let longest = expected.map(\.seconds).max() ?? 0
+            let total = expected.map(\.seconds).reduce(0, +)
+            findings.append(Finding(code: "tracking.gap", severity: .info,
+                                    summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(time(expected[0].start)) → \(time(expected[0].end)).",
+                                    evidence: [Evidence(note: "stationary and region-exit rows",
+                                                        logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })]))
+        }
+
+        // Most severe first; ties keep the order above.
+        return findings.enumerated().sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }.map(\.element)
+    }
+
+    private func gapFinding(_ gap: TrackingGap) -> Finding {
+        var summary = "No fixes for \(DurationFormat.short(gap.seconds)) (\(time(gap.start)) → \(time(gap.end)))"
+        if gap.expected {
+            summary += " while the device was stationary: expected, the engine stops GPS until the stationary geofence is exited."
+        } else {
+            summary += gap.movingAtStart == true ? " although the device was moving." : "."
+        }
+        let relaunch = gap.contextEvents.first { $0.kind == .relaunch }
+        if let relaunch, !gap.expected {
+            summary += " The app process was killed and relaunched at \(time(relaunch.at)) (row \(relaunch.logId)): tracking was down until then."
+        }
+        let described = gap.contextEvents.prefix(6).map { event in
+            "\(event.kind.rawValue)\(event.detail.map { " (\($0))" } ?? "") at \(time(event.at)) [\(event.position.rawValue)]"
+        }
+        if !described.isEmpty { summary += " Around it: " + described.joined(separator: "; ") + "." }
+        else if !gap.expected { summary += " The log shows no engine event around it (no relaunch, motion change or region exit)." }
+        return Finding(code: "tracking.gap", severity: gap.expected ? .info : .warning, summary: summary,
+                       evidence: [Evidence(note: "context events", logIds: gap.contextEvents.map(\.logId))])
+    }
+
+    private func strandedReason(_ stats: UploadTracker.Stats) -> String {
+        var reasons: [String] = []
+        let statuses = stats.trailingStatuses
+        let unauthorized = (statuses[401] ?? 0) + (statuses[403] ?? 0)
+        if unauthorized > 0 {
+            if !authorizationConfigured {
+                reasons.append("the server rejects the credentials (401/403) and no token refresh is configured")
+            } else if stats.lastRefreshSucceeded == false {
+                let refresh = stats.refreshFailingStatuses.isEmpty ? "" : " (refresh status \(statusList(stats.refreshFailingStatuses)))"
+                reasons.append("the access token is rejected (401/403) and the token refresh keeps failing\(refresh), so the queue cannot drain until the app is given new tokens")
+            } else {
+                reasons.append("the server rejects the access token (401/403) even after refreshing it")
+            }
+        }
+        let network = statuses[0] ?? 0
+        if network > 0 {
+            reasons.append("network errors (no response)" + (connected == false ? "; the device was offline at the last connectivity change" : ""))
+        }
+        let server = statuses.filter { (500...599).contains($0.key) }.values.reduce(0, +)
+        if server > 0 { reasons.append("server errors (5xx)") }
+        if (statuses[429] ?? 0) > 0 { reasons.append("the server is throttling (429)") }
+        let other = statuses.filter { ![0, 401, 403, 429].contains($0.key) && !(500...599).contains($0.key) }
+        if !other.isEmpty { reasons.append("other responses (\(statusList(other)))") }
+        return reasons.isEmpty ? "uploads keep failing" : reasons.joined(separator: "; ")
+    }
+
+    /// "401 ×37, 0 ×2" (most frequent first).
+    func statusList(_ statuses: [Int: Int]) -> String {
+        statuses.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }
+            .map { $0.value == 1 ? String($0.key) : "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+    }
+
+    func time(_ t: Double) -> String { Timestamp.format(t, milliseconds: false) }
+
+    /// "the access token expired at …" from the JWT's exp claim (never the token itself).
+    private func accessTokenNote(_ state: EngineState) -> String? {
+        let token = state.auth?.valueIgnoringCase("accessToken")?.stringValue
+            ?? recordedConfig["authorization"]?.objectValue?.valueIgnoringCase("accessToken")?.stringValue
+        guard let token, let exp = JWT.expiry(token) else { return nil }
+        let reference = lastAt ?? exp
+        return exp <= reference
+            ? "the stored access token expired at \(time(exp)), before the last log row (\(time(reference)))"
+            : "the stored access token is valid until \(time(exp))"
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+
+/// Builds a `Timeline` from a dump in one streaming pass over the queue and one over the log
+/// (oldest first). Nothing per row is kept: fixes fold into a `CoverageMap`, upload rows into an
+/// `UploadTracker`, engine events into a collapsing `EventCollector`, so memory stays bounded
+/// on million-row logs.
+public final class TimelineBuilder {
+    public let dump: Dump
+    public let options: TimelineOptions
+    public let policy: UploadPolicy
+    let redactor: Redactor
+
+    // Config as recorded, and as it changes along the log.
+    let recordedConfig: SDKConfig
+    let configSource: ConfigSource
+    var config: SDKConfig
+    var authorizationConfigured: Bool
+    var sawConfigLine = false
+
+    var coverage: CoverageMap
+    var collector: EventCollector
+    var tracker: UploadTracker
+    var marks: [ContextMark] = []
+
+    // Queue at the moment of the dump.
+    var pendingRecords = 0
+    var oldestPending: (time: Double, uuid: String)?
+    var newestPending: Double?
+    var pendingUuids = BoundedList<String>(limit: 20)
+
+    // Log span.
+    var logRows = 0
+    var firstAt: Double?
+    var lastAt: Double?
+
+    // Engine events the diagnosis needs.
+    struct Tally {
+        var count = 0
+        var records = 0
+        var first: Double?
+        var last: Double?
+        var lastPending: Int?
+        var rows = BoundedList<Int64>(limit: 20)
+
+        mutating func add(_ entry: LogEntry, records: Int = 0, pending: Int? = nil) {
+            count += 1
+            self.records += records
+            if first == nil { first = entry.time }
+            last = entry.time
+            if let pending { lastPending = pending }
+            rows.append(entry.rowId)
+        }
+    }
+    var prunes: [String: Tally] = [:]
+    var deferrals: [String: Tally] = [:]
+    var relaunches = Tally()
+    var connected: Bool?
+    var transport: String?
+    var logUploadFailures = Tally()
+
+    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed"])
+    var scanValues: [ScannedValue] = []
+
+    /// Prepares a builder; `redactor` scrubs every text the timeline keeps (pass
+    /// `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
+    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor) {
+        self.dump = dump
+        self.options = options
+        self.redactor = redactor
+        policy = options.policy ?? UploadPolicy.forFormat(dump.layout.format)
+        let recorded = dump.recordedConfig()
+        recordedConfig = recorded.config
+        configSource = recorded.source
+        config = recorded.config
+        authorizationConfigured = RefreshContract.isConfigured(recorded.config)
+        coverage = CoverageMap(threshold: options.gapThreshold)
+        collector = EventCollector(limit: options.eventLimit)
+        tracker = UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
+                                attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
+    }
+
+    /// Reads the dump and returns its diagnosed timeline.
+    public func build() -> Timeline {
+        scanQueue()
+        scanLog()
+        tracker.finish()
+        let (gaps, omittedGaps) = buildGaps()
+        let findings = diagnose(gaps: gaps)
+        return Timeline(
+            dumpName: dump.displayName, format: dump.layout.format, policy: policy.engine,
+            authorizationConfigured: RefreshContract.isConfigured(recordedConfig),
+            configSource: configSource.description, gapThreshold: options.gapThreshold,
+            since: options.since, until: options.until, logRows: logRows, firstAt: firstAt, lastAt: lastAt,
+            pendingRecords: pendingRecords, events: collector.events, attempts: tracker.attempts, gaps: gaps,
+            findings: findings, omittedEvents: collector.omitted, omittedAttempts: tracker.omittedAttempts,
+            omittedGaps: omittedGaps)
+    }
+
+    // MARK: queue
+
+    private func scanQueue() {
+        dump.forEachRecord { record in
+            pendingRecords += 1
+            if oldestPending == nil || record.time < oldestPending!.time { oldestPending = (record.time, record.uuid) }
+            newestPending = max(newestPending ?? record.time, record.time)
+            pendingUuids.append(record.uuid)
+            if let since = options.since, record.time < since { return }
+            if let until = options.until, record.time > until { return }
+            let moving = record.isMoving ?? record.speed.map { $0 > 1 }
+            coverage.add(record.time, moving: record.isMoving == nil && record.speed == nil ? nil : moving)
+        }
+    }
+
+    // MARK: log
+
+    private func scanLog() {
+        let query = LogQuery(order: .oldestFirst, since: options.since, until: options.until)
+        dump.forEachLogEntry(query) { entry in
+            logRows += 1
+            if firstAt == nil { firstAt = entry.time }
+            lastAt = entry.time
+            handle(entry)
+        }
+    }
+
+    private func handle(_ entry: LogEntry) {
+        switch entry.event {
+        case "location":
+            addLocation(entry)
+        case "queue.insert", "http.request", "http.response", "http.backoff", "filter.reject", "filter.adjust":
+            handleHot(entry)
+        default:
+            handleEvent(entry, entry.data)
+        }
+    }
+
+    private func addLocation(_ entry: LogEntry) {
+        guard var text = entry.dataText else {
+            coverage.add(entry.time, moving: nil)
+            return
+        }
+        let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }
+        guard ok else {
+            coverage.add(entry.time, moving: nil)
+            return
+        }
+        let time = scanValues[0].string.flatMap(Timestamp.parse) ?? entry.time
+        var moving = scanValues[1].bool
+        if moving == nil, let speed = scanValues[2].double, speed >= 0 { moving = speed > 1 }
+        coverage.add(time, moving: moving)
+    }
+
+    /// Frequent rows: handled without building more than they need.
+    private func handleHot(_ entry: LogEntry) {
+        switch entry.event {
+        case "queue.insert":
+            return
+        case "http.request":
+            tracker.request(entry, entry.data)
+        case "http.response":
+            tracker.response(entry, entry.data, authorizationConfigured: authorizationConfigured)
+        case "http.backoff":
+            tracker.backoff(entry, entry.data, authorizationConfigured: authorizationConfigured)
+        default:
+            let data = entry.data
+            let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
+            let verb = entry.event == "filter.adjust" ? "adjusted" : "rejected"
+            add(.filter, entry, "fix \(verb) by the filter (\(reason))")
+        }
+    }
+
+    private func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
+        let message = entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) }
+        switch entry.event {
+        case "session.start":
+            let reason = data?["reason"]?.stringValue
+            add(.session, entry, "session started" + (reason.map { " (\($0))" } ?? ""))
+            mark(.sessionStart, entry, reason)
+        case "session.relaunch":
+            let reason = data?["reason"]?.stringValue
+            add(.relaunch, entry, "app relaunched: the process had been killed" + (reason.map { " (\($0))" } ?? ""))
+            relaunches.add(entry)
+            mark(.relaunch, entry, reason)
+        case "config":
+            if let object = data?.objectValue {
+                config = SDKConfig(object)
+                authorizationConfigured = RefreshContract.isConfigured(config)
+                sawConfigLine = true
+            }
+            add(.config, entry, configSummary(config))
+        case "motionchange":
+            let state = (entry.message ?? data?["state"]?.stringValue ?? "?").uppercased()
+            let confidence = UploadTracker.int(data?["confidence"])
+            add(.motion, entry, "motion → \(state)" + (confidence.map { " (confidence \($0))" } ?? ""),
+                key: "motion\u{1}" + state)
+            mark(state == "STATIONARY" ? .motionStationary : .motionMoving, entry, nil)
+        case "motion.stationary":
+            add(.stationary, entry, "engine committed to stationary")
+            mark(.stationary, entry, nil)
+        case "wake.region.exit":
+            add(.regionExit, entry, "stationary geofence exit woke the engine")
+            mark(.regionExit, entry, nil)
+        case "headless.dispatch":
+            let name = data?["event"]?.stringValue ?? "event"
+            add(.headless, entry, "headless dispatch: \(name) (app code not running)")
+            mark(.headless, entry, name)
+        case "heartbeat":
+            add(.heartbeat, entry, "heartbeat")
+            mark(.heartbeat, entry, nil)
+        case "auth.refresh":
+            tracker.refreshRequest(entry)
+            add(.refresh, entry, "token refresh requested")
+        case "auth.refresh.result":
+            let before = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures
+            tracker.refreshResult(entry, data)
+            let success = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures > before
+                ? tracker.stats.lastRefreshSucceeded : nil
+            let status = UploadTracker.int(data?["status"])
+            let summary = success == true ? "token refresh succeeded"
+                : "token refresh failed" + (status.map { " (\($0))" } ?? "")
+            if collector.events.last?.kind == .refresh, collector.events.last?.summary == "token refresh requested" {
+                collector.completeLast(kind: .refresh, summary: summary)
+            } else {
+                add(.refresh, entry, summary)
+            }
+        case "queue.drop":
+            tracker.drop(entry, data, authorizationConfigured: authorizationConfigured)
+            let uuids = UploadTracker.strings(data?["uuids"])
+            let status = UploadTracker.int(data?["status"])
+            add(.poisonDrop, entry,
+                "dropped \(uuids.count) poison record\(uuids.count == 1 ? "" : "s")"
+                    + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
+                    + (uuids.count > 5 ? " …" : ""),
+                key: "drop\u{1}\(entry.rowId)")
+        case "queue.prune":
+            let reason = data?["reason"]?.stringValue ?? "unknown"
+            let count = UploadTracker.int(data?["count"]) ?? 0
+            prunes[reason, default: Tally()].add(entry, records: count)
+            add(.prune, entry, "queue pruned: \(count) record\(count == 1 ? "" : "s") evicted (\(reason))",
+                key: "prune\u{1}" + reason)
+        case "sync.deferred":
+            let reason = data?["reason"]?.stringValue ?? "unknown"
+            let pending = UploadTracker.int(data?["pending"])
+            deferrals[reason, default: Tally()].add(entry, pending: pending)
+            add(.deferral, entry, "upload deferred (\(reason))" + (pending.map { ", \($0) pending" } ?? ""),
+                key: "deferral\u{1}" + reason)
+        case "connectivity":
+            let isConnected = data?["connected"]?.boolValue
+            let via = data?["transport"]?.stringValue
+            connected = isConnected
+            transport = via
+            let summary = isConnected == false ? "offline" : "online" + (via.map { " via \($0)" } ?? "")
+            add(.connectivity, entry, summary)
+            mark(.connectivity, entry, summary)
+        case "log.upload":
+            let status = UploadTracker.int(data?["status"])
+            let count = UploadTracker.int(data?["count"])
+            if let status, !(200...299).contains(status), !(400...499).contains(status) || status == 429 {
+                logUploadFailures.add(entry)
+            }
+            add(.logUpload, entry, "log upload" + (count.map { ": \($0) rows" } ?? "") + (status.map { " → \($0)" } ?? ""),
+                key: "logupload\u{1}" + (status.map { String($0 / 100) } ?? "?"))
+        case "app":
+            add(.app, entry, "app: " + (message ?? "") + (entry.dataText.map { " " + redacted($0) } ?? ""))
+        default:
+            // Unknown events are kept verbatim (redacted), never dropped.
+            var text = entry.event
+            if let message, !message.isEmpty { text += ": " + message }
+            if let dataText = entry.dataText { text += " " + redacted(dataText) }
+            add(.unknown, entry, text)
+        }
+    }
+
+    private func redacted(_ dataText: String) -> String {
+        let clipped = dataText.count > 1000 ? String(dataText.prefix(1000)) + "…" : dataText
+        if let value = try? JSONParser.parse(dataText) {
+            let text = SecretScrubber(redactor: redactor).scrub(json: value).jsonText
+            return text.count > 1000 ? String(text.prefix(1000)) + "…" : text
+        }
+        return SecretScrubber(redactor: redactor).scrub(body: clipped)
+    }
+
+    private func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
+        collector.add(TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key))
+    }
+
+    private func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {
+        // Runs of the same mark (headless dispatches, heartbeats) keep only their edges.
+        if let last = marks.last, last.kind == kind, last.detail == detail, entry.time - last.lastAt < 300 {
+            marks[marks.count - 1].lastAt = entry.time
+            marks[marks.count - 1].lastLogId = entry.rowId
+            return
+        }
+        marks.append(ContextMark(kind: kind, at: entry.time, logId: entry.rowId, lastAt: entry.time,
+                                 lastLogId: entry.rowId, detail: detail))
+    }
+
+    private func configSummary(_ config: SDKConfig) -> String {
+        var parts: [String] = []
+        if let url = config.string("url"), !url.isEmpty {
+            parts.append("url " + SecretScrubber(redactor: redactor).scrub(body: url))
+        } else {
+            parts.append("no url (persist-only)")
+        }
+        if config.bool("batchSync") == true {
+            parts.append("batchSync" + (config.int("maxBatchSize").map { " max \($0)" } ?? ""))
+        }
+        if let threshold = config.int("autoSyncThreshold"), threshold > 0 { parts.append("autoSyncThreshold \(threshold)") }
+        if config.bool("autoSync") == false { parts.append("autoSync off") }
+        if config.bool("disableAutoSyncOnCellular") == true { parts.append("no auto-sync on cellular") }
+        parts.append(RefreshContract.isConfigured(config) ? "token refresh configured" : "no token refresh")
+        return "config applied: " + parts.joined(separator: ", ")
+    }
+}
+
+/// A context event remembered for gap explanations (runs collapsed to their edges).
+struct ContextMark: Sendable {
+    var kind: GapContextEvent.Kind
+    var at: Double
+    var logId: Int64
+    var lastAt: Double
+    var lastLogId: Int64
+    var detail: String?
+}

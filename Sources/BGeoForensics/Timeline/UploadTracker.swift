@@ -1,0 +1,343 @@
+import Foundation
+
+/// Follows the upload conversation in the log, oldest first (`http.request` → `http.response` →
+/// `auth.refresh` / `auth.refresh.result` → `http.backoff` / `queue.drop`), pairs rows into
+/// attempts, checks each step against the policy, and keeps the counts the diagnosis needs.
+/// Memory is bounded: attempts keep the first and last `attemptLimit / 2`, uuid lists are cut.
+struct UploadTracker {
+    let rules: PolicyRules
+    let redactor: Redactor
+    var scrubber: SecretScrubber
+    let attemptLimit: Int
+    let uuidLimit: Int
+
+    // Attempts: the first half kept in order, the newest half in a ring.
+    private(set) var head: [UploadAttempt] = []
+    private var ring: [UploadAttempt] = []
+    private var ringStart = 0
+    private(set) var omittedAttempts = 0
+    private(set) var totalAttempts = 0
+    /// The newest attempt, still open to its response, refresh and backoff rows.
+    private(set) var current: UploadAttempt?
+
+    // Policy state between rows.
+    private var lastResponse: (row: Int64, status: Int, uuids: [String], count: Int, retryAfter: Double?)?
+    private var refreshDue: Int64?
+    private var expectReset: Int64?
+    private var pendingSplit: (row: Int64, count: Int)?
+    private var nextIsAfterRefresh = false
+
+    // Diagnosis counters.
+    struct Stats {
+        var successes = 0
+        var failures = 0
+        var lastSuccess: (at: Double, row: Int64)?
+        /// Failing responses since the last 2xx.
+        var trailingFailures = 0
+        var trailingSince: (at: Double, row: Int64)?
+        var trailingStatuses: [Int: Int] = [:]
+        var trailingRows = BoundedList<Int64>(limit: 20)
+        var lastStatus: Int?
+        var lastAttemptAt: Double?
+
+        var refreshSuccesses = 0
+        var refreshFailures = 0
+        /// Refresh failures since the last successful refresh.
+        var refreshFailingSince: (at: Double, row: Int64)?
+        var refreshFailingCount = 0
+        var refreshFailingStatuses: [Int: Int] = [:]
+        var refreshFailingRows = BoundedList<Int64>(limit: 20)
+        var lastRefreshSucceeded: Bool?
+        var lastRefreshAt: Double?
+
+        var unauthorizedWithoutAuth = 0
+        var unauthorizedRows = BoundedList<Int64>(limit: 20)
+        var unauthorizedStatuses: [Int: Int] = [:]
+        var unauthorizedFirst: Double?
+        var unauthorizedLast: Double?
+
+        var dropRows = BoundedList<Int64>(limit: 20)
+        var dropUuids = BoundedList<String>(limit: 50)
+        var dropStatuses: [Int: Int] = [:]
+        var droppedRecords = 0
+        var dropFirst: Double?
+        var dropLast: Double?
+
+        var backoffs = 0
+        var lastBackoff: (failures: Int, delay: Double, row: Int64)?
+        var minDelay: Double?
+        var maxDelay: Double?
+    }
+    private(set) var stats = Stats()
+
+    struct Violations {
+        var lists: [PolicyRule: EvidenceList] = [:]
+        var first: [PolicyRule: String] = [:]
+
+        mutating func add(_ rule: PolicyRule, _ description: String, logIds: [Int64], uuids: [String] = []) {
+            if first[rule] == nil { first[rule] = description }
+            lists[rule, default: EvidenceList(limit: 20)].add(Evidence(note: description, logIds: logIds, uuids: uuids))
+        }
+    }
+    private(set) var violations = Violations()
+
+    init(rules: PolicyRules, redactor: Redactor, attemptLimit: Int, uuidLimit: Int) {
+        self.rules = rules
+        self.redactor = redactor
+        scrubber = SecretScrubber(redactor: redactor)
+        self.attemptLimit = max(2, attemptLimit)
+        self.uuidLimit = uuidLimit
+    }
+
+    var policy: UploadPolicy { rules.policy }
+
+    // MARK: rows
+
+    mutating func request(_ entry: LogEntry, _ data: JSONValue?) {
+        finishCurrent()
+        let uuids = UploadTracker.strings(data?["uuids"])
+        let count = UploadTracker.int(data?["count"]) ?? uuids.count
+        var attempt = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
+                                    uuids: Array(uuids.prefix(uuidLimit)), uuidCount: uuids.count)
+        attempt.url = data?["url"]?.stringValue.map { scrubber.scrub(url: $0) }
+        attempt.afterRefresh = nextIsAfterRefresh
+        nextIsAfterRefresh = false
+        if let due = refreshDue {
+            violations.add(.refreshSkipped,
+                           "the \(lastResponse?.status ?? 401) at row \(due) was followed by a new request at row \(entry.rowId) without a token refresh",
+                           logIds: [due, entry.rowId])
+            refreshDue = nil
+        }
+        if let split = pendingSplit {
+            if count > 1 {
+                violations.add(.poisonNotSplit,
+                               "the poison response at row \(split.row) answered a batch of \(split.count); the next request (row \(entry.rowId)) re-sent \(count) records together instead of one at a time",
+                               logIds: [split.row, entry.rowId], uuids: Array(uuids.prefix(10)))
+            }
+            pendingSplit = nil
+        }
+        current = attempt
+        totalAttempts += 1
+    }
+
+    mutating func response(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
+        if current == nil || current?.responseLogId != nil {
+            // A response whose request row is gone (pruned log): still an attempt.
+            finishCurrent()
+            let count = UploadTracker.int(data?["count"]) ?? 0
+            current = UploadAttempt(at: entry.time, logId: entry.rowId, count: count, uuids: [], uuidCount: 0)
+            totalAttempts += 1
+        }
+        guard var attempt = current else { return }
+        let status = UploadTracker.int(data?["status"]) ?? 0
+        let outcome = policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured)
+        attempt.responseLogId = entry.rowId
+        attempt.respondedAt = entry.time
+        attempt.status = status
+        attempt.outcome = outcome
+        attempt.ms = data?["ms"]?.doubleValue
+        if attempt.count == 0, let count = UploadTracker.int(data?["count"]) { attempt.count = count }
+        if let body = data?["response"], body != .null {
+            let text = body.stringValue ?? body.jsonText
+            let scrubbed = scrubber.scrub(body: text)
+            attempt.response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
+        }
+        let retryAfter = (data?["retry_after"] ?? data?["retryAfter"] ?? data?["Retry-After"]).flatMap(UploadTracker.double)
+        current = attempt
+        stats.lastStatus = status
+        stats.lastAttemptAt = entry.time
+
+        if outcome == .success {
+            stats.successes += 1
+            stats.lastSuccess = (entry.time, entry.rowId)
+            stats.trailingFailures = 0
+            stats.trailingSince = nil
+            stats.trailingStatuses = [:]
+            stats.trailingRows = BoundedList(limit: 20)
+            expectReset = entry.rowId
+            refreshDue = nil
+        } else {
+            stats.failures += 1
+            if stats.trailingSince == nil { stats.trailingSince = (entry.time, entry.rowId) }
+            stats.trailingFailures += 1
+            stats.trailingStatuses[status, default: 0] += 1
+            stats.trailingRows.append(entry.rowId)
+        }
+        if policy.refresh.triggerStatuses.contains(status) {
+            if authorizationConfigured {
+                // One refresh per batch: a 401 on the retried request is not refreshed again.
+                if !attempt.afterRefresh { refreshDue = entry.rowId }
+            } else {
+                stats.unauthorizedWithoutAuth += 1
+                stats.unauthorizedRows.append(entry.rowId)
+                stats.unauthorizedStatuses[status, default: 0] += 1
+                if stats.unauthorizedFirst == nil { stats.unauthorizedFirst = entry.time }
+                stats.unauthorizedLast = entry.time
+            }
+        }
+        if outcome == .drop, attempt.count > 1, policy.splitDroppedBatch {
+            pendingSplit = (entry.rowId, attempt.count)
+        }
+        lastResponse = (entry.rowId, status, attempt.uuids, attempt.count, retryAfter)
+    }
+
+    mutating func refreshRequest(_ entry: LogEntry) {
+        refreshDue = nil
+        if var attempt = current, attempt.refresh == nil, let status = attempt.status,
+           policy.refresh.triggerStatuses.contains(status) {
+            attempt.refresh = RefreshInfo(requestLogId: entry.rowId)
+            current = attempt
+        }
+    }
+
+    mutating func refreshResult(_ entry: LogEntry, _ data: JSONValue?) {
+        let success = data?["success"]?.boolValue ?? (UploadTracker.int(data?["success"]).map { $0 != 0 })
+        let status = UploadTracker.int(data?["status"])
+        if var attempt = current, var refresh = attempt.refresh, refresh.resultLogId == nil {
+            refresh.resultLogId = entry.rowId
+            refresh.success = success
+            refresh.status = status
+            attempt.refresh = refresh
+            current = attempt
+        }
+        stats.lastRefreshAt = entry.time
+        if success == true {
+            stats.refreshSuccesses += 1
+            stats.lastRefreshSucceeded = true
+            stats.refreshFailingSince = nil
+            stats.refreshFailingCount = 0
+            stats.refreshFailingStatuses = [:]
+            stats.refreshFailingRows = BoundedList(limit: 20)
+            nextIsAfterRefresh = true
+        } else if success == false {
+            stats.refreshFailures += 1
+            stats.lastRefreshSucceeded = false
+            if stats.refreshFailingSince == nil { stats.refreshFailingSince = (entry.time, entry.rowId) }
+            stats.refreshFailingCount += 1
+            stats.refreshFailingStatuses[status ?? 0, default: 0] += 1
+            stats.refreshFailingRows.append(entry.rowId)
+        }
+    }
+
+    mutating func backoff(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
+        let failures = UploadTracker.int(data?["failures"])
+        let delay = (data?["delay_s"]).flatMap(UploadTracker.double)
+        if var attempt = current, attempt.backoffLogId == nil {
+            attempt.backoffLogId = entry.rowId
+            attempt.backoffDelay = delay
+            attempt.backoffFailures = failures
+            current = attempt
+        }
+        stats.backoffs += 1
+        if let due = refreshDue {
+            violations.add(.refreshSkipped,
+                           "the \(lastResponse?.status ?? 401) at row \(due) went straight to backoff (row \(entry.rowId)) without a token refresh",
+                           logIds: [due, entry.rowId])
+            refreshDue = nil
+        }
+        guard let failures else { return }
+        if let reset = expectReset {
+            if failures != 1 {
+                violations.add(.successNoReset,
+                               "after the 2xx at row \(reset), the next backoff (row \(entry.rowId)) counted \(failures) failures instead of restarting at 1",
+                               logIds: [reset, entry.rowId])
+            }
+            expectReset = nil
+        }
+        if let delay {
+            stats.lastBackoff = (failures, delay, entry.rowId)
+            stats.minDelay = min(stats.minDelay ?? delay, delay)
+            stats.maxDelay = max(stats.maxDelay ?? delay, delay)
+            let retryAfter = (data?["retry_after"] ?? data?["retryAfter"]).flatMap(UploadTracker.double) ?? lastResponse?.retryAfter
+            if !rules.backoffIsAcceptable(failures: failures, delay: delay, retryAfter: retryAfter,
+                                          lastStatus: lastResponse?.status, authorizationConfigured: authorizationConfigured) {
+                var logIds = [entry.rowId]
+                if let row = lastResponse?.row { logIds.insert(row, at: 0) }
+                violations.add(.backoffSchedule,
+                               "after failure \(failures) the engine waited \(DurationFormat.short(delay)) (row \(entry.rowId)); the \(policy.engine.rawValue) schedule says \(rules.expectedDelayText(failures: failures))",
+                               logIds: logIds)
+            }
+        }
+    }
+
+    mutating func drop(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
+        let uuids = UploadTracker.strings(data?["uuids"])
+        let status = UploadTracker.int(data?["status"]) ?? lastResponse?.status
+        stats.dropRows.append(entry.rowId)
+        stats.dropUuids.append(contentsOf: uuids)
+        stats.droppedRecords += max(uuids.count, UploadTracker.int(data?["count"]) ?? 0)
+        if let status { stats.dropStatuses[status, default: 0] += 1 }
+        if stats.dropFirst == nil { stats.dropFirst = entry.time }
+        stats.dropLast = entry.time
+        if var attempt = current, attempt.dropLogId == nil {
+            attempt.dropLogId = entry.rowId
+            current = attempt
+        }
+        var logIds = [entry.rowId]
+        if let row = lastResponse?.row { logIds.insert(row, at: 0) }
+        if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
+            violations.add(.retryableDropped,
+                           "\(uuids.count) record\(uuids.count == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(policy.engine.rawValue) policy retries",
+                           logIds: logIds, uuids: uuids)
+        } else if rules.dropIsUnsplit(uuidCount: uuids.count) {
+            violations.add(.poisonNotSplit,
+                           "\(uuids.count) records dropped together (row \(entry.rowId)) after a poison \(status.map(UploadTracker.statusText) ?? "response"); the batch should have been re-sent one record at a time",
+                           logIds: logIds, uuids: uuids)
+            pendingSplit = nil
+        }
+    }
+
+    /// Closes the newest attempt (call once at the end).
+    mutating func finish() { finishCurrent() }
+
+    private mutating func finishCurrent() {
+        guard let attempt = current else { return }
+        current = nil
+        let half = attemptLimit / 2
+        if head.count < half {
+            head.append(attempt)
+        } else if ring.count < half {
+            ring.append(attempt)
+        } else {
+            ring[ringStart] = attempt
+            ringStart = (ringStart + 1) % ring.count
+            omittedAttempts += 1
+        }
+    }
+
+    /// Every kept attempt, oldest first.
+    var attempts: [UploadAttempt] {
+        head + Array(ring[ringStart...]) + Array(ring[..<ringStart])
+    }
+
+    // MARK: helpers
+
+    static func int(_ value: JSONValue?) -> Int? {
+        guard let value else { return nil }
+        if let i = value.intValue { return i }
+        if let s = value.stringValue { return Int(s.trimmingCharacters(in: .whitespaces)) }
+        return nil
+    }
+
+    static func double(_ value: JSONValue) -> Double? {
+        if let d = value.doubleValue { return d }
+        if let s = value.stringValue { return Double(s.trimmingCharacters(in: .whitespaces)) }
+        return nil
+    }
+
+    static func strings(_ value: JSONValue?) -> [String] {
+        value?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// `429 (throttled)`, `0 (network error)`.
+    static func statusText(_ status: Int) -> String {
+        switch status {
+        case 0: return "0 (network error)"
+        case 401: return "401 (unauthorized)"
+        case 403: return "403 (forbidden)"
+        case 429: return "429 (throttled)"
+        case 500...599: return "\(status) (server error)"
+        default: return String(status)
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// Real SQLite dumps with a known history, each built once for the suite.
+enum Scenarios {
+    static let directory = TestDirectory("timeline")
+
+    /// Row ids and uuids the tests assert on.
+    struct Facts: Sendable {
+        var path: String
+        var rows: [String: Int64] = [:]
+        var uuids: [String: [String]] = [:]
+    }
+
+    static func timeline(_ path: String, _ options: TimelineOptions = TimelineOptions()) throws -> Timeline {
+        let dump = try Dump(path: path)
+        return TimelineBuilder(dump: dump, options: options, redactor: dump.makeRedactor()).build()
+    }
+
+    /// 12 queued records behind a token refresh that fails with 400 on every pass.
+    static let stranded: Facts = {
+        var facts = Facts(path: directory.file("stranded.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.writer.setState("auth", ["accessToken": .string(TimelineFixture.expiredJWT), "refreshToken": "refresh-token-abcdef"])
+            try f.writer.setState("http.failures", 10)
+            try f.writer.setState("http.next_attempt_at", "2026-07-25T19:00:00Z")
+            try f.log("session.start", ["reason": "launch"])
+            try f.config(TimelineFixture.authorizedConfig)
+            var sent: [String] = []
+            for _ in 0..<3 { sent.append(try f.fix()) }
+            try f.request(sent)
+            facts.rows["firstSuccess"] = try f.response(200, count: 3)
+            var pending: [String] = []
+            for _ in 0..<12 { pending.append(try f.fix(queued: true)) }
+            var refreshRows: [Int64] = []
+            for n in 1...10 {
+                try f.request(Array(pending.prefix(25)))
+                let r = try f.response(401, count: pending.count, body: "{\"error\":\"token expired\"}")
+                if n == 1 { facts.rows["first401"] = r }
+                try f.log("auth.refresh", ["url": "https://ingest.example/auth/refresh"])
+                refreshRows.append(try f.log("auth.refresh.result", level: 1, ["success": false, "status": 400]))
+                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
+                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
+            }
+            facts.rows["firstRefreshFailure"] = refreshRows[0]
+            facts.uuids["pending"] = pending
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// A batch of 5 with one poison record: split, only that uuid dropped.
+    static let poison: Facts = {
+        var facts = Facts(path: directory.file("poison.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.log("session.start", ["reason": "launch"])
+            try f.config(TimelineFixture.plainConfig)
+            var batch: [String] = []
+            for _ in 0..<5 { batch.append(try f.fix()) }
+            try f.request(batch)
+            facts.rows["batch400"] = try f.response(400, count: 5, body: "{\"error\":\"invalid coords\"}")
+            for (i, uuid) in batch.enumerated() {
+                try f.request([uuid])
+                if i == 2 {
+                    try f.response(400, count: 1)
+                    facts.rows["drop"] = try f.drop([uuid], status: 400)
+                } else {
+                    try f.response(201, count: 1)
+                }
+            }
+            facts.uuids["poison"] = [batch[2]]
+            facts.uuids["batch"] = batch
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// 429s retried on the schedule, then a reset after the 2xx: no violation.
+    static let throttled: Facts = {
+        var facts = Facts(path: directory.file("throttled.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.log("session.start", ["reason": "launch"])
+            try f.config(TimelineFixture.plainConfig)
+            let batch = [try f.fix(), try f.fix()]
+            for n in 1...4 {
+                try f.request(batch)
+                try f.response(429, count: 2, body: "slow down")
+                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
+                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
+            }
+            try f.request(batch)
+            try f.response(200, count: 2)
+            let next = [try f.fix()]
+            try f.request(next)
+            try f.response(503, count: 1)
+            try f.backoff(failures: 1, delay: 5)
+            f.clock += 5
+            try f.request(next)
+            try f.response(200, count: 1)
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// Injected violations: a 429 answered by a drop, a backoff off the schedule, a 2xx that did
+    /// not reset the counter, a 401 never refreshed.
+    static let violations: Facts = {
+        var facts = Facts(path: directory.file("violations.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.config(TimelineFixture.authorizedConfig)
+            let a = [try f.fix(), try f.fix()]
+            try f.request(a)
+            facts.rows["429"] = try f.response(429, count: 2)
+            facts.rows["drop"] = try f.drop(a, status: 429)
+            facts.uuids["dropped"] = a
+
+            let b = [try f.fix()]
+            try f.request(b)
+            try f.response(500, count: 1)
+            try f.backoff(failures: 1, delay: 5)
+            try f.request(b)
+            facts.rows["500"] = try f.response(500, count: 1)
+            facts.rows["skippedBackoff"] = try f.backoff(failures: 2, delay: 40)  // schedule: 10 s
+            try f.request(b)
+            facts.rows["2xx"] = try f.response(200, count: 1)
+
+            let c = [try f.fix()]
+            try f.request(c)
+            try f.response(502, count: 1)
+            facts.rows["noReset"] = try f.backoff(failures: 3, delay: 20)  // should restart at 1 (5 s)
+
+            try f.request(c)
+            facts.rows["401"] = try f.response(401, count: 1)
+            facts.rows["noRefresh"] = try f.backoff(failures: 4, delay: 40)
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// Moving fixes, then 30 min of silence around a relaunch, then fixes again.
+    static let relaunchGap: Facts = {
+        var facts = Facts(path: directory.file("gap.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.config(TimelineFixture.plainConfig)
+            for _ in 0..<30 { try f.fix(after: 10) }
+            facts.rows["lastBefore"] = f.writer.database.lastInsertRowID
+            f.clock += 15 * 60
+            facts.rows["relaunch"] = try f.log("session.relaunch", ["reason": "killed by the OS"])
+            facts.rows["headless"] = try f.log("headless.dispatch", level: 4, ["event": "location"], after: 30)
+            f.clock += 14 * 60
+            for _ in 0..<10 { try f.fix(after: 10, queued: true) }
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// A normal day: trips, a stationary night, threshold deferrals, one transient 503 retried on
+    /// schedule, a successful token refresh, a few records just queued.
+    static let healthy: Facts = {
+        var facts = Facts(path: directory.file("healthy.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.writer.setState("http.failures", 0)
+            try f.log("session.start", ["reason": "launch"])
+            try f.config(TimelineFixture.authorizedConfig)
+            try f.log("connectivity", ["connected": true, "transport": "wifi"])
+            try f.log("motionchange", message: "MOVING", ["confidence": 90])
+            for trip in 0..<2 {
+                for batchIndex in 0..<4 {
+                    var batch: [String] = []
+                    for _ in 0..<5 { batch.append(try f.fix(after: 10)) }
+                    try f.log("sync.deferred", ["reason": "threshold", "pending": 4])
+                    try f.request(batch)
+                    if trip == 0 && batchIndex == 1 {
+                        try f.response(503, count: 5)
+                        try f.backoff(failures: 1, delay: 5)
+                        f.clock += 5
+                        try f.request(batch)
+                    }
+                    if trip == 1 && batchIndex == 0 {
+                        try f.response(401, count: 5)
+                        try f.log("auth.refresh", ["url": "https://ingest.example/auth/refresh"])
+                        try f.log("auth.refresh.result", ["success": true, "status": 200])
+                        try f.request(batch)
+                    }
+                    try f.response(200, count: 5)
+                    try f.log("heartbeat", level: 4)
+                }
+                try f.fix(after: 30, moving: false)
+                try f.log("motionchange", message: "STATIONARY", ["confidence": 80])
+                try f.log("motion.stationary")
+                if trip == 0 {
+                    f.clock += 3 * 3600
+                    try f.log("wake.region.exit")
+                    try f.log("motionchange", message: "MOVING", ["confidence": 85])
+                }
+            }
+            for _ in 0..<3 { try f.fix(after: 10, queued: true) }
+            try f.log("app", src: "js")
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+}
+
+@Suite struct TimelineScenarioTests {
+    @Test func strandedQueueBehindFailingRefresh() throws {
+        let facts = Scenarios.stranded
+        let timeline = try Scenarios.timeline(facts.path)
+        #expect(timeline.pendingRecords == 12)
+        let stranded = try #require(timeline.findings(code: "queue.stranded").first)
+        #expect(stranded.severity == .error)
+        #expect(stranded.summary.contains("12 records"))
+        #expect(stranded.summary.contains("refresh keeps failing"))
+        #expect(stranded.allLogIds.contains(try #require(facts.rows["first401"])))
+        #expect(stranded.evidence.contains { $0.note == "state http.failures = 10" })
+        let refresh = try #require(timeline.findings(code: "auth.refresh_failing").first)
+        #expect(refresh.severity == .error)
+        #expect(refresh.summary.contains("10 times"))
+        #expect(refresh.summary.contains("400"))
+        #expect(refresh.summary.contains("new tokens"))
+        #expect(refresh.summary.contains("expired at 2026-07-01"))
+        #expect(refresh.allLogIds.first == facts.rows["firstRefreshFailure"])
+        // The failing refreshes follow the policy: no violation is reported.
+        #expect(timeline.findings(code: "policy.violation").isEmpty)
+        #expect(timeline.findings(code: "auth.no_refresh").isEmpty)
+        // 11 attempts: one success, ten 401s each with a failed refresh and a backoff.
+        #expect(timeline.attempts.count == 11)
+        let last = try #require(timeline.attempts.last)
+        #expect(last.status == 401 && last.outcome == .refresh)
+        #expect(last.refresh?.success == false && last.refresh?.status == 400)
+        #expect(last.backoffDelay == 300 && last.backoffFailures == 10)
+        // Consecutive failed refreshes collapse into one event.
+        let refreshEvents = timeline.events.filter { $0.kind == .refresh }
+        #expect(refreshEvents.count == 1)
+        #expect(refreshEvents.first?.count == 10)
+        #expect(refreshEvents.first?.summary == "token refresh failed (400)")
+    }
+
+    @Test func poisonRecordInsideBatchIsSplitAndDroppedAlone() throws {
+        let facts = Scenarios.poison
+        let timeline = try Scenarios.timeline(facts.path)
+        #expect(timeline.findings(code: "policy.violation").isEmpty)
+        let poison = try #require(timeline.findings(code: "poison.dropped").first)
+        #expect(poison.severity == .warning)
+        #expect(poison.allUuids == facts.uuids["poison"])
+        #expect(poison.allLogIds == [try #require(facts.rows["drop"])])
+        #expect(poison.summary.contains("1 record was dropped"))
+        #expect(timeline.attempts.count == 6)
+        #expect(timeline.attempts[0].outcome == .drop && timeline.attempts[0].count == 5)
+        #expect(timeline.attempts[3].dropLogId == facts.rows["drop"])
+        #expect(timeline.findings.allSatisfy { $0.severity != .error })
+    }
+
+    @Test func throttlingRetriedOnScheduleIsNotAViolation() throws {
+        let timeline = try Scenarios.timeline(Scenarios.throttled.path)
+        #expect(timeline.findings.filter { $0.severity >= .warning }.isEmpty, "\(timeline.findings.map(\.summary))")
+        #expect(timeline.attempts.filter { $0.status == 429 }.map(\.backoffDelay) == [5, 10, 20, 40])
+        #expect(timeline.attempts.allSatisfy { $0.outcome != .drop })
+    }
+
+    @Test func injectedViolationsAreFoundWithTheirRows() throws {
+        let facts = Scenarios.violations
+        let timeline = try Scenarios.timeline(facts.path)
+        let violations = timeline.findings(code: "policy.violation")
+        func rule(_ r: PolicyRule) -> Finding? { violations.first { $0.rule == r.rawValue } }
+
+        let dropped = try #require(rule(.retryableDropped))
+        #expect(dropped.severity == .error)
+        #expect(dropped.allLogIds == [try #require(facts.rows["429"]), try #require(facts.rows["drop"])])
+        #expect(dropped.allUuids == facts.uuids["dropped"])
+        #expect(dropped.summary.contains("429"))
+
+        let schedule = try #require(rule(.backoffSchedule))
+        #expect(schedule.allLogIds.contains(try #require(facts.rows["skippedBackoff"])))
+        #expect(schedule.summary.contains("40 s") && schedule.summary.contains("10 s"))
+
+        let reset = try #require(rule(.successNoReset))
+        #expect(reset.allLogIds == [try #require(facts.rows["2xx"]), try #require(facts.rows["noReset"])])
+
+        let refresh = try #require(rule(.refreshSkipped))
+        #expect(refresh.allLogIds == [try #require(facts.rows["401"]), try #require(facts.rows["noRefresh"])])
+
+        // The two records dropped together are also a poison-split question, but the drop was on
+        // a retryable status: reported once, under the rule that explains it.
+        #expect(rule(.poisonNotSplit) == nil)
+        // Backoffs that were on schedule (failure 3 → 20 s, failure 4 → 40 s) are not reported.
+        #expect(schedule.evidence.count == 1)
+    }
+
+    @Test func gapAroundRelaunchCarriesContext() throws {
+        let facts = Scenarios.relaunchGap
+        let timeline = try Scenarios.timeline(facts.path)
+        #expect(timeline.gaps.count == 1)
+        let gap = try #require(timeline.gaps.first)
+        #expect(gap.seconds > 29 * 60 && gap.seconds < 31 * 60)
+        #expect(gap.movingAtStart == true)
+        #expect(!gap.expected)
+        let relaunch = try #require(gap.contextEvents.first { $0.kind == .relaunch })
+        #expect(relaunch.logId == facts.rows["relaunch"])
+        #expect(relaunch.position == .inside)
+        #expect(gap.contextEvents.contains { $0.kind == .headless && $0.logId == facts.rows["headless"] })
+        let finding = try #require(timeline.findings(code: "tracking.gap").first)
+        #expect(finding.severity == .warning)
+        #expect(finding.summary.contains("relaunched"))
+        #expect(finding.allLogIds.contains(try #require(facts.rows["relaunch"])))
+
+        // A longer threshold hides it.
+        let relaxed = try Scenarios.timeline(facts.path, TimelineOptions(gapThreshold: 3600))
+        #expect(relaxed.gaps.isEmpty)
+    }
+
+    @Test func healthyDumpHasNoErrorOrWarning() throws {
+        let timeline = try Scenarios.timeline(Scenarios.healthy.path)
+        let alarms = timeline.findings.filter { $0.severity >= .warning }
+        #expect(alarms.isEmpty, "\(alarms.map { "\($0.code): \($0.summary)" })")
+        #expect(timeline.attempts.count == 10)
+        #expect(timeline.pendingRecords == 3)
+        // The stationary night is a gap, but an expected one.
+        #expect(timeline.gaps.count == 1)
+        #expect(timeline.gaps.first?.expected == true)
+        #expect(timeline.findings(code: "tracking.gap").first?.severity == .info)
+        #expect(timeline.findings(code: "sync.deferred").first?.severity == .info)
+        let retried = timeline.attempts.filter(\.afterRefresh)
+        #expect(retried.count == 1 && retried.first?.status == 200)
+    }
+
+    @Test func windowLimitsTheHistory() throws {
+        let facts = Scenarios.violations
+        let full = try Scenarios.timeline(facts.path)
+        let drop = try #require(full.attempts.first)
+        let later = try Scenarios.timeline(facts.path, TimelineOptions(since: drop.at + 30))
+        #expect(later.attempts.count < full.attempts.count)
+        #expect(later.attempts.allSatisfy { $0.at >= drop.at + 30 })
+        #expect(later.findings.first { $0.rule == PolicyRule.retryableDropped.rawValue } == nil)
+    }
+
+    @Test func secretsNeverReachTheTimeline() throws {
+        let timeline = try Scenarios.timeline(Scenarios.stranded.path)
+        let text = timeline.json().jsonText + TimelineTextRenderer(colour: false).lines(timeline).joined(separator: "\n")
+        #expect(!text.contains("SECRET-KEY-123456"))
+        #expect(!text.contains("refresh-token-abcdef"))
+        #expect(!text.contains(TimelineFixture.expiredJWT))
+        #expect(text.contains("api_key=‹redacted"))
+    }
+}
