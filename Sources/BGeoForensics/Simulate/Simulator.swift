@@ -1,17 +1,60 @@
-/// Writes realistic simulated dumps (filled in by the simulator work).
+import Foundation
+
+/// Writes realistic simulated dumps, deterministically: the same scenario, seed and size give
+/// byte-identical files (own PRNG, fixed base date, fixed page size, normalised WAL salts).
 public enum Simulator {
-    /// A large healthy dump with `records` queue rows and as many log rows, deterministic for a seed.
-    public static func writeLarge(to path: String, records: Int, seed: UInt64) throws {
-        let writer = try DumpWriter(path: path, layout: .current)
-        try writer.begin()
-        for i in 0..<records {
-            let t = 1_785_000_000.0 + Double(i) * 5
-            let ts = Timestamp.format(t)
-            let uuid = "00000000-0000-4000-8000-\(String(i, radix: 16))"
-            let record: JSONValue = ["uuid": .string(uuid), "timestamp": .string(ts),
-                                     "coords": ["latitude": .double(52.2 + Double(i) * 1e-5), "longitude": 21.0, "accuracy": 8.0]]
-            try writer.insertRecord(record)
+    /// The first day of every simulation: 2026-07-24T06:00:00Z.
+    public static let baseTime: Double = Timestamp.parse("2026-07-24T06:00:00Z") ?? 1_784_872_800
+    /// The seed used when none is given (and for the committed samples).
+    public static let defaultSeed: UInt64 = 20_260_724
+
+    /// Writes `scenario` to `path` (and `path-wal` for WAL dumps). `records` (raw fixes) scales the
+    /// scenario up by repeating its day; nil gives the small default. Returns what was written.
+    @discardableResult
+    public static func write(scenario: Scenario, to path: String, seed: UInt64 = defaultSeed, records: Int? = nil) throws -> SimulationSummary {
+        var summary = SimulationSummary(scenario: scenario.rawValue, seed: seed)
+        switch scenario {
+        case .healthyDay: try ScenarioScripts.healthyDay(path: path, seed: seed, records: records, summary: &summary)
+        case .strandedRefresh: try ScenarioScripts.strandedRefresh(path: path, seed: seed, records: records, summary: &summary)
+        case .poisonBatch: try ScenarioScripts.poisonBatch(path: path, seed: seed, records: records, summary: &summary)
+        case .teleports: try ScenarioScripts.teleports(path: path, seed: seed, records: records, summary: &summary)
+        case .processKill: try ScenarioScripts.processKill(path: path, seed: seed, records: records, summary: &summary)
+        case .walMode: try ScenarioScripts.walMode(path: path, seed: seed, records: records, summary: &summary)
+        case .legacySchema: try ScenarioScripts.legacySchema(path: path, seed: seed, records: records, summary: &summary)
+        case .longping: try ScenarioScripts.longping(path: path, seed: seed, records: records, summary: &summary)
+        case .damagedRows: try ScenarioScripts.damagedRows(path: path, seed: seed, records: records, summary: &summary)
         }
-        try writer.close()
+        try finishFiles(path: path, seed: seed, summary: &summary)
+        return summary
+    }
+
+    /// Writes every scenario into `directory` as `<name>.db`.
+    public static func writeAll(to directory: String, seed: UInt64 = defaultSeed) throws -> [SimulationSummary] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try Scenario.allCases.map { try write(scenario: $0, to: (directory as NSString).appendingPathComponent($0.rawValue + ".db"), seed: seed) }
+    }
+
+    /// A large dump for benchmarks: `records` queue rows (a tracker that records every second and
+    /// has not synced yet) and about as many log rows (a `location` line per fix plus the day's
+    /// events), deterministic for a seed.
+    @discardableResult
+    public static func writeLarge(to path: String, records: Int, seed: UInt64) throws -> SimulationSummary {
+        var summary = SimulationSummary(scenario: "large", seed: seed)
+        try ScenarioScripts.large(path: path, seed: seed, records: records, summary: &summary)
+        try finishFiles(path: path, seed: seed, summary: &summary)
+        return summary
+    }
+
+    /// After the writer is closed: normalise a kept WAL, drop the -shm, count what is on disk.
+    private static func finishFiles(path: String, seed: UInt64, summary: inout SimulationSummary) throws {
+        _ = unlink(path + "-shm")
+        _ = unlink(path + "-journal")
+        summary.files = [path]
+        if FileManager.default.fileExists(atPath: path + "-wal") {
+            var rng = SplitMix64(seed: seed ^ 0x5741_4C00)
+            try WALNormalizer.normalize(path: path + "-wal", salt1: UInt32(truncatingIfNeeded: rng.next()),
+                                        salt2: UInt32(truncatingIfNeeded: rng.next()))
+            summary.files.append(path + "-wal")
+        }
     }
 }

@@ -1,0 +1,468 @@
+import Foundation
+
+/// One raw fix as the device's location provider delivered it (before the engine's filter).
+struct RawFix {
+    var t: Double
+    var latitude: Double
+    var longitude: Double
+    var accuracy: Double
+    var speed: Double
+    var heading: Double
+    var altitude: Double
+    var activity: String
+    var confidence: Int
+    var isMoving: Bool?
+    var event: String?
+}
+
+/// What the simulated server answers to one upload (or refresh) request.
+struct HTTPReply {
+    var status: Int
+    var response: String
+}
+
+/// A simulated BGeo engine writing its own dump: it runs each fix through the filter
+/// (`EnginePipeline`), queues accepted records, and drains the queue to a scripted server under
+/// the SDK's upload policy — classification, backoff and refresh come from `UploadPolicy.bgeo`
+/// (never re-derived here), so a checker reading the log sees exactly the documented behaviour.
+final class DeviceSimulation {
+    struct Pending {
+        var rowId: Int64
+        var uuid: String
+        var bytes: Int
+    }
+
+    let writer: DumpWriter
+    var rng: SplitMix64
+    var config: JSONObject
+    let policy = UploadPolicy.bgeo
+    var pipeline: EnginePipeline
+    var now: Double
+    var logThreshold: Int
+    var transport = "wifi"
+    var batteryLevel = 0.93
+    var charging = false
+    var extras: JSONObject = [:]
+    var accessToken: String
+    var refreshToken: String
+    var device: JSONValue = ["platform": "ios", "os": "17.5.1", "model": "iPhone14,5", "sdk": "4.2.1"]
+
+    /// The scripted server: called for every location upload.
+    var server: (DeviceSimulation, [Pending]) -> HTTPReply = { _, _ in HTTPReply(status: 200, response: "{\"ok\":true}") }
+    /// The scripted refresh endpoint.
+    var refreshServer: (DeviceSimulation) -> HTTPReply = { _ in HTTPReply(status: 200, response: "") }
+    /// Called after a successful refresh with the new pair (the script may rotate tokens).
+    var rotate: (DeviceSimulation) -> Void = { _ in }
+
+    private(set) var pending: [Pending] = []
+    private var head = 0
+    private(set) var failures = 0
+    private(set) var nextAttemptAt: Double?
+    private var attemptsByUUID: [String: Int] = [:]
+    private var deleteStatement: Statement?
+    private var lastLogRowId: Int64 = 0
+    private var logRowsSinceUpload = 0
+    private var lastUploadedLogRowId: Int64 = 0
+
+    // Counters for the summary.
+    private(set) var fixes = 0
+    private(set) var acceptedFixes = 0
+    private(set) var rejectedFixes = 0
+    private(set) var geofences = 0
+    private(set) var uploaded = 0
+    private(set) var logRows = 0
+    private(set) var droppedUUIDs: [String] = []
+    private(set) var requests = 0
+    /// Stops generation once this many fixes were accepted (queued as location records; nil = no limit).
+    var fixLimit: Int?
+    var isFull: Bool { fixLimit.map { acceptedFixes >= $0 } ?? false }
+    /// Called with the fix time before each raw fix is processed (scripts flip connectivity, plant rows…).
+    var beforeFix: ((Double) -> Void)?
+    /// Called with the uuid of each accepted fix.
+    var onAccepted: ((String) -> Void)?
+    /// Seconds between fixes while driving.
+    var fixInterval = 10.0
+    /// Row id of the newest queue row written.
+    private(set) var lastRecordRowId: Int64 = 0
+    /// Row id of the newest log row written.
+    var lastLogId: Int64 { lastLogRowId }
+
+    init(writer: DumpWriter, seed: UInt64, start: Double, config: JSONObject) {
+        self.writer = writer
+        rng = SplitMix64(seed: seed)
+        self.config = config
+        pipeline = EnginePipeline(config: config)
+        now = start
+        logThreshold = DeviceSimulation.level(named: config["logLevel"]?.stringValue)
+        let auth = config["authorization"]?.objectValue
+        accessToken = auth?["accessToken"]?.stringValue ?? ""
+        refreshToken = auth?["refreshToken"]?.stringValue ?? ""
+    }
+
+    static func level(named name: String?) -> Int {
+        switch name?.lowercased() {
+        case "off": return 0
+        case "error": return 1
+        case "warning", "warn": return 2
+        case "info": return 3
+        case "debug": return 4
+        default: return 5
+        }
+    }
+
+    var pendingCount: Int { pending.count - head }
+    var pendingRecords: ArraySlice<Pending> { pending[head...] }
+    var hasAuthorization: Bool { config["authorization"]?.objectValue != nil }
+    var url: String? { config["url"]?.stringValue }
+
+    // MARK: clock and log
+
+    /// Moves the clock forward to `t`, firing the engine's backoff retry timer on the way: a
+    /// failed upload is retried when its backoff expires, not only at the next insert.
+    func advance(to t: Double) {
+        while let next = nextAttemptAt, next <= t, pendingCount > 0, retryTimerEnabled, url != nil {
+            if next > now { now = next + Double(rng.int(1...40)) / 1000 }
+            drain()
+        }
+        if t > now { now = t }
+    }
+
+    /// False while the process is dead (nothing runs, not even timers).
+    var retryTimerEnabled = true
+    func tick(_ milliseconds: Int) { now += Double(milliseconds) / 1000 }
+    var nowText: String { Timestamp.format(now) }
+
+    /// Writes one log row when the configured logLevel lets it through.
+    func log(_ event: String, level: Int, message: String? = nil, data: JSONValue? = nil, src: String = "native") {
+        guard level <= logThreshold || src == "js" else { return }
+        do {
+            lastLogRowId = try writer.insertLog(ts: nowText, level: level, src: src, event: event, message: message, data: data)
+        } catch {
+            pendingError = pendingError ?? error
+        }
+        logRows += 1
+        logRowsSinceUpload += 1
+    }
+
+    /// The first SQLite error met while simulating (rethrown by `finish`).
+    var pendingError: Error?
+
+    func app(_ message: String, data: JSONValue? = nil, level: Int = 3) {
+        log("app", level: level, message: message, data: data, src: "js")
+    }
+
+    // MARK: lifecycle events
+
+    func sessionStart(reason: String, relaunch: Bool = false) {
+        log(relaunch ? "session.relaunch" : "session.start", level: 3, data: ["reason": .string(reason)])
+        tick(12)
+        log("config", level: 3, data: .object(config))
+        tick(30)
+    }
+
+    func connectivity(_ newTransport: String) {
+        transport = newTransport
+        log("connectivity", level: 3, data: ["connected": .bool(newTransport != "none"), "transport": .string(newTransport)])
+        tick(5)
+        // Level-triggered drain: a usable network re-checks the queue.
+        if newTransport != "none", pendingCount > 0 { autoSync(force: false) }
+    }
+
+    func motionChange(moving: Bool, confidence: Int) {
+        log("motionchange", level: 3, message: moving ? "MOVING" : "STATIONARY", data: ["confidence": .int(Int64(confidence))])
+        tick(4)
+        if !moving {
+            log("motion.stationary", level: 3)
+            tick(3)
+        }
+    }
+
+    func heartbeat() {
+        log("heartbeat", level: 4)
+        tick(3)
+    }
+
+    /// The app's log upload to logUrl: marks the rows sent so far as uploaded.
+    func logUpload() {
+        guard config["logUrl"]?.stringValue != nil else { return }
+        let count = logRowsSinceUpload
+        let carried = lastLogRowId
+        tick(rng.int(150...600))
+        logRowsSinceUpload = 0
+        log("log.upload", level: 4, data: ["count": .int(Int64(count)), "status": 200])
+        lastUploadedLogRowId = carried
+        tick(5)
+    }
+
+    // MARK: fixes and records
+
+    func nextBattery() -> JSONValue {
+        batteryLevel = min(1, max(0.05, batteryLevel + (charging ? 0.0004 : -0.00015)))
+        return ["level": .double(GeoMath.round(batteryLevel, 2)), "is_charging": .bool(charging)]
+    }
+
+    /// Runs a raw fix through the engine; accepted fixes are queued and logged.
+    @discardableResult
+    func addFix(_ raw: RawFix, extraFields: JSONObject = [:]) -> String? {
+        guard !isFull else { return nil }
+        fixes += 1
+        beforeFix?(raw.t)
+        advance(to: raw.t)
+        let lat = GeoMath.round(raw.latitude, 7), lon = GeoMath.round(raw.longitude, 7)
+        let acc = GeoMath.round(raw.accuracy, 1)
+        let ts = Timestamp.format(raw.t)
+        let out = pipeline.process(t: Timestamp.parse(ts) ?? raw.t, latitude: lat, longitude: lon, accuracy: acc)
+        switch out.decision {
+        case .rejected(let reason, let speed, let limit):
+            rejectedFixes += 1
+            var data: JSONObject = ["reason": .string(reason), "timestamp": .string(ts), "latitude": .double(lat),
+                                    "longitude": .double(lon), "accuracy": .double(acc)]
+            data["implied_speed"] = speed.map { .double(GeoMath.round($0, 1)) } ?? .null
+            data["limit"] = .double(limit)
+            log("filter.reject", level: 4, data: .object(data))
+            tick(2)
+            return nil
+        case .adjusted(let speed):
+            log("filter.adjust", level: 4, data: [
+                "timestamp": .string(ts), "latitude": .double(lat), "longitude": .double(lon),
+                "adjusted_latitude": .double(GeoMath.round(out.filteredLatitude, 7)),
+                "adjusted_longitude": .double(GeoMath.round(out.filteredLongitude, 7)),
+                "implied_speed": .double(GeoMath.round(speed, 1)), "limit": .double(pipeline.maxSpeed)])
+            tick(2)
+        case .accepted:
+            break
+        }
+        acceptedFixes += 1
+        let uuid = rng.uuid()
+        let outLat = GeoMath.round(out.latitude, 7), outLon = GeoMath.round(out.longitude, 7)
+        let odometer = GeoMath.round(out.odometer, 1)
+        let speed = raw.speed < 0 ? -1 : GeoMath.round(raw.speed, 2)
+        let heading = raw.heading < 0 ? -1 : GeoMath.round(raw.heading, 1)
+        let altitude = GeoMath.round(raw.altitude, 1)
+        let coords: JSONValue = [
+            "latitude": .double(outLat), "longitude": .double(outLon), "accuracy": .double(acc),
+            "altitude": .double(altitude), "altitude_accuracy": .double(GeoMath.round(rng.double(2...9), 1)),
+            "speed": .double(speed), "speed_accuracy": .double(speed < 0 ? -1 : GeoMath.round(rng.double(0.3...1.8), 1)),
+            "heading": .double(heading), "heading_accuracy": .double(heading < 0 ? -1 : GeoMath.round(rng.double(2...15), 1)),
+        ]
+        var record: JSONObject = [
+            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(odometer), "coords": coords,
+            "activity": ["type": .string(raw.activity), "confidence": .int(Int64(raw.confidence))],
+            "battery": nextBattery(), "is_moving": raw.isMoving.map { .bool($0) } ?? .null,
+            "extras": .object(extras),
+        ]
+        if let event = raw.event { record["event"] = .string(event) }
+        for (key, value) in extraFields { record[key] = value }
+        let json = JSONValue.object(record).jsonText
+        enqueue(uuid: uuid, timestamp: ts, kind: .location, json: json)
+        log("location", level: 4, data: [
+            "uuid": .string(uuid), "timestamp": .string(ts), "latitude": .double(outLat), "longitude": .double(outLon),
+            "accuracy": .double(acc), "speed": .double(speed), "heading": .double(heading), "altitude": .double(altitude),
+            "odometer": .double(odometer), "is_moving": raw.isMoving.map { .bool($0) } ?? .null,
+            "raw_latitude": .double(lat), "raw_longitude": .double(lon)])
+        tick(2)
+        onAccepted?(uuid)
+        afterInsert(uuid)
+        return uuid
+    }
+
+    /// Queues a geofence transition record (an event, not a fix).
+    @discardableResult
+    func addGeofence(identifier: String, action: String, latitude: Double, longitude: Double, at t: Double) -> String {
+        advance(to: t)
+        geofences += 1
+        let uuid = rng.uuid()
+        let ts = Timestamp.format(t)
+        let record: JSONObject = [
+            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(GeoMath.round(pipeline.odometer, 1)),
+            "coords": ["latitude": .double(GeoMath.round(latitude, 7)), "longitude": .double(GeoMath.round(longitude, 7)),
+                       "accuracy": .double(GeoMath.round(rng.double(5...25), 1)), "altitude": .double(GeoMath.round(rng.double(100...120), 1)),
+                       "altitude_accuracy": 6.0, "speed": -1.0, "speed_accuracy": -1.0, "heading": -1.0, "heading_accuracy": -1.0],
+            "activity": ["type": "still", "confidence": 80], "battery": nextBattery(), "is_moving": .bool(action == "EXIT"),
+            "extras": .object(extras), "event": "geofence",
+            "geofence": ["identifier": .string(identifier), "action": .string(action)],
+        ]
+        enqueue(uuid: uuid, timestamp: ts, kind: .geofence, json: JSONValue.object(record).jsonText)
+        afterInsert(uuid)
+        return uuid
+    }
+
+    private func enqueue(uuid: String, timestamp: String, kind: RecordKind, json: String) {
+        do {
+            let rowId = try writer.insertRecord(uuid: uuid, timestamp: timestamp, kind: kind, json: json, createdAt: nowText)
+            pending.append(Pending(rowId: rowId, uuid: uuid, bytes: json.utf8.count))
+            lastRecordRowId = rowId
+        } catch {
+            pendingError = pendingError ?? error
+        }
+    }
+
+    private func afterInsert(_ uuid: String) {
+        log("queue.insert", level: 5, data: ["uuid": .string(uuid), "count": .int(Int64(pendingCount))])
+        tick(1)
+        autoSync(force: false)
+    }
+
+    // MARK: upload engine
+
+    /// The autoSync decision after an insert or a network change; `force` is an explicit sync().
+    func autoSync(force: Bool) {
+        guard pendingCount > 0 else { return }
+        if !force {
+            guard config["autoSync"]?.boolValue ?? true else { return }
+            guard url != nil else {
+                log("sync.deferred", level: 3, data: ["reason": "no_url", "pending": .int(Int64(pendingCount))])
+                return
+            }
+            let threshold = config["autoSyncThreshold"]?.intValue ?? 0
+            if threshold > 0, pendingCount < threshold {
+                log("sync.deferred", level: 3, data: ["reason": "threshold", "pending": .int(Int64(pendingCount))])
+                tick(1)
+                return
+            }
+            if config["disableAutoSyncOnCellular"]?.boolValue ?? false, transport == "cellular" {
+                log("sync.deferred", level: 3, data: ["reason": "cellular", "pending": .int(Int64(pendingCount))])
+                tick(1)
+                return
+            }
+        }
+        // Inside the backoff window nothing is sent.
+        if let next = nextAttemptAt, now < next { return }
+        drain()
+    }
+
+    private func batch() -> [Pending] {
+        let batchSync = config["batchSync"]?.boolValue ?? false
+        guard batchSync else { return [pending[head]] }
+        let max = config["maxBatchSize"]?.intValue ?? -1
+        let size = max > 0 ? min(max, pendingCount) : pendingCount
+        return Array(pending[head..<(head + size)])
+    }
+
+    private func drain() {
+        while pendingCount > 0 {
+            if upload(batch(), allowRefresh: true) == false { return }
+        }
+    }
+
+    /// Sends `records` once and applies the policy. Returns false when draining must stop (backoff).
+    private func upload(_ records: [Pending], allowRefresh: Bool) -> Bool {
+        let reply = send(records)
+        switch policy.classifier.classify(status: reply.status, authorizationConfigured: hasAuthorization) {
+        case .success:
+            remove(records.count)
+            uploaded += records.count
+            if policy.successResetsBackoff {
+                failures = 0
+                nextAttemptAt = nil
+            }
+            return true
+        case .drop:
+            if records.count > 1, policy.splitDroppedBatch {
+                // Re-send one record at a time so only the poison record is dropped.
+                for record in records where upload([record], allowRefresh: true) == false { return false }
+                return true
+            }
+            log("queue.drop", level: 2, data: ["uuids": .array(records.map { .string($0.uuid) }), "status": .int(Int64(reply.status))])
+            tick(2)
+            droppedUUIDs.append(contentsOf: records.map(\.uuid))
+            remove(records.count)
+            return true
+        case .refresh where allowRefresh:
+            if refresh() { return upload(records, allowRefresh: false) }
+            backOff()
+            return false
+        default:
+            backOff()
+            return false
+        }
+    }
+
+    private func send(_ records: [Pending]) -> HTTPReply {
+        requests += 1
+        let first = records[0].uuid
+        let attempt = (attemptsByUUID[first] ?? 0) + 1
+        attemptsByUUID[first] = attempt
+        let bytes = records.reduce(16) { $0 + $1.bytes + 1 }
+        log("http.request", level: 3, data: [
+            "url": .string(url ?? ""), "method": .string(config["method"]?.stringValue ?? "POST"),
+            "count": .int(Int64(records.count)), "uuids": .array(records.map { .string($0.uuid) }),
+            "bytes": .int(Int64(bytes)), "attempt": .int(Int64(attempt))])
+        let reply: HTTPReply
+        let ms: Int
+        if transport == "none" {
+            reply = HTTPReply(status: 0, response: "The Internet connection appears to be offline.")
+            ms = rng.int(3...40)
+        } else {
+            reply = server(self, records)
+            ms = rng.int(70...480) + records.count * 3
+        }
+        tick(ms)
+        log("http.response", level: 3, data: [
+            "status": .int(Int64(reply.status)), "count": .int(Int64(records.count)), "ms": .int(Int64(ms)),
+            "response": .string(String(reply.response.prefix(1024)))])
+        tick(2)
+        return reply
+    }
+
+    private func refresh() -> Bool {
+        let auth = config["authorization"]?.objectValue
+        log("auth.refresh", level: 3, data: ["url": .string(auth?["refreshUrl"]?.stringValue ?? "")])
+        let reply = refreshServer(self)
+        tick(rng.int(80...350))
+        let success = (200...299).contains(reply.status)
+        log("auth.refresh.result", level: success ? 3 : 1, data: ["success": .bool(success), "status": .int(Int64(reply.status))])
+        tick(2)
+        if success { rotate(self) }
+        return success
+    }
+
+    private func backOff() {
+        failures += 1
+        let delay = policy.backoff.delay(afterFailures: failures)
+        let next = now + delay
+        nextAttemptAt = next
+        log("http.backoff", level: 3, data: [
+            "failures": .int(Int64(failures)),
+            "delay_s": delay.rounded() == delay ? .int(Int64(delay)) : .double(delay),
+            "next_attempt_at": .string(Timestamp.format(next))])
+        tick(1)
+    }
+
+    private func remove(_ count: Int) {
+        for index in head..<(head + count) {
+            let record = pending[index]
+            attemptsByUUID[record.uuid] = nil
+            do {
+                if deleteStatement == nil {
+                    deleteStatement = try writer.database.prepare("DELETE FROM location_events WHERE id = ?")
+                }
+                try deleteStatement?.run([.integer(record.rowId)])
+            } catch {
+                pendingError = pendingError ?? error
+            }
+        }
+        head += count
+        if head > 4096, head * 2 > pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
+    }
+
+    // MARK: end of dump
+
+    /// Writes the engine state at dump time and marks the log rows a log upload carried.
+    func finish(schemaState: Bool = true) throws {
+        if let pendingError { throw pendingError }
+        if lastUploadedLogRowId > 0 {
+            try writer.database.execute("UPDATE log_entries SET uploaded = 1 WHERE id <= \(lastUploadedLogRowId)")
+        }
+        guard schemaState else { return }
+        try writer.setState("config", .object(config))
+        try writer.setState("odometer", .double(GeoMath.round(pipeline.odometer, 1)))
+        try writer.setState("auth", ["accessToken": .string(accessToken), "refreshToken": .string(refreshToken)])
+        try writer.setState("http.failures", .int(Int64(failures)))
+        try writer.setState("http.next_attempt_at", nextAttemptAt.map { .string(Timestamp.format($0)) } ?? .null)
+        try writer.setState("device", device)
+    }
+}
