@@ -4,32 +4,49 @@ import Foundation
 /// replay section and the embedded tables (capped, evidence rows always kept). Secrets are
 /// redacted unless `options.showSecrets`.
 public enum ReportBuilder {
-    public static func build(dump: Dump, options: ReportOptions) -> ReportDocument {
+    /// Builds the document. Throws a UsageError for an override replay cannot use.
+    public static func build(dump: Dump, options: ReportOptions) throws(UsageError) -> ReportDocument {
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
         let summary = DumpSummary(dump: dump, redactor: redactor)
-        var config = dump.recordedConfig().config
-        for o in options.overrides { config.set(path: o.key, to: o.value) }
-        let trace = RecordedTraceReader.read(dump)
-        let classifier: ResponseClassifier = dump.layout.format == .longping ? .longping : .bgeo
-        let authConfigured = !(config["authorization"]?.objectValue?.isEmpty ?? true)
-        let scan = ReportLogScan(dump: dump, classifier: classifier, authorizationConfigured: authConfigured)
-        let gaps = scan.gaps(in: trace, threshold: options.gapSeconds)
-        let findings = ReportFindingRules.findings(summary: summary, trace: trace, scan: scan, gaps: gaps)
-        let replay = recordedSummary(trace)
+        // The timeline: attempts, gaps and findings.
+        let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
+        // The replay of the complete trace with the dump's config (and any overrides).
+        var configuration = ReplayConfiguration.recorded(from: dump)
+        for text in options.overrides { try configuration.apply(set: text) }
+        let complete = TraceBuilder.completeTrace(dump: dump)
+        let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
+                                      notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+        let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
+        let attempts = timeline.attempts.map { a in
+            ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
+                          uuids: a.uuids, backoffDelay: a.backoffDelay)
+        }
+        let gaps = timeline.gaps.map { g -> ReportGap in
+            var kinds: [String] = []
+            for e in g.contextEvents where !kinds.contains(e.kind.rawValue) { kinds.append(e.kind.rawValue) }
+            return ReportGap(start: g.start, end: g.end, context: kinds)
+        }
+        let depth = QueueDepthSeries.build(dump: dump, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
+                                           dumpTime: summary.newestTime)
+        let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
+        let replay = replaySummary(result, trace: trace)
 
         var forced: Set<String> = []
         for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
         for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
-        if let head = summary.queue.headUUID, let fix = trace.fixes.first(where: { $0.uuid == head }) { forced.insert(fix.source.anchor) }
+        var forcedUUIDs = Set(findings.flatMap(\.uuids))
+        if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
         var offsets: Set<Int> = []
-        let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
+        var uuidAnchors: [String: String] = [:]
+        let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
+                                         forcedUUIDs: forcedUUIDs, uuidAnchors: &uuidAnchors, offsets: &offsets)
         let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
-        let attemptsTable = buildAttemptsTable(scan.attempts, cap: options.maxTableRows)
+        let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
         var finalSummary = summary
         finalSummary.warnings = dump.warnings.all
         var evidenceText: [String: String] = [:]
         for table in [queueTable, logTable] {
-            for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) {
+            for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) || uuidAnchors.values.contains(anchor) {
                 evidenceText[anchor] = oneLine(table, row: table.rows[i])
             }
         }
@@ -37,21 +54,34 @@ public enum ReportBuilder {
             dumpName: dump.displayName, inputs: dump.inputs, layout: dump.layout, generatedAt: options.generatedAt,
             firstTime: [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min(),
             lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: finalSummary, trace: trace,
-            attempts: scan.attempts, queueDepth: scan.queueDepth, gaps: gaps, gapSeconds: options.gapSeconds,
-            findings: findings, findingsSource: "rules over the dump's queue and log",
+            attempts: attempts, queueDepth: depth, gaps: gaps, gapSeconds: options.gapSeconds,
+            findings: findings, findingsSource: "the timeline analysis (bgeo-forensics timeline) against the \(timeline.policy.rawValue) upload policy",
             replay: replay, tables: [queueTable, logTable, attemptsTable],
-            maxAccuracy: config.double("locationFilterMaxAccuracy") ?? 100, showSecrets: options.showSecrets,
-            evidenceText: evidenceText)
+            maxAccuracy: result.config.locationFilterMaxAccuracy, showSecrets: options.showSecrets,
+            evidenceText: evidenceText, uuidAnchors: uuidAnchors,
+            mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).")
     }
 
-    /// Decision counts as the engine recorded them, and the recorded odometer span.
-    static func recordedSummary(_ trace: ReportTrace) -> ReportReplaySummary {
-        var counts: [(String, Int)] = [("accepted", trace.count(.accepted)), ("adjusted", trace.count(.adjusted))]
-        var reasons: [String: Int] = [:]
-        for f in trace.fixes where f.decision == .rejected { reasons[f.reason ?? "unknown", default: 0] += 1 }
-        for r in reasons.keys.sorted() { counts.append(("rejected: \(r)", reasons[r]!)) }
-        return ReportReplaySummary(title: "As recorded by the engine", counts: counts.map { (label: $0.0, count: $0.1) },
-                                   notes: ["Decisions as logged in the dump (queue, location, filter.reject and filter.adjust rows)."])
+    /// The replay section: decision counts, odometers, top contributors, diagnosis.
+    static func replaySummary(_ r: ReplayResult, trace: ReportTrace) -> ReportReplaySummary {
+        let counts: [(label: String, count: Int)] = [
+            ("fixes replayed", r.fixes.count), ("accepted", r.accepted), ("adjusted", r.adjusted),
+            ("rejected: accuracy", r.rejectedAccuracy), ("rejected: time", r.rejectedTime),
+            ("rejected: teleport", r.rejectedTeleport), ("disagree with engine", r.engineDisagreements),
+        ]
+        let top = r.topContributors(limit: 5).map { c -> (label: String, metres: Double, evidence: EvidenceRef?) in
+            let fix = r.fixes[c.index]
+            let ref: EvidenceRef? = fix.rowId.map { .queue(rowId: $0) } ?? fix.logId.map { .log(rowId: $0) }
+            var label = "\(c.timestampText) \(c.label)"
+            if let v = c.impliedSpeed { label += " (step at \(DecimalText.format(v, places: 1)) m/s)" }
+            return (label, c.distanceAdded, ref)
+        }
+        var notes = ["Config: \(r.configSource); \(r.config.summary)."]
+        notes += r.configNotes
+        notes += r.diagnosis
+        return ReportReplaySummary(title: r.isWhatIf ? "What-if replay" : "Replay with the dump's config", counts: counts,
+                                   odometerRecorded: r.odometerRecorded, odometerReplayed: r.odometerReplayed,
+                                   topContributors: top, notes: notes)
     }
 
     static func truncate(_ text: String, _ limit: Int) -> String {
@@ -63,14 +93,19 @@ public enum ReportBuilder {
         if offsets.count < 4, let o = Timestamp.offsetSeconds(text) { offsets.insert(o) }
     }
 
-    static func buildQueueTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, offsets: inout Set<Int>) -> ReportTable {
+    static func buildQueueTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
+                                uuidAnchors: inout [String: String], offsets: inout Set<Int>) -> ReportTable {
         var sampler = RowSampler<QueueRow>(head: cap / 2, tail: cap - cap / 2)
         var localOffsets = offsets
+        var anchorsByUUID: [String: String] = [:]
         dump.forEachQueueRow { row in
-            sampler.add(row, force: forced.contains("queue-\(row.rowId)"))
+            let byUUID = forcedUUIDs.contains(row.uuid)
+            if byUUID, anchorsByUUID[row.uuid] == nil { anchorsByUUID[row.uuid] = "queue-\(row.rowId)" }
+            sampler.add(row, force: byUUID || forced.contains("queue-\(row.rowId)"))
             offset(row.timestampText, into: &localOffsets)
         }
         offsets = localOffsets
+        uuidAnchors = anchorsByUUID
         let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
                        .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
                        .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]

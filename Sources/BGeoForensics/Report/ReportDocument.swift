@@ -25,4 +25,8 @@ public struct ReportDocument: Sendable {
     public var showSecrets: Bool
     /// Evidence rows shown under each finding (anchor → one-line text).
     public var evidenceText: [String: String]
+    /// Queue-row anchor of each uuid a finding names (when the record is still queued).
+    public var uuidAnchors: [String: String]
+    /// How the map's decisions were obtained.
+    public var mapNote: String
 }

@@ -7,7 +7,7 @@ public enum ReportFile {
     @discardableResult
     public static func write(dumpPath: String, to outputPath: String, options: ReportOptions) throws -> (document: ReportDocument, bytes: Int) {
         let dump = try Dump(path: dumpPath)
-        let document = ReportBuilder.build(dump: dump, options: options)
+        let document = try ReportBuilder.build(dump: dump, options: options)
         let html = HTMLReportRenderer().render(document)
         let folder = (outputPath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

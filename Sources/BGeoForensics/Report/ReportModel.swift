@@ -23,13 +23,17 @@ public struct ReportFinding: Sendable {
     public var evidence: [EvidenceRef]
     /// uuids named as evidence (shown as text; the queue table is searchable by uuid).
     public var uuids: [String]
+    /// Plain notes that come with the evidence (a state value, a rule, what was left out).
+    public var notes: [String]
 
-    public init(code: String, severity: ReportSeverity, summary: String, evidence: [EvidenceRef] = [], uuids: [String] = []) {
+    public init(code: String, severity: ReportSeverity, summary: String, evidence: [EvidenceRef] = [], uuids: [String] = [],
+                notes: [String] = []) {
         self.code = code
         self.severity = severity
         self.summary = summary
         self.evidence = evidence
         self.uuids = uuids
+        self.notes = notes
     }
 }
 

@@ -8,11 +8,11 @@ public struct ReportOptions: Sendable {
     public var gapSeconds: Double
     /// Rows embedded per table: the first and last half of this many, plus every evidence row.
     public var maxTableRows: Int
-    /// `--set KEY=VALUE` overrides applied to the dump's config for the replay section.
-    public var overrides: [(key: String, value: JSONValue)]
+    /// `--set KEY=VALUE` overrides of filter keys for the replay (as `replay --set`).
+    public var overrides: [String]
 
     public init(generatedAt: Double, showSecrets: Bool = false, gapSeconds: Double = 15 * 60, maxTableRows: Int = 5000,
-                overrides: [(key: String, value: JSONValue)] = []) {
+                overrides: [String] = []) {
         self.generatedAt = generatedAt
         self.showSecrets = showSecrets
         self.gapSeconds = gapSeconds

@@ -24,11 +24,7 @@ enum GPXCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let mode = GPXTrackMode(rawValue: try arguments.choice("--track", GPXTrackMode.allCases.map(\.rawValue)) ?? "replayed")!
-        var overrides: [(key: String, value: JSONValue)] = []
-        for text in arguments.all("--set") {
-            guard let o = SDKConfig.parseOverride(text) else { throw UsageError(message: "--set takes KEY=VALUE, not '\(text)'") }
-            overrides.append(o)
-        }
+        let overrides = arguments.all("--set")
         if !overrides.isEmpty, mode != .replayed { throw UsageError(message: "--set only applies to --track replayed") }
         let output = arguments.value("--output") ?? "-"
         if arguments.flag("--json"), output == "-" { throw UsageError(message: "--json needs -o FILE (the GPX goes to stdout otherwise)") }

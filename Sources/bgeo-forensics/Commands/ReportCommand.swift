@@ -21,17 +21,13 @@ enum ReportCommand: CLICommand {
                        help: "Generation time to print (default now, or $BGEO_REPORT_GENERATED_AT / $SOURCE_DATE_EPOCH)."),
             OptionSpec("--gap", value: "DURATION", help: "Tracking-gap threshold (default 15m)."),
             OptionSpec("--max-rows", value: "N", help: "Rows embedded per table (default 5000)."),
-            OptionSpec("--set", value: "KEY=VALUE", repeatable: true, help: "Override a config key for the replay section."),
+            OptionSpec("--set", value: "KEY=VALUE", repeatable: true, help: "Override a filter key for the replay (map and replay section), as in `replay --set`."),
             CommandSupport.showSecretsOption,
             OptionSpec("--json", help: "Print what was written as JSON."),
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        var overrides: [(key: String, value: JSONValue)] = []
-        for text in arguments.all("--set") {
-            guard let o = SDKConfig.parseOverride(text) else { throw UsageError(message: "--set takes KEY=VALUE, not '\(text)'") }
-            overrides.append(o)
-        }
+        let overrides = arguments.all("--set")
         let options = ReportOptions(
             generatedAt: ReportFile.generationTime(option: try arguments.time("--generated-at")),
             showSecrets: arguments.flag("--show-secrets"),

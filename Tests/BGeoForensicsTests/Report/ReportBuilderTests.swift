@@ -7,9 +7,11 @@ import Testing
         let doc = ReportFixture.built.document
         let trace = doc.trace
         #expect(trace.fixes.count > 200)
-        #expect(trace.count(.adjusted) > 0)
+        // The demo config says Adjust: replay moves the teleports and rejects the inaccurate fixes.
+        #expect(trace.count(.adjusted) >= 5)
         let reasons = Set(trace.fixes.filter { $0.decision == .rejected }.compactMap(\.reason))
-        #expect(reasons == ["accuracy", "teleport"])
+        #expect(reasons == ["accuracy"])
+        #expect(trace.count(.rejected) == 7)
         #expect(trace.geofences.count == 1)
         #expect(trace.queueHeadUUID != nil)
         // Time order.
@@ -18,15 +20,31 @@ import Testing
 
     @Test func findingsMostSevereFirstWithEvidence() throws {
         let doc = ReportFixture.built.document
-        let first = try #require(doc.findings.first)
-        #expect(first.severity == .error)
-        #expect(first.code == "uploads-failing")
-        #expect(first.evidence.count == 3)
-        #expect(doc.findings.contains { $0.code == "tracking-gap" && $0.summary.contains("session.relaunch") })
-        #expect(doc.findings.contains { $0.code == "poison-dropped" })
-        // Every evidence row is embedded even though tables are capped at 60 rows.
+        #expect(zip(doc.findings, doc.findings.dropFirst()).allSatisfy { $0.severity <= $1.severity })
+        #expect(doc.findings.map(\.code) == ["poison.dropped", "tracking.gap", "queue.stranded"])
+        #expect(doc.findings[1].summary.contains("relaunched"))
+        let stranded = doc.findings[2]
+        #expect(stranded.evidence.map(\.anchor) == ["log-438", "log-441", "log-444"])
+        #expect(stranded.notes.contains("state http.failures = 2"))
+        // Every evidence row is embedded even though tables are capped at 60 rows, and named uuids
+        // that are still queued link to their queue row.
         let anchors = Set(doc.tables.flatMap(\.anchors))
         for f in doc.findings { for e in f.evidence { #expect(anchors.contains(e.anchor), "\(e.anchor) missing") } }
+        let linked = stranded.uuids.compactMap { doc.uuidAnchors[$0] }
+        #expect(linked.count == stranded.uuids.count && !linked.isEmpty)
+        for anchor in linked { #expect(anchors.contains(anchor)) }
+    }
+
+    @Test func replaySectionAndDepth() {
+        let doc = ReportFixture.built.document
+        #expect(doc.replay.odometerRecorded != nil)
+        #expect(doc.replay.odometerReplayed ?? 0 > 0)
+        #expect(doc.replay.counts.first { $0.label == "rejected: accuracy" }?.count == 7)
+        #expect(!doc.replay.topContributors.isEmpty)
+        // Depth climbs to 20, drops to 0 after each 2xx, ends at the queue's size.
+        #expect(doc.queueDepth.map(\.depth).max() == 68)
+        #expect(doc.queueDepth.last?.depth == doc.summary.queue.count)
+        #expect(doc.queueDepth.contains { $0.depth == 0 })
     }
 
     @Test func attemptsCarryOutcomeAndBackoff() {

@@ -18,7 +18,7 @@ enum ReportFixture {
     static let built: (document: ReportDocument, html: String) = {
         do {
             let dump = try Dump(path: dumpPath)
-            let document = ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 1_785_100_000, maxTableRows: 60))
+            let document = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 1_785_100_000, maxTableRows: 60))
             let html = HTMLReportRenderer().render(document)
             if let keep = ProcessInfo.processInfo.environment["BGEO_KEEP_REPORT"] {
                 try? html.write(toFile: keep, atomically: true, encoding: .utf8)

@@ -6,8 +6,8 @@ public enum GPXFile {
         public var notes: [String]
     }
 
-    public static func write(dump: Dump, to path: String, mode: GPXTrackMode, overrides: [(key: String, value: JSONValue)] = [],
-                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?) throws(GPXWriteError) -> Result {
+    public static func write(dump: Dump, to path: String, mode: GPXTrackMode, overrides: [String] = [],
+                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?) throws -> Result {
         let trace = RecordedTraceReader.read(dump)
         var notes: [String] = []
         let points: [GPXTrackPoint]
@@ -15,7 +15,7 @@ public enum GPXFile {
         case .recorded, .raw:
             points = GPXExport.points(from: trace, mode: mode)
         case .replayed:
-            let replayed = ReplayTrack.points(dump: dump, trace: trace, overrides: overrides)
+            let replayed = try ReplayTrack.points(dump: dump, recorded: trace, overrides: overrides)
             points = replayed.points
             notes += replayed.notes
         }

@@ -1,8 +1,32 @@
-/// The replayed track: fixes a replay with the dump's config (plus overrides) accepts.
-/// Until the replay engine is wired in, this is the recorded track, and says so.
+/// The replayed track: the fixes a replay of the complete trace accepts (or adjusts), at the
+/// replay's output positions, under the dump's config plus `--set` overrides (as `replay`).
+/// Heading and altitude are not replay inputs; they are taken from the recorded fix with the same
+/// queue or log row.
 enum ReplayTrack {
-    static func points(dump: Dump, trace: ReportTrace, overrides: [(key: String, value: JSONValue)]) -> (points: [GPXTrackPoint], notes: [String]) {
-        (GPXExport.points(from: trace, mode: .recorded),
-         ["the replay engine is not available in this build: the replayed track is the recorded one"])
+    static func points(dump: Dump, recorded: ReportTrace, overrides: [String]) throws(UsageError) -> (points: [GPXTrackPoint], notes: [String]) {
+        var configuration = ReplayConfiguration.recorded(from: dump)
+        for text in overrides { try configuration.apply(set: text) }
+        let trace = TraceBuilder.completeTrace(dump: dump)
+        let result = ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
+                                      notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+        var byQueueRow: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        var byLogRow: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        byQueueRow.reserveCapacity(recorded.fixes.count)
+        for f in recorded.fixes where f.heading != nil || f.altitude != nil {
+            switch f.source {
+            case .queue(let id): byQueueRow[id] = (f.heading, f.altitude)
+            case .log(let id): byLogRow[id] = (f.heading, f.altitude)
+            }
+        }
+        var points: [GPXTrackPoint] = []
+        points.reserveCapacity(result.accepted + result.adjusted)
+        for (i, d) in result.decisions.enumerated() where d.decision != .rejected {
+            let fix = result.fixes[i]
+            let extra = fix.rowId.flatMap { byQueueRow[$0] } ?? fix.logId.flatMap { byLogRow[$0] }
+            points.append(GPXTrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: extra?.altitude ?? nil,
+                                        accuracy: fix.accuracy, speed: fix.speed, heading: extra?.heading ?? nil,
+                                        uuid: fix.uuid.isEmpty ? nil : fix.uuid, decision: d.decision == .adjusted ? "adjusted" : nil))
+        }
+        return (points, ["replayed with \(configuration.sourceDescription): \(result.accepted) accepted, \(result.adjusted) adjusted, \(result.rejected) rejected"])
     }
 }

@@ -99,15 +99,22 @@ public struct HTMLReportRenderer: Sendable {
             h += "<p>No findings: nothing in this dump looks wrong.</p>"
         } else {
             h += "<ol class=\"findings\">"
-            for f in ReportFindingRules.sorted(doc.findings) {
+            for f in ReportFindings.sorted(doc.findings) {
                 h += "<li class=\"\(f.severity.rawValue)\"><span class=\"sev \(f.severity.rawValue)\">\(f.severity.rawValue)</span>\(e(f.summary))<span class=\"code\">\(e(f.code))</span>"
-                if !f.evidence.isEmpty || !f.uuids.isEmpty {
+                if !f.evidence.isEmpty || !f.uuids.isEmpty || !f.notes.isEmpty {
                     h += "<ul class=\"evidence\">"
                     for ref in f.evidence {
                         let text = doc.evidenceText[ref.anchor].map { " — " + e($0) } ?? ""
                         h += "<li><a href=\"#\(ref.anchor)\">\(e(ref.label))</a>\(text)</li>"
                     }
-                    for uuid in f.uuids { h += "<li>uuid <span class=\"mono\">\(e(uuid))</span></li>" }
+                    for uuid in f.uuids {
+                        if let anchor = doc.uuidAnchors[uuid] {
+                            h += "<li>uuid <a href=\"#\(anchor)\">\(e(uuid))</a> (queued)</li>"
+                        } else {
+                            h += "<li>uuid <span class=\"mono\">\(e(uuid))</span></li>"
+                        }
+                    }
+                    for note in f.notes { h += "<li>\(e(note))</li>" }
                     h += "</ul>"
                 }
                 h += "</li>"
@@ -126,7 +133,7 @@ public struct HTMLReportRenderer: Sendable {
             h += "<li>\(swatch(item.cssClass))\(HTMLReportRenderer.e(item.label)): <b>\(item.count)</b></li>"
         }
         h += "</ul></div>"
-        h += "<p class=\"note\">Projection: equirectangular scaled by cos(latitude), fitted to the trace; north up. "
+        h += "<p class=\"note\">\(HTMLReportRenderer.e(doc.mapNote)) Projection: equirectangular scaled by cos(latitude), fitted to the trace; north up. "
         h += "The accepted track is simplified for drawing only (radial + Douglas–Peucker, tolerance \(DecimalText.format(PolylineSimplifier.reportTolerance, places: 2)) px): \(out.drawnTrackPoints) vertices drawn for \(out.acceptedFixes) accepted fixes. Counts are exact. No map tiles are loaded.</p></section>\n"
     }
 
