@@ -2,7 +2,9 @@
 /// rows) plus one for rows the reader could not decode.
 public enum ReportFindings {
     /// Evidence rows linked per finding (the rest are counted).
-    public static let evidenceLimit = 8
+    public static let evidenceLimit = 5
+    /// uuids listed per finding.
+    public static let uuidLimit = 4
 
     public static func from(timeline: Timeline, warnings: [DumpWarning]) -> [ReportFinding] {
         var out: [ReportFinding] = timeline.findings.map { f in
@@ -10,11 +12,12 @@ public enum ReportFindings {
             let uuids = f.allUuids
             var notes = f.evidence.compactMap(\.note)
             let omitted = max(0, logIds.count - evidenceLimit) + f.evidence.reduce(0) { $0 + $1.omittedLogIds } + f.omittedEvidence
-            if omitted > 0 { notes.append("\(omitted) more evidence row\(omitted == 1 ? "" : "s") not listed (see `bgeo-forensics timeline`).") }
+            if omitted > 0 { notes.append("\(omitted) more evidence item\(omitted == 1 ? "" : "s") not listed (see `bgeo-forensics timeline`).") }
             var seen: Set<Int64> = []
             let refs = logIds.filter { seen.insert($0).inserted }.prefix(evidenceLimit).map { EvidenceRef.log(rowId: $0) }
+            if uuids.count > uuidLimit { notes.append("\(uuids.count - uuidLimit) more uuid\(uuids.count - uuidLimit == 1 ? "" : "s") cited.") }
             return ReportFinding(code: f.code + (f.rule.map { ": " + $0 } ?? ""), severity: severity(f.severity), summary: f.summary,
-                                 evidence: Array(refs), uuids: Array(uuids.prefix(evidenceLimit)), notes: notes)
+                                 evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes)
         }
         if !warnings.isEmpty {
             let refs: [EvidenceRef] = warnings.prefix(evidenceLimit).compactMap { w in

@@ -45,8 +45,8 @@ public struct GPXExportSummary: Sendable, Equatable {
 }
 
 /// Turns a trace into GPX 1.1: metadata (name, time, bounds), geofence events as waypoints, one
-/// track split into a new segment wherever consecutive points are more than `gapSeconds` apart
-/// (the timeline's tracking-gap threshold).
+/// track split into a new segment wherever consecutive points are `gapSeconds` or more apart
+/// (the timeline's tracking-gap rule: a silence of at least the threshold).
 public struct GPXExport: Sendable {
     public var name: String
     public var description: String?
@@ -91,7 +91,7 @@ public struct GPXExport: Sendable {
     public func segmentStarts(_ points: [GPXTrackPoint]) -> [Int] {
         guard !points.isEmpty else { return [] }
         var starts = [0]
-        for i in 1..<points.count where points[i].time - points[i - 1].time > gapSeconds { starts.append(i) }
+        for i in 1..<points.count where points[i].time - points[i - 1].time >= gapSeconds { starts.append(i) }
         return starts
     }
 
@@ -123,7 +123,7 @@ public struct GPXExport: Sendable {
             writer.beginTrack(name: "\(name) (\(mode.rawValue))", description: nil, type: mode.rawValue)
             var previous: Double?
             for p in points {
-                if let previous, p.time - previous > gapSeconds { writer.beginSegment() }
+                if let previous, p.time - previous >= gapSeconds { writer.beginSegment() }
                 previous = p.time
                 var ext: [(key: String, value: String)] = []
                 if let a = p.accuracy { ext.append(("accuracy", DecimalText.format(a, places: 2))) }

@@ -84,7 +84,7 @@ public struct HTMLReportRenderer: Sendable {
         let cards: [(String, String)] = [
             ("\(s.queue.count)", "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixes.count)", "fixes in trace"),
             ("\(accepted + adjusted)", "accepted (\(adjusted) adjusted)"), ("\(rejected)", "rejected"),
-            ("\(doc.attempts.count)", "upload attempts (\(failed) not ok)"), ("\(doc.gaps.count)", "gaps > \(SVGFormat.duration(doc.gapSeconds))"),
+            ("\(doc.attempts.count)", "upload attempts (\(failed) not ok)"), ("\(doc.gaps.count)", "gaps ≥ \(SVGFormat.duration(doc.gapSeconds))"),
             ("\(s.warnings.count)", "warnings"),
         ]
         h += "<div class=\"cards\">"
@@ -226,7 +226,7 @@ public struct HTMLReportRenderer: Sendable {
                 h += "<p class=\"chart-note\">Accuracy values above \(DecimalText.format(yMax, places: 0)) m are drawn at the top edge (largest: \(DecimalText.format(sorted.last!, places: 1)) m).</p>"
             }
         }
-        if !doc.gaps.isEmpty { h += "<p class=\"chart-note\">Shaded bands: tracking gaps longer than \(SVGFormat.duration(doc.gapSeconds)).</p>" }
+        if !doc.gaps.isEmpty { h += "<p class=\"chart-note\">Shaded bands: tracking gaps of \(SVGFormat.duration(doc.gapSeconds)) or more.</p>" }
         h += "</section>\n"
     }
 

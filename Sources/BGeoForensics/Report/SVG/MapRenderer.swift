@@ -67,7 +67,7 @@ public struct MapRenderer: Sendable {
         for f in trace.fixes where f.decision != .rejected {
             acceptedCount += 1
             let p = projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
-            if let previousTime, f.time - previousTime > gapSeconds, let last = current.last {
+            if let previousTime, f.time - previousTime >= gapSeconds, let last = current.last {
                 gapLines.append((last, p, f.time - previousTime))
                 segments.append(current)
                 current = []
@@ -194,7 +194,7 @@ public struct MapRenderer: Sendable {
                              ("rej-time", "rejected: time"), ("rej-other", "rejected: other reason")] {
             if let n = counts[cls] { legend.append(LegendItem(cssClass: cls, label: label, count: n)) }
         }
-        if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps > \(SVGFormat.duration(gapSeconds)) (dashed)", count: gapLines.count)) }
+        if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) (dashed)", count: gapLines.count)) }
         if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
         if headDrawn { legend.append(LegendItem(cssClass: "head", label: "queue head (oldest pending)", count: 1)) }
         return Output(svg: svg, legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
