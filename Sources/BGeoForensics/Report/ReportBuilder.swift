@@ -3,13 +3,29 @@ import Foundation
 /// Gathers a `ReportDocument` from a dump: summary, trace, upload attempts, gaps, findings, the
 /// replay section and the embedded tables (capped, evidence rows always kept). Secrets are
 /// redacted unless `options.showSecrets`.
+/// Stage timings on stderr when BGEO_REPORT_TIMING is set (for tuning the big-dump path).
+struct StageClock {
+    let enabled = ProcessInfo.processInfo.environment["BGEO_REPORT_TIMING"] != nil
+    var last = Date()
+    mutating func lap(_ stage: String) {
+        guard enabled else { return }
+        let now = Date()
+        FileHandle.standardError.write(Data(String(format: "  %@: %.2f s\n", stage, now.timeIntervalSince(last)).utf8))
+        last = now
+    }
+}
+
 public enum ReportBuilder {
     /// Builds the document. Throws a UsageError for an override replay cannot use.
     public static func build(dump: Dump, options: ReportOptions) throws(UsageError) -> ReportDocument {
+        var clock = StageClock()
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
+        clock.lap("redactor")
         let summary = DumpSummary(dump: dump, redactor: redactor)
+        clock.lap("summary")
         // The timeline: attempts, gaps and findings.
         let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
+        clock.lap("timeline")
         // The replay of the complete trace with the dump's config (and any overrides).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
@@ -17,6 +33,7 @@ public enum ReportBuilder {
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
         let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
+        clock.lap("trace+replay")
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay)
@@ -28,6 +45,7 @@ public enum ReportBuilder {
         }
         let depth = QueueDepthSeries.build(dump: dump, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                            dumpTime: summary.newestTime)
+        clock.lap("depth")
         let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
         let replay = replaySummary(result, trace: trace)
 
@@ -36,12 +54,19 @@ public enum ReportBuilder {
         for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
         var forcedUUIDs = Set(findings.flatMap(\.uuids))
         if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
+        // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
         var offsets: Set<Int> = []
+        for f in complete.fixes {
+            guard let last = f.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { continue }
+            offset(f.timestampText, into: &offsets)
+            if offsets.count >= 4 { break }
+        }
         var uuidAnchors: [String: String] = [:]
         let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
                                          forcedUUIDs: forcedUUIDs, uuidAnchors: &uuidAnchors, offsets: &offsets)
         let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
+        clock.lap("tables")
         var finalSummary = summary
         finalSummary.warnings = dump.warnings.all
         var evidenceText: [String: String] = [:]
@@ -95,23 +120,19 @@ public enum ReportBuilder {
 
     static func buildQueueTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
                                 uuidAnchors: inout [String: String], offsets: inout Set<Int>) -> ReportTable {
-        var sampler = RowSampler<QueueRow>(head: cap / 2, tail: cap - cap / 2)
-        var localOffsets = offsets
-        var anchorsByUUID: [String: String] = [:]
-        dump.forEachQueueRow { row in
-            let byUUID = forcedUUIDs.contains(row.uuid)
-            if byUUID, anchorsByUUID[row.uuid] == nil { anchorsByUUID[row.uuid] = "queue-\(row.rowId)" }
-            sampler.add(row, force: byUUID || forced.contains("queue-\(row.rowId)"))
-            offset(row.timestampText, into: &localOffsets)
-        }
-        offsets = localOffsets
-        uuidAnchors = anchorsByUUID
+        let table = dump.layout.queueTable ?? "location_events"
+        let ids = Set(forced.compactMap { $0.hasPrefix("queue-") ? Int64($0.dropFirst(6)) : nil })
+        let picked = dump.layout.queueTable == nil ? (ids: [], total: 0, uuidRows: [:])
+            : dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: forcedUUIDs)
+        uuidAnchors = picked.uuidRows.mapValues { "queue-\($0)" }
+        let rows = dump.queueRows(ids: picked.ids)
+        for row in rows { offset(row.timestampText, into: &offsets) }
         let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
                        .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
                        .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]
-        var rows: [[JSONValue]] = []
+        var cells: [[JSONValue]] = []
         var anchors: [String] = []
-        for row in sampler.items {
+        for row in rows {
             let parsed = try? JSONParser.parse(row.json)
             func num(_ path: String) -> JSONValue {
                 guard let v = parsed?.value(atPath: path)?.doubleValue, v.isFinite else { return .null }
@@ -127,14 +148,14 @@ public enum ReportBuilder {
             } else {
                 extras = "unreadable: " + redactor.redact(text: row.json)
             }
-            rows.append([.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
+            cells.append([.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
                          num("coords.latitude"), num("coords.longitude"), num("coords.accuracy"), num("coords.speed"),
                          num("odometer"), .string(redactor.redact(text: event)), .string(truncate(extras, 400))])
             anchors.append("queue-\(row.rowId)")
         }
-        return ReportTable(id: "queue", title: "Queue (pending records, drain order)", columns: columns, rows: rows,
-                           anchors: anchors, total: sampler.seen,
-                           note: sampler.seen > rows.count ? note(rows.count, sampler.seen, "locations") : nil)
+        return ReportTable(id: "queue", title: "Queue (pending records, drain order)", columns: columns, rows: cells,
+                           anchors: anchors, total: picked.total,
+                           note: picked.total > cells.count ? note(cells.count, picked.total, "locations") : nil)
     }
 
     static func note(_ shown: Int, _ total: Int, _ command: String) -> String {
@@ -142,25 +163,23 @@ public enum ReportBuilder {
     }
 
     static func buildLogTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, offsets: inout Set<Int>) -> ReportTable {
-        var sampler = RowSampler<LogEntry>(head: cap / 2, tail: cap - cap / 2)
-        var localOffsets = offsets
-        dump.forEachLogEntry { entry in
-            sampler.add(entry, force: forced.contains("log-\(entry.rowId)"))
-            offset(entry.tsText, into: &localOffsets)
-        }
-        offsets = localOffsets
+        let ids = Set(forced.compactMap { $0.hasPrefix("log-") ? Int64($0.dropFirst(4)) : nil })
+        let picked = dump.layout.hasLog ? dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: [])
+            : (ids: [], total: 0, uuidRows: [:])
+        let entries = dump.logEntries(ids: picked.ids)
+        for e in entries { offset(e.tsText, into: &offsets) }
         let columns = [ReportTable.Column("row", numeric: true), .init("ts"), .init("level"), .init("src"), .init("event"),
                        .init("message"), .init("data")]
         var rows: [[JSONValue]] = []
         var anchors: [String] = []
-        for e in sampler.items {
+        for e in entries {
             let data = e.data.map { redactor.redact($0).jsonText } ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
             rows.append([.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
                          .string(truncate(redactor.redact(text: e.message ?? ""), 400)), .string(truncate(data, 600))])
             anchors.append("log-\(e.rowId)")
         }
-        return ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: sampler.seen,
-                           note: sampler.seen > rows.count ? note(rows.count, sampler.seen, "logs") : nil)
+        return ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: picked.total,
+                           note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
     }
 
     static func buildAttemptsTable(_ attempts: [ReportAttempt], cap: Int) -> ReportTable {

@@ -8,7 +8,9 @@ public enum ReportFile {
     public static func write(dumpPath: String, to outputPath: String, options: ReportOptions) throws -> (document: ReportDocument, bytes: Int) {
         let dump = try Dump(path: dumpPath)
         let document = try ReportBuilder.build(dump: dump, options: options)
+        var clock = StageClock()
         let html = HTMLReportRenderer().render(document)
+        clock.lap("render")
         let folder = (outputPath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let data = Data(html.utf8)
