@@ -21,8 +21,6 @@ public enum ReportBuilder {
         var clock = StageClock()
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
         clock.lap("redactor")
-        let summary = DumpSummary(dump: dump, redactor: redactor)
-        clock.lap("summary")
         // The timeline: attempts, gaps and findings.
         let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
         clock.lap("timeline")
@@ -32,8 +30,9 @@ public enum ReportBuilder {
         let complete = TraceBuilder.completeTrace(dump: dump)
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
         clock.lap("trace+replay")
+        var summary = ReportOverview(dump: dump, trace: complete, timeline: timeline, redactor: redactor)
+        let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay)
@@ -67,8 +66,7 @@ public enum ReportBuilder {
         let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
         clock.lap("tables")
-        var finalSummary = summary
-        finalSummary.warnings = dump.warnings.all
+        summary.warnings = dump.warnings.all
         var evidenceText: [String: String] = [:]
         for table in [queueTable, logTable] {
             for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) || uuidAnchors.values.contains(anchor) {
@@ -78,7 +76,7 @@ public enum ReportBuilder {
         return ReportDocument(
             dumpName: dump.displayName, inputs: dump.inputs, layout: dump.layout, generatedAt: options.generatedAt,
             firstTime: [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min(),
-            lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: finalSummary, trace: trace,
+            lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: summary, trace: trace,
             attempts: attempts, queueDepth: depth, gaps: gaps, gapSeconds: options.gapSeconds,
             findings: findings, findingsSource: "the timeline analysis (bgeo-forensics timeline) against the \(timeline.policy.rawValue) upload policy",
             replay: replay, tables: [queueTable, logTable, attemptsTable],

@@ -9,7 +9,7 @@ public struct ReportDocument: Sendable {
     public var lastTime: Double?
     /// UTC offsets (seconds) found in timestamps written with one; empty when all are UTC.
     public var deviceOffsets: [Int]
-    public var summary: DumpSummary
+    public var summary: ReportOverview
     public var trace: ReportTrace
     public var attempts: [ReportAttempt]
     public var queueDepth: [(time: Double, depth: Int)]

@@ -82,7 +82,7 @@ public struct HTMLReportRenderer: Sendable {
         let accepted = doc.trace.count(.accepted), adjusted = doc.trace.count(.adjusted), rejected = doc.trace.count(.rejected)
         let failed = doc.attempts.filter { $0.outcome != "success" }.count
         let cards: [(String, String)] = [
-            ("\(s.queue.count)", "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixes.count)", "fixes in trace"),
+            ("\(s.queue.count)", s.queue.unreadable > 0 ? "queued rows (\(s.queue.unreadable) unreadable)" : "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixes.count)", "fixes in trace"),
             ("\(accepted + adjusted)", "accepted (\(adjusted) adjusted)"), ("\(rejected)", "rejected"),
             ("\(doc.attempts.count)", "upload attempts (\(failed) not ok)"), ("\(doc.gaps.count)", "gaps ≥ \(SVGFormat.duration(doc.gapSeconds))"),
             ("\(s.warnings.count)", "warnings"),
