@@ -95,3 +95,44 @@ extension Dump {
         return entries
     }
 }
+
+extension Dump {
+    /// Heading and altitude of every location fix, by queue row and by `location` log row: what
+    /// a replayed GPX track adds to the replay's own fields. SQLite's json_extract reads just
+    /// these two fields, far cheaper than decoding every record again.
+    func headingsAndAltitudes() -> (queue: [Int64: (heading: Double?, altitude: Double?)], log: [Int64: (heading: Double?, altitude: Double?)]) {
+        var queue: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        var log: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        func collect(_ sql: String, into map: inout [Int64: (heading: Double?, altitude: Double?)], table: String) {
+            do {
+                let stmt = try database.prepare(sql)
+                while try stmt.step() {
+                    let heading = stmt.double(1).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+                    let altitude = stmt.double(2).flatMap { $0.isFinite ? $0 : nil }
+                    if heading != nil || altitude != nil { map[stmt.int64(0)] = (heading, altitude) }
+                }
+            } catch {
+                warnScanFailure(error, table: table, afterRow: nil)
+            }
+        }
+        if let table = layout.queueTable {
+            let col = quoteIdentifier(layout.recordColumn)
+            if let count = try? database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"), (try? count.step()) == true {
+                queue.reserveCapacity(count.int(0))
+            }
+            collect("""
+                SELECT id, CASE WHEN json_valid(\(col)) THEN json_extract(\(col), '$.coords.heading') END,
+                       CASE WHEN json_valid(\(col)) THEN json_extract(\(col), '$.coords.altitude') END
+                FROM \(quoteIdentifier(table))
+                """, into: &queue, table: table)
+        }
+        if layout.hasLog {
+            collect("""
+                SELECT id, CASE WHEN json_valid(data) THEN json_extract(data, '$.heading') END,
+                       CASE WHEN json_valid(data) THEN json_extract(data, '$.altitude') END
+                FROM log_entries WHERE event = 'location'
+                """, into: &log, table: "log_entries")
+        }
+        return (queue, log)
+    }
+}

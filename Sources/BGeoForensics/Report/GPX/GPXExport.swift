@@ -117,7 +117,7 @@ public struct GPXExport: Sendable {
             writer.waypoint(GPXWriter.Point(
                 latitude: g.latitude, longitude: g.longitude, time: g.time, name: g.identifier,
                 description: "geofence \(g.action) \(g.identifier)", type: "geofence",
-                extensions: [("action", g.action), ("uuid", g.uuid)]))
+                extensions: GPXWriter.Extensions(uuid: g.uuid, action: g.action)))
         }
         if !points.isEmpty {
             writer.beginTrack(name: "\(name) (\(mode.rawValue))", description: nil, type: mode.rawValue)
@@ -125,13 +125,8 @@ public struct GPXExport: Sendable {
             for p in points {
                 if let previous, p.time - previous >= gapSeconds { writer.beginSegment() }
                 previous = p.time
-                var ext: [(key: String, value: String)] = []
-                if let a = p.accuracy { ext.append(("accuracy", DecimalText.format(a, places: 2))) }
-                if let s = p.speed { ext.append(("speed", DecimalText.format(s, places: 2))) }
-                if let h = p.heading { ext.append(("heading", DecimalText.format(h, places: 1))) }
-                if let u = p.uuid { ext.append(("uuid", u)) }
-                if let d = p.decision { ext.append(("decision", d)) }
-                if let r = p.reason { ext.append(("reason", r)) }
+                let ext = GPXWriter.Extensions(accuracy: p.accuracy, speed: p.speed, heading: p.heading, uuid: p.uuid,
+                                               decision: p.decision, reason: p.reason)
                 writer.trackPoint(GPXWriter.Point(latitude: p.latitude, longitude: p.longitude, time: p.time,
                                                   elevation: p.altitude, extensions: ext))
             }

@@ -23,11 +23,11 @@ public final class GPXWriter {
         public var name: String?
         public var description: String?
         public var type: String?
-        /// Written under `<extensions>` as `bgeo:key` elements, in order.
-        public var extensions: [(key: String, value: String)]
+        /// Written under `<extensions>` as `bgeo:…` elements.
+        public var extensions: Extensions
 
         public init(latitude: Double, longitude: Double, time: Double? = nil, elevation: Double? = nil, name: String? = nil,
-                    description: String? = nil, type: String? = nil, extensions: [(key: String, value: String)] = []) {
+                    description: String? = nil, type: String? = nil, extensions: Extensions = Extensions()) {
             self.latitude = latitude
             self.longitude = longitude
             self.time = time
@@ -36,6 +36,32 @@ public final class GPXWriter {
             self.description = description
             self.type = type
             self.extensions = extensions
+        }
+    }
+
+    /// Our `<extensions>` children (a fixed set: no per-point allocation), written when set.
+    public struct Extensions: Sendable {
+        public var accuracy: Double?
+        public var speed: Double?
+        public var heading: Double?
+        public var uuid: String?
+        public var action: String?
+        public var decision: String?
+        public var reason: String?
+
+        public init(accuracy: Double? = nil, speed: Double? = nil, heading: Double? = nil, uuid: String? = nil,
+                    action: String? = nil, decision: String? = nil, reason: String? = nil) {
+            self.accuracy = accuracy
+            self.speed = speed
+            self.heading = heading
+            self.uuid = uuid
+            self.action = action
+            self.decision = decision
+            self.reason = reason
+        }
+
+        var isEmpty: Bool {
+            accuracy == nil && speed == nil && heading == nil && uuid == nil && action == nil && decision == nil && reason == nil
         }
     }
 
@@ -164,13 +190,20 @@ public final class GPXWriter {
         attribute("lon", GPXWriter.longitude(p.longitude))
         // wptType order: ele, time, …, name, cmt, desc, src, link, sym, type, …, extensions.
         if let ele = p.elevation, ele.isFinite { element("ele", DecimalText.format(ele, places: 2)) }
-        if let time = p.time { element("time", Timestamp.format(time)) }
+        if let time = p.time { element("time", FastTimestamp.format(time)) }
         if let name = p.name { element("name", name) }
         if let desc = p.description { element("desc", desc) }
         if let type = p.type { element("type", type) }
-        if !p.extensions.isEmpty {
+        let x = p.extensions
+        if !x.isEmpty {
             check(xmlTextWriterStartElement(writer, "extensions"))
-            for item in p.extensions { element("bgeo:" + item.key, item.value) }
+            if let v = x.accuracy { element("bgeo:accuracy", DecimalText.format(v, places: 2)) }
+            if let v = x.speed { element("bgeo:speed", DecimalText.format(v, places: 2)) }
+            if let v = x.heading { element("bgeo:heading", DecimalText.format(v, places: 1)) }
+            if let v = x.uuid { element("bgeo:uuid", v) }
+            if let v = x.action { element("bgeo:action", v) }
+            if let v = x.decision { element("bgeo:decision", v) }
+            if let v = x.reason { element("bgeo:reason", v) }
             check(xmlTextWriterEndElement(writer))
         }
         check(xmlTextWriterEndElement(writer))

@@ -1,23 +1,13 @@
 /// The replayed track: the fixes a replay of the complete trace accepts (or adjusts), at the
 /// replay's output positions, under the dump's config plus `--set` overrides (as `replay`).
-/// Heading and altitude are not replay inputs; they are taken from the recorded fix with the same
-/// queue or log row.
+/// Heading and altitude are not replay inputs; they are taken from the fix's own queue or log row.
 enum ReplayTrack {
-    static func points(dump: Dump, recorded: ReportTrace, overrides: [String]) throws(UsageError) -> (points: [GPXTrackPoint], notes: [String]) {
+    static func points(dump: Dump, trace: Trace, overrides: [String]) throws(UsageError) -> (points: [GPXTrackPoint], notes: [String]) {
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in overrides { try configuration.apply(set: text) }
-        let trace = TraceBuilder.completeTrace(dump: dump)
         let result = ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        var byQueueRow: [Int64: (heading: Double?, altitude: Double?)] = [:]
-        var byLogRow: [Int64: (heading: Double?, altitude: Double?)] = [:]
-        byQueueRow.reserveCapacity(recorded.fixes.count)
-        for f in recorded.fixes where f.heading != nil || f.altitude != nil {
-            switch f.source {
-            case .queue(let id): byQueueRow[id] = (f.heading, f.altitude)
-            case .log(let id): byLogRow[id] = (f.heading, f.altitude)
-            }
-        }
+        let (byQueueRow, byLogRow) = dump.headingsAndAltitudes()
         var points: [GPXTrackPoint] = []
         points.reserveCapacity(result.accepted + result.adjusted)
         for (i, d) in result.decisions.enumerated() where d.decision != .rejected {

@@ -22,10 +22,14 @@ public enum RecordedTraceReader {
                     source: .queue(rowId: record.rowId)))
                 return
             }
-            queueIndex[record.uuid] = fixes.count
             fixes.append(ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude,
                                    longitude: record.longitude, accuracy: record.accuracy, speed: record.speed,
                                    heading: record.heading, altitude: record.altitude, source: .queue(rowId: record.rowId)))
+        }
+        // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
+        queueIndex.reserveCapacity(fixes.count + 1024)
+        for i in fixes.indices {
+            if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
         }
         var seenLogUUIDs: Set<String> = []
         var values: [ScannedValue] = []
@@ -69,7 +73,9 @@ public enum RecordedTraceReader {
             }
         }
         // Time order; ties keep reading order (sort is not stable, so break ties by position).
-        let ordered = fixes.enumerated().sorted { a, b in
+        // Usually the fixes already are in order: then no copy is made.
+        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].time <= fixes[$0].time }
+        let ordered = inOrder ? fixes : fixes.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
         geofences.sort { $0.time < $1.time }

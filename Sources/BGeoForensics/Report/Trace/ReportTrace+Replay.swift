@@ -18,10 +18,15 @@ extension ReportTrace {
                                    accuracy: fix.accuracy, speed: fix.speed, decision: decision, reason: d.reason?.rawValue,
                                    source: source))
         }
-        let marks = geofences.map { g in
-            ReportGeofence(time: g.time, uuid: g.uuid, identifier: g.geofence?.identifier ?? "", action: g.geofence?.action ?? "",
-                           latitude: g.latitude, longitude: g.longitude, source: .queue(rowId: g.rowId))
-        }.sorted { $0.time < $1.time }
+        let marks = geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
         self.init(fixes: fixes, geofences: marks, queueHeadUUID: queueHeadUUID)
+    }
+}
+
+extension ReportGeofence {
+    /// A queued geofence record as a map/GPX event.
+    public init(record g: QueueRecord) {
+        self.init(time: g.time, uuid: g.uuid, identifier: g.geofence?.identifier ?? "", action: g.geofence?.action ?? "",
+                  latitude: g.latitude, longitude: g.longitude, source: .queue(rowId: g.rowId))
     }
 }
