@@ -40,6 +40,7 @@ enum GPXCommand: CLICommand {
             CommandSupport.stderr.line("wrote \(output): \(result.summary.points) points in \(result.summary.segments) segment\(result.summary.segments == 1 ? "" : "s"), \(result.summary.waypoints) waypoint\(result.summary.waypoints == 1 ? "" : "s")")
         }
         CommandSupport.reportWarnings(dump)
+        CommandSupport.stderr.flush()
         return 0
     }
 }

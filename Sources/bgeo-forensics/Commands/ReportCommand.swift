@@ -10,7 +10,7 @@ enum ReportCommand: CLICommand {
             The page loads nothing from the network (its Content-Security-Policy forbids it), prints
             cleanly, and embeds at most --max-rows rows per table (first and last, plus every row a
             finding cites). Secrets are redacted unless --show-secrets.
-            Example reports: bgeo-forensics report --all Samples -o Reports --generated-at 2026-01-01T00:00:00Z
+            Example reports (what .ci/reports runs): bgeo-forensics report --all Samples -o Reports --generated-at 2026-07-25T00:00:00Z
             """,
         positionals: [PositionalSpec("DUMP", required: false, help: "The dump (omit with --all).")],
         options: [
