@@ -37,6 +37,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BGeoForensics"],
+            // The programmable ingest server the re-sync tests start (Python, run as a real process).
+            exclude: ["Fixtures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -85,7 +85,7 @@ import Testing
     func notADatabaseExitsTwoWithOneSentence(_ content: String) throws {
         let dir = TestDirectory("notdb")
         let path = dir.file("bgeo.db")
-        FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
         for command in ["inspect", "locations", "logs"] {
             let result = try ToolRunner.run([command, path])
             #expect(result.exitCode == 2)

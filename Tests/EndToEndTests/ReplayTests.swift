@@ -58,6 +58,13 @@ import Testing
         #expect(r.stdout.contains("1 geofence event"))
         #expect(!r.stdout.contains("tok-SECRET-123"))
         #expect(try Self.sha256(path) == before)  // evidence untouched
+        let listing = try ToolRunner.run(["replay", path, "--fixes", "--top", "2"])
+        #expect(listing.exitCode == 0)
+        let tpRow = listing.stdout.split(separator: "\n").first { $0.contains("tp-1") && $0.contains("queue") }
+        #expect(tpRow?.contains("rejected (teleport)") == true)
+        let topJSON = try JSONParser.parse(try ToolRunner.run(["replay", path, "--json", "--top", "2"]).stdout)
+        #expect(topJSON["topContributors"]?.arrayValue?.count == 2)
+        #expect(topJSON["decisions"] == nil)
     }
 
     @Test func jsonIsByteIdenticalAcrossRunsAndCountsArePlanted() throws {
@@ -126,4 +133,143 @@ import Testing
         let help = try ToolRunner.run(["replay", "--help"])
         #expect(help.exitCode == 0 && help.stdout.contains("--compare") && help.stdout.contains("--set"))
     }
+
+    /// An independent reference of replay-semantics.md in Python (its own haversine, the Adjust
+    /// point by bearing/destination rather than slerp, its own trace assembly) must reach the same
+    /// decision for every fix and the same odometer, on a seeded random walk with teleports,
+    /// poor and unknown accuracies, repeated timestamps and gaps over 300 s.
+    @Test(arguments: [["Conservative", "100", "60", "DEFAULT", "0"], ["Adjust", "50", "30", "AGGRESSIVE", "0"],
+                      ["PassThrough", "100", "60", "DEFAULT", "10"], ["Adjust", "200", "10", "CONSERVATIVE", "15"]])
+    func matchesAnIndependentPythonReference(_ config: [String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            Issue.record("python3 is needed for the independent reference")
+            return
+        }
+        let dir = TestDirectory("replay-reference")
+        let path = dir.file("walk.db")
+        let w = try DumpWriter(path: path, layout: .current)
+        try w.begin()
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random() -> Double {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Double(state % 1_000_000) / 1_000_000
+        }
+        var t = 0.0, lat = 48.85, lon = 2.35
+        for i in 0..<600 {
+            let r = random()
+            t += r < 0.01 ? 0 : (r < 0.02 ? 400 : [1, 2, 5, 10, 30][Int(random() * 5)])
+            lat += (random() - 0.5) * 6e-4
+            lon += (random() - 0.5) * 6e-4
+            var fixLat = lat, fixLon = lon
+            if random() < 0.03 { fixLat += (random() - 0.5) * 0.1; fixLon += (random() - 0.5) * 0.1 }
+            let accuracy = random() < 0.3 ? [3, 8, 25, 60, 150, -1][Int(random() * 6)] : 2 + random() * 18
+            let uuid = "f-\(i)", ts = Timestamp.format(Self.t0 + t)
+            if random() < 0.6 {
+                try w.insertRecord(["uuid": .string(uuid), "timestamp": .string(ts),
+                                    "coords": ["latitude": .double(fixLat), "longitude": .double(fixLon), "accuracy": .double(accuracy)]])
+            }
+            if random() < 0.5 {
+                var data: JSONObject = ["uuid": .string(uuid), "timestamp": .string(ts), "latitude": .double(fixLat + 1e-5),
+                                        "longitude": .double(fixLon), "accuracy": .double(accuracy)]
+                if random() < 0.7 { data["raw_latitude"] = .double(fixLat); data["raw_longitude"] = .double(fixLon) }
+                try w.insertLog(ts: ts, level: 4, event: "location", data: .object(data))
+            }
+        }
+        try w.close()
+        let script = dir.file("reference.py")
+        try Data(Self.referenceScript.utf8).write(to: URL(fileURLWithPath: script))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [script, path] + config
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let referenceData = pipe.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let reference = try JSONParser.parse(String(decoding: referenceData, as: UTF8.self))
+
+        let keys = ["locationFilterPolicy", "locationFilterMaxAccuracy", "locationFilterMaxSpeed", "kalmanProfile",
+                    "odometerAccuracyThreshold"]
+        let sets = zip(keys, config).flatMap { ["--set", "\($0)=\($1)"] }
+        let run = try ToolRunner.run(["replay", path, "--json", "--fixes"] + sets)
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let ours = try JSONParser.parse(run.stdout)
+        let ourDecisions = (ours["decisions"]?.arrayValue ?? []).map { d -> [JSONValue] in
+            [d["uuid"] ?? .null, d["decision"] ?? .null, d["reason"] ?? .null]
+        }
+        let theirDecisions = (reference["decisions"]?.arrayValue ?? []).map { $0.arrayValue ?? [] }
+        #expect(ourDecisions.count > 300)
+        #expect(ourDecisions == theirDecisions)
+        let odometer = try #require(ours["odometer"]?["replayed"]?.doubleValue)
+        let theirs = try #require(reference["odometer"]?.doubleValue)
+        #expect(abs(odometer - theirs) < 0.01, "ours \(odometer) reference \(theirs)")
+    }
+
+    static let referenceScript = #"""
+# Independent reference of replay-semantics.md (queue + location lines, raw_* preferred), for cross-checking.
+import sqlite3, json, math, sys, datetime
+R=6371008.8
+def hv(a,b,c,d):
+    p1,p2=math.radians(a),math.radians(c); h=math.sin((p2-p1)/2)**2+math.cos(p1)*math.cos(p2)*math.sin(math.radians(d-b)/2)**2
+    return 2*R*math.asin(min(1,math.sqrt(h)))
+def toward(a,b,c,d,dist):
+    # via bearing/destination (a different construction than the Swift slerp)
+    p1,l1,p2,l2=map(math.radians,(a,b,c,d))
+    y=math.sin(l2-l1)*math.cos(p2); x=math.cos(p1)*math.sin(p2)-math.sin(p1)*math.cos(p2)*math.cos(l2-l1)
+    th=math.atan2(y,x); dl=dist/R
+    p3=math.asin(math.sin(p1)*math.cos(dl)+math.cos(p1)*math.sin(dl)*math.cos(th))
+    l3=l1+math.atan2(math.sin(th)*math.sin(dl)*math.cos(p1),math.cos(dl)-math.sin(p1)*math.sin(p3))
+    return math.degrees(p3),math.degrees(l3)
+def t(s): return datetime.datetime.fromisoformat(s.replace('Z','+00:00')).timestamp()
+db=sqlite3.connect(sys.argv[1]); policy=sys.argv[2]; maxacc=float(sys.argv[3]); maxv=float(sys.argv[4]); prof=sys.argv[5]; odothr=float(sys.argv[6])
+fx={}
+order=[]
+for rid,u,ts,kind,js in db.execute("select id,uuid,timestamp,kind,json from location_events order by id"):
+    if kind!='location': continue
+    r=json.loads(js); c=r['coords']; acc=c.get('accuracy'); acc=None if acc is None or acc<0 else acc
+    fx[u]=dict(t=t(ts),lat=c['latitude'],lon=c['longitude'],acc=acc,rid=rid,lid=None,u=u); order.append(u)
+for lid,data in db.execute("select id,data from log_entries where event='location' order by id"):
+    d=json.loads(data); u=d['uuid']
+    if u in fx:
+        fx[u]['lid']=fx[u]['lid'] or lid
+        if 'raw_latitude' in d: fx[u]['lat']=d['raw_latitude']; fx[u]['lon']=d['raw_longitude']
+    else:
+        a=d.get('accuracy'); fx[u]=dict(t=t(d['timestamp']),lat=d.get('raw_latitude',d['latitude']),lon=d.get('raw_longitude',d['longitude']),acc=None if a is None or a<0 else a,rid=None,lid=lid,u=u)
+import functools
+def cmp(a,b):
+    if a['t']!=b['t']: return -1 if a['t']<b['t'] else 1
+    if a['rid'] is not None and b['rid'] is not None and a['rid']!=b['rid']: return -1 if a['rid']<b['rid'] else 1
+    if a['lid'] is not None and b['lid'] is not None and a['lid']!=b['lid']: return -1 if a['lid']<b['lid'] else 1
+    pa=a['rid'] if a['rid'] is not None else a['lid']; pb=b['rid'] if b['rid'] is not None else b['lid']
+    return (pa>pb)-(pa<pb)
+fixes=sorted(fx.values(),key=functools.cmp_to_key(cmp))
+q,r={'DEFAULT':(1,1),'AGGRESSIVE':(2,.5),'CONSERVATIVE':(.5,2)}[prof]
+ref=None; K=None; odo=0; anchor=None; out=[]
+for f in fixes:
+    if f['acc'] is None or f['acc']>maxacc: out.append((f['u'],'rejected','accuracy',odo)); continue
+    lat,lon=f['lat'],f['lon']; dec='accepted'
+    if policy!='PassThrough':
+        reset=ref is None or f['t']-ref[0]>300
+        if not reset:
+            dt=f['t']-ref[0]
+            if dt<=0: out.append((f['u'],'rejected','time',odo)); continue
+            v=hv(ref[1],ref[2],lat,lon)/dt
+            if v>maxv:
+                if policy=='Conservative': out.append((f['u'],'rejected','teleport',odo)); continue
+                lat,lon=toward(ref[1],ref[2],lat,lon,maxv*dt); dec='adjusted'
+        ref=(f['t'],lat,lon)
+        a=max(f['acc'],1.0)
+        if reset: K=[lat,lon,(a*r)**2,f['t']]
+        else:
+            K[2]+=(f['t']-K[3])*(3.0*q)**2; g=K[2]/(K[2]+(a*r)**2); K[0]+=g*(lat-K[0]); K[1]+=g*(lon-K[1]); K[2]=(1-g)*K[2]; K[3]=f['t']
+        lat,lon=K[0],K[1]
+    if not (odothr>0 and f['acc']>odothr):
+        if anchor: odo+=hv(anchor[0],anchor[1],lat,lon)
+        anchor=(lat,lon)
+    out.append((f['u'],dec,None,odo))
+print(json.dumps({"odometer":odo,"decisions":[[u,d,rs] for u,d,rs,_ in out]}))
+"""#
 }

@@ -72,6 +72,16 @@ import Testing
         #expect(noOutput.exitCode == 2)
         let badSeed = try ToolRunner.run(["simulate", "--scenario", "healthy-day", "-o", dir.file("x.db"), "--seed", "-1"])
         #expect(badSeed.exitCode == 2)
+        // An existing file that simulate did not write (possible evidence) is never replaced.
+        let evidence = dir.file("bgeo.db")
+        try Data("not mine".utf8).write(to: URL(fileURLWithPath: evidence))
+        let refused = try ToolRunner.run(["simulate", "--scenario", "healthy-day", "-o", evidence])
+        #expect(refused.exitCode == 2)
+        #expect(refused.stderr.contains("refusing to replace"))
+        #expect(try String(contentsOfFile: evidence, encoding: .utf8) == "not mine")
+        let again = try ToolRunner.run(["simulate", "--scenario", "wal-mode", "-o", dir.file("w.db")])
+        let replaced = try ToolRunner.run(["simulate", "--scenario", "wal-mode", "-o", dir.file("w.db")])
+        #expect(again.exitCode == 0 && replaced.exitCode == 0, "\(replaced.stderr)")
         let help = try ToolRunner.run(["simulate", "--help"])
         #expect(help.exitCode == 0 && help.stdout.contains("--records"))
     }

@@ -23,34 +23,17 @@ extension Dump {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = query.order == .oldestFirst ? "ASC" : "DESC"
         let sql = "SELECT id, ts, level, src, event, message, data, uploaded, json_valid(data) FROM log_entries \(whereClause) ORDER BY id \(order)"
-        let stmt: Statement
-        do {
-            stmt = try database.prepare(sql)
-            try stmt.bind(bindings)
-        } catch {
-            warnScanFailure(error, table: table, afterRow: nil)
-            return
-        }
         let needle = query.grep?.lowercased()
-        var lastRow: Int64?
         var emitted = 0
-        while true {
-            let hasRow: Bool
-            do { hasRow = try stmt.step() } catch {
-                warnScanFailure(error, table: table, afterRow: lastRow)
-                return
-            }
-            guard hasRow else { return }
-            let rowId = stmt.int64(0)
-            lastRow = rowId
+        try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
             guard let time = stmt.withUTF8(1, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
-                continue
+                return true
             }
             let event = stmt.text(4) ?? ""
-            guard query.matchesEvent(event) else { continue }
-            if let since = query.since, time < since { continue }
-            if let until = query.until, time > until { continue }
+            guard query.matchesEvent(event) else { return true }
+            if let since = query.since, time < since { return true }
+            if let until = query.until, time > until { return true }
             let dataText = stmt.text(6)
             if dataText != nil, stmt.int(8) == 0 {
                 warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
@@ -60,11 +43,11 @@ extension Dump {
                                  dataText: dataText, uploaded: stmt.int(7) != 0)
             if let needle {
                 let haystack = ((entry.message ?? "") + "\u{1}" + (dataText ?? "")).lowercased()
-                guard haystack.contains(needle) else { continue }
+                guard haystack.contains(needle) else { return true }
             }
             try body(entry)
             emitted += 1
-            if let limit = query.limit, emitted >= limit { return }
+            return query.limit.map { emitted < $0 } ?? true
         }
     }
 }

@@ -23,35 +23,19 @@ extension Dump {
             SELECT id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))
             FROM \(quoteIdentifier(table)) \(whereClause) ORDER BY id
             """
-        let stmt: Statement
-        do {
-            stmt = try database.prepare(sql)
-            try stmt.bind(bindings)
-        } catch {
-            warnScanFailure(error, table: table, afterRow: nil)
-            return
-        }
         let scanner = Dump.recordScanner
         var values: [ScannedValue] = []
-        var lastRow: Int64?
         var emitted = 0
-        while true {
-            let hasRow: Bool
-            do { hasRow = try stmt.step() } catch {
-                warnScanFailure(error, table: table, afterRow: lastRow)
-                return
-            }
-            guard hasRow else { return }
-            let rowId = stmt.int64(0)
-            lastRow = rowId
-            guard let record = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, values: &values) else { continue }
-            if let uuid = query.uuid, record.uuid != uuid { continue }
-            if let kind = query.kind, record.kind != kind { continue }
-            if let since = query.since, record.time < since { continue }
-            if let until = query.until, record.time > until { continue }
+        try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
+            guard let record = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, values: &values,
+                                            includeText: query.includeText) else { return true }
+            if let uuid = query.uuid, record.uuid != uuid { return true }
+            if let kind = query.kind, record.kind != kind { return true }
+            if let since = query.since, record.time < since { return true }
+            if let until = query.until, record.time > until { return true }
             try body(record)
             emitted += 1
-            if let limit = query.limit, emitted >= limit { return }
+            return query.limit.map { emitted < $0 } ?? true
         }
     }
 
@@ -62,7 +46,7 @@ extension Dump {
     ])
 
     private func decodeRecord(_ stmt: Statement, rowId: Int64, table: String, scanner: FieldScanner,
-                              values: inout [ScannedValue]) -> QueueRecord? {
+                              values: inout [ScannedValue], includeText: Bool) -> QueueRecord? {
         func warn(_ message: String) -> QueueRecord? {
             warnings.add(table: table, rowId: rowId, message)
             return nil
@@ -118,7 +102,7 @@ extension Dump {
         }
         return QueueRecord(
             rowId: rowId, uuid: uuid, timestampText: tsText, time: time, kind: kind,
-            createdAt: stmt.text(4), json: stmt.text(5) ?? "", latitude: latitude, longitude: longitude,
+            createdAt: includeText ? stmt.text(4) : nil, json: includeText ? stmt.text(5) ?? "" : "", latitude: latitude, longitude: longitude,
             accuracy: known(2), speed: known(3), heading: known(4), altitude: values[5].double, odometer: values[6].double,
             isMoving: values[7].bool, event: values[8].string, geofence: geofence, activityType: values[11].string,
             batteryLevel: values[12].double, attempts: stmt.isNull(6) ? nil : stmt.int(6))
@@ -134,21 +118,7 @@ extension Dump {
                    \(layout.hasCreatedAtColumn ? "created_at" : "NULL"), \(col), \(layout.hasAttemptsColumn ? "attempts" : "NULL")
             FROM \(quoteIdentifier(table)) ORDER BY id
             """
-        let stmt: Statement
-        do { stmt = try database.prepare(sql) } catch {
-            warnScanFailure(error, table: table, afterRow: nil)
-            return
-        }
-        var lastRow: Int64?
-        while true {
-            let hasRow: Bool
-            do { hasRow = try stmt.step() } catch {
-                warnScanFailure(error, table: table, afterRow: lastRow)
-                return
-            }
-            guard hasRow else { return }
-            let rowId = stmt.int64(0)
-            lastRow = rowId
+        try scanRows(sql, table: table) { stmt, rowId in
             let json = stmt.text(5) ?? ""
             var uuid = stmt.text(1)
             var ts = stmt.text(2)
@@ -160,10 +130,11 @@ extension Dump {
             }
             guard let uuid else {
                 warnings.add(table: table, rowId: rowId, "record has no uuid")
-                continue
+                return true
             }
             try body(QueueRow(rowId: rowId, uuid: uuid, timestampText: ts ?? "", kind: kind ?? .location,
                               createdAt: stmt.text(4), json: json, attempts: stmt.isNull(6) ? nil : stmt.int(6)))
+            return true
         }
     }
 }

@@ -49,7 +49,7 @@ public struct DumpSummary: Sendable {
            (try? stmt.step()) == true {
             q.unreadable = stmt.int(0)
         }
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             q.count += 1
             if record.kind == .geofence { q.geofences += 1 } else { q.locations += 1 }
             if q.oldestTime.map({ record.time < $0 }) ?? true { q.oldestTime = record.time; q.oldest = record.timestampText }

@@ -21,7 +21,7 @@ public struct QueueRecord: Sendable {
     public var time: Double
     public var kind: RecordKind
     public var createdAt: String?
-    /// The record exactly as stored (snake_case wire form).
+    /// The record exactly as stored (snake_case wire form); empty when the query skipped text.
     public var json: String
     public var latitude: Double
     public var longitude: Double
@@ -92,12 +92,20 @@ public struct QueueQuery: Sendable {
     public var limit: Int?
     /// Only this kind; nil for both.
     public var kind: RecordKind?
+    /// Whether `json` and `createdAt` are filled in. Scans that only need the decoded fields
+    /// (summaries, replay, timeline) skip them: copying every record's text is most of a scan's cost.
+    public var includeText: Bool
 
-    public init(since: Double? = nil, until: Double? = nil, uuid: String? = nil, limit: Int? = nil, kind: RecordKind? = nil) {
+    public init(since: Double? = nil, until: Double? = nil, uuid: String? = nil, limit: Int? = nil, kind: RecordKind? = nil,
+                includeText: Bool = true) {
         self.since = since
         self.until = until
         self.uuid = uuid
         self.limit = limit
         self.kind = kind
+        self.includeText = includeText
     }
+
+    /// Every record, decoded fields only (no `json`/`createdAt` text).
+    public static let fieldsOnly = QueueQuery(includeText: false)
 }

@@ -77,7 +77,14 @@ public struct Fix: Sendable {
         return "fix #\(index)"
     }
 
-    /// The row used to break ties between fixes with the same time: the log row when there is
-    /// one (log ids follow the engine's processing order across accept/reject/adjust), else the queue row.
-    var orderingRowId: Int64 { logId ?? rowId ?? 0 }
+    /// Orders two fixes with the same time "by row id": by queue row when both are in the queue
+    /// (its drain order), else by log row when both are logged (the engine's processing order
+    /// across accept/reject/adjust), else by whichever id each has, then by source.
+    static func tieOrder(_ a: Fix, _ b: Fix) -> Bool {
+        if let ra = a.rowId, let rb = b.rowId, ra != rb { return ra < rb }
+        if let la = a.logId, let lb = b.logId, la != lb { return la < lb }
+        let pa = a.rowId ?? a.logId ?? 0, pb = b.rowId ?? b.logId ?? 0
+        if pa != pb { return pa < pb }
+        return a.source.rawValue < b.source.rawValue
+    }
 }

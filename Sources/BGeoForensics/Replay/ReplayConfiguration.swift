@@ -15,14 +15,34 @@ public struct ReplayConfiguration: Sendable {
         self.overrides = overrides
     }
 
+    /// Findings about the recorded config itself (filter keys changing between config log lines).
+    public var history: [String] = []
+
     /// The config the dump recorded (state.config, else the last config log line, else engine defaults).
+    /// Config log lines whose filter keys differ from it are noted: the engine applies
+    /// locationFilterPolicy and kalmanProfile only when tracking restarts, so a trace can span
+    /// several filter configs while replay uses one.
     public static func recorded(from dump: Dump) -> ReplayConfiguration {
         let (config, source) = dump.recordedConfig()
-        return ReplayConfiguration(sdkConfig: config, source: source.description)
+        var result = ReplayConfiguration(sdkConfig: config, source: source.description)
+        let effective = FilterConfig(config: config)
+        var differing: [String] = []
+        var count = 0
+        dump.forEachLogEntry(LogQuery(events: ["config"])) { entry in
+            guard let object = entry.data?.objectValue else { return }
+            count += 1
+            let logged = FilterConfig(config: SDKConfig(object))
+            if logged != effective { differing.append("\(entry.tsText) (\(logged.summary))") }
+        }
+        if !differing.isEmpty {
+            result.history.append("\(differing.count) of \(count) config log lines set different filter keys, e.g. "
+                + differing.prefix(3).joined(separator: "; ") + "; replay applies one config to the whole trace")
+        }
+        return result
     }
 
     public var filter: FilterConfig { FilterConfig(config: sdkConfig) }
-    public var notes: [String] { FilterConfig.notes(for: sdkConfig) }
+    public var notes: [String] { history + FilterConfig.notes(for: sdkConfig) }
 
     /// Where the effective config came from, overrides included.
     public var sourceDescription: String {

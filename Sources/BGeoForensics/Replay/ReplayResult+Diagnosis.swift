@@ -30,9 +30,18 @@ extension ReplayResult {
                         if !top.isEmpty {
                             lines.append("Largest steps: " + top.map(Say.step).joined(separator: "; ") + ".")
                         }
-                    } else if engineDisagreements > 0 {
-                        lines.append("Replay drops fixes the engine counted: "
-                            + engineDisagreementExamples.prefix(3).map(describeDisagreement).joined(separator: "; ") + ".")
+                    } else {
+                        if !recordedJumps.isEmpty {
+                            lines.append("Where the SDK's odometer advanced more than replay: " + recordedJumps.map { jump in
+                                let fix = fixes[jump.index]
+                                return "\(fix.label) at \(fix.timestampText): recorded +\(Say.distance(jump.recorded)), "
+                                    + "replayed +\(Say.distance(jump.replayed))"
+                            }.joined(separator: "; ") + " (fixes missing from the dump, or counted by a different filter config).")
+                        }
+                        if engineDisagreements > 0 {
+                            lines.append("Replay drops fixes the engine counted: "
+                                + engineDisagreementExamples.prefix(3).map(describeDisagreement).joined(separator: "; ") + ".")
+                        }
                     }
                 } else {
                     lines.append("Replayed odometer \(Say.distance(odometerReplayed)) agrees with the recorded \(Say.distance(recorded)) "

@@ -31,6 +31,10 @@ extension ReplayResult {
             "engineAgreement": ["differs": .from(engineDisagreements),
                                 "examples": .array(engineDisagreementExamples.map { .string(describeDisagreement($0)) })],
             "impossibleSteps": .from(impossibleStepCount),
+            "recordedJumps": .array(recordedJumps.map { jump in
+                ["uuid": .string(fixes[jump.index].label), "timestamp": .string(fixes[jump.index].timestampText),
+                 "recorded": .double(Round.metres(jump.recorded)), "replayed": .double(Round.metres(jump.replayed))]
+            }),
             "topContributors": .array(topContributors(limit: top).map(\.json)),
             "diagnosis": .array(diagnosis.map { .string($0) }),
         ]
@@ -43,6 +47,7 @@ extension ReplayResult {
             "index": .from(i),
             "uuid": fix.uuid.isEmpty ? .null : .string(fix.uuid),
             "source": .string(fix.source.rawValue),
+            "rowId": fix.rowId.map { .int($0) } ?? .null,
             "logId": fix.logId.map { .int($0) } ?? .null,
             "timestamp": .string(fix.timestampText),
             "decision": .string(d.decision.rawValue),

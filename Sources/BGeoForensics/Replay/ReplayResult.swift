@@ -61,6 +61,10 @@ public struct ReplayResult: Sendable {
     /// rejected for filter.reject, adjusted for filter.adjust), with the first few.
     public let engineDisagreements: Int
     public let engineDisagreementExamples: [Int]
+    /// Where the SDK's recorded odometer advanced more than replay between two consecutive
+    /// fixes carrying a recorded value: the fix at `index`, the recorded and replayed advances
+    /// since the previous recorded fix; largest excess first (at most 3).
+    public let recordedJumps: [(index: Int, recorded: Double, replayed: Double)]
 
     public init(config: FilterConfig, fixes: [Fix], decisions: [FixDecision], odometerReplayed: Double,
                 configSource: String = "given", configNotes: [String] = [], traceStats: Trace.Stats? = nil) {
@@ -78,9 +82,12 @@ public struct ReplayResult: Sendable {
         var disagreements = 0
         var examples: [Int] = []
         var first: Double?, last: Double?
+        var lastRecordedIndex: Int?
+        var jumps: [(index: Int, recorded: Double, replayed: Double)] = []
         let limit = config.locationFilterMaxSpeed
-        for (i, d) in decisions.enumerated() {
-            let fix = fixes[i]
+        for i in decisions.indices {
+            let d = decisions[i]
+            // Field reads (not `let fix = fixes[i]`): copying a Fix retains its strings.
             switch d.decision {
             case .accepted: accepted += 1
             case .adjusted: adjusted += 1
@@ -88,7 +95,7 @@ public struct ReplayResult: Sendable {
                 switch d.reason ?? .accuracy {
                 case .accuracy:
                     accuracy += 1
-                    if fix.accuracy == nil { unknown += 1 }
+                    if fixes[i].accuracy == nil { unknown += 1 }
                 case .time: time += 1
                 case .teleport:
                     teleport += 1
@@ -107,13 +114,20 @@ public struct ReplayResult: Sendable {
                     zeroTime += 1
                 }
             }
-            if d.decision != fix.source.recordedDecision {
+            if d.decision != fixes[i].source.recordedDecision {
                 disagreements += 1
                 if examples.count < 5 { examples.append(i) }
             }
-            if let odo = fix.recordedOdometer, odo.isFinite {
+            if let odo = fixes[i].recordedOdometer, odo.isFinite {
                 if first == nil { first = odo }
+                if let j = lastRecordedIndex, let previous = last {
+                    let jump = (index: i, recorded: odo - previous, replayed: d.odometer - decisions[j].odometer)
+                    if jump.recorded - jump.replayed > 0 {
+                        ReplayResult.keepTop(&jumps, jump, count: 3) { $0.recorded - $0.replayed > $1.recorded - $1.replayed }
+                    }
+                }
                 last = odo
+                lastRecordedIndex = i
             }
         }
         self.accepted = accepted
@@ -128,6 +142,7 @@ public struct ReplayResult: Sendable {
         fastestTeleports = teleports
         engineDisagreements = disagreements
         engineDisagreementExamples = examples
+        recordedJumps = jumps
         if let first, let last {
             odometerRecorded = last - first
             recordedOdometerRange = (first, last)

@@ -1,6 +1,6 @@
 /// The complete trace of a dump: every fix the engine saw, in time order, ready for replay.
 public struct Trace: Sendable {
-    /// Sorted by time, ties by row (see `Fix.orderingRowId`); `fixes[i].index == i`.
+    /// Sorted by time, ties by row id (see `Fix.tieOrder`); `fixes[i].index == i`.
     public var fixes: [Fix]
     /// Geofence records: events, not fixes. Not replayed; kept for reports.
     public var geofences: [QueueRecord]
@@ -66,7 +66,7 @@ public enum TraceBuilder {
         var geofences: [QueueRecord] = []
         var byUUID: [String: Int] = [:]
 
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             if record.kind == .geofence {
                 geofences.append(record)
                 return
@@ -125,7 +125,12 @@ public enum TraceBuilder {
                 guard let v = values[slot].double, range.contains(v) else { return nil }
                 return v
             }
-            guard let latitude = coordinate(Slot.latitude, -90...90), let longitude = coordinate(Slot.longitude, -180...180) else {
+            let rawLat = coordinate(Slot.rawLatitude, -90...90)
+            let rawLon = coordinate(Slot.rawLongitude, -180...180)
+            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
+            // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
+            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
+                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
                 skip(dump, entry, "\(entry.event) has no usable latitude/longitude", &stats)
                 return
             }
@@ -134,9 +139,6 @@ public enum TraceBuilder {
             switch entry.event {
             case "location":
                 stats.logLocations += 1
-                let rawLat = coordinate(Slot.rawLatitude, -90...90)
-                let rawLon = coordinate(Slot.rawLongitude, -180...180)
-                let hasRaw = rawLat != nil && rawLon != nil
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
                               logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
@@ -149,7 +151,12 @@ public enum TraceBuilder {
                 if let existing = byUUID[fix.uuid] {
                     stats.duplicates += 1
                     var kept = fixes[existing]
-                    if abs(kept.time - fix.time) > 0.0005 { stats.conflictingDuplicates += 1 }
+                    if abs(kept.time - fix.time) > 0.0005 {
+                        stats.conflictingDuplicates += 1
+                        let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
+                        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
+                                          "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(timestampText)); the first is used")
+                    }
                     // raw_* wins over the engine's smoothed output; otherwise keep the first copy.
                     if hasRaw && !kept.isRaw {
                         kept.latitude = fix.latitude
@@ -183,8 +190,7 @@ public enum TraceBuilder {
         // The queue drains in time order, so the trace is usually sorted already: check in O(n) first.
         let ordered: (Fix, Fix) -> Bool = { a, b in
             if a.time != b.time { return a.time < b.time }
-            if a.orderingRowId != b.orderingRowId { return a.orderingRowId < b.orderingRowId }
-            return a.source.rawValue < b.source.rawValue
+            return Fix.tieOrder(a, b)
         }
         if !zip(fixes.indices.dropLast(), fixes.indices.dropFirst()).allSatisfy({ !ordered(fixes[$1], fixes[$0]) }) {
             fixes.sort(by: ordered)

@@ -39,7 +39,7 @@ extension DeviceSimulation {
         var position = route[0]
         var altitude = 105.0
         func segmentLength(_ i: Int) -> Double {
-            GeoMath.distance(route[i].latitude, route[i].longitude, route[i + 1].latitude, route[i + 1].longitude)
+            Geodesy.haversine(route[i].latitude, route[i].longitude, route[i + 1].latitude, route[i + 1].longitude)
         }
         emit(position, t: t, speed: 0.8, heading: GeoMath.bearing(route[0].latitude, route[0].longitude, route[1].latitude, route[1].longitude),
              altitude: altitude, moving: true, event: "motionchange", tamper: .none)
@@ -67,10 +67,8 @@ extension DeviceSimulation {
             let s = min(segment, route.count - 2)
             let a = route[s], b = route[s + 1]
             let heading = GeoMath.bearing(a.latitude, a.longitude, b.latitude, b.longitude)
-            let p = segment >= route.count - 1 ? route[route.count - 1] : {
-                let (lat, lon) = GeoMath.destination(a.latitude, a.longitude, bearing: heading, metres: along)
-                return GeoPoint(lat, lon)
-            }()
+            let p = segment >= route.count - 1
+                ? route[route.count - 1] : GeoMath.destination(a.latitude, a.longitude, bearing: heading, metres: along)
             position = p
             altitude += rng.gaussian(0.6)
             if segment >= route.count - 1 { break }
@@ -109,8 +107,7 @@ extension DeviceSimulation {
         case .none:
             break
         case .teleport(let metres, let bearing):
-            let (lat, lon) = GeoMath.destination(p.latitude, p.longitude, bearing: bearing, metres: metres)
-            point = GeoPoint(lat, lon)
+            point = GeoMath.destination(p.latitude, p.longitude, bearing: bearing, metres: metres)
             accuracy = rng.double(5...12)
         case .lowAccuracy(let value):
             accuracy = value
@@ -119,9 +116,9 @@ extension DeviceSimulation {
         var sigma = min(accuracy / 3, 0.4 * fixInterval)
         if case .lowAccuracy = tamper { sigma = accuracy / 3 }
         let noise = abs(rng.gaussian(sigma))
-        let (lat, lon) = GeoMath.destination(point.latitude, point.longitude, bearing: rng.double(0...359.9), metres: noise)
+        let noisy = GeoMath.destination(point.latitude, point.longitude, bearing: rng.double(0...359.9), metres: noise)
         let act = activity ?? (moving == true ? "in_vehicle" : "still")
-        addFix(RawFix(t: t, latitude: lat, longitude: lon, accuracy: accuracy, speed: speed, heading: heading,
+        addFix(RawFix(t: t, latitude: noisy.latitude, longitude: noisy.longitude, accuracy: accuracy, speed: speed, heading: heading,
                       altitude: altitude, activity: act, confidence: rng.int(60...100), isMoving: moving, event: event))
     }
 }

@@ -21,8 +21,9 @@ struct HTTPReply {
     var response: String
 }
 
-/// A simulated BGeo engine writing its own dump: it runs each fix through the filter
-/// (`EnginePipeline`), queues accepted records, and drains the queue to a scripted server under
+/// A simulated BGeo engine writing its own dump: it runs each fix through the SDK's filter
+/// pipeline (`ReplayPipeline`, the one replay-semantics.md defines — the same code `replay`
+/// runs, so a replay of a simulated dump gives back its decisions and odometer), queues accepted records, and drains the queue to a scripted server under
 /// the SDK's upload policy — classification, backoff and refresh come from `UploadPolicy.bgeo`
 /// (never re-derived here), so a checker reading the log sees exactly the documented behaviour.
 final class DeviceSimulation {
@@ -36,13 +37,13 @@ final class DeviceSimulation {
     var rng: SplitMix64
     var config: JSONObject
     let policy = UploadPolicy.bgeo
-    var pipeline: EnginePipeline
+    /// The engine's filter, Kalman and odometer, configured from `config` at start.
+    var pipeline: ReplayPipeline
     var now: Double
     var logThreshold: Int
     var transport = "wifi"
     var batteryLevel = 0.93
     var charging = false
-    var extras: JSONObject = [:]
     var accessToken: String
     var refreshToken: String
     var device: JSONValue = ["platform": "ios", "os": "17.5.1", "model": "iPhone14,5", "sdk": "4.2.1"]
@@ -73,6 +74,7 @@ final class DeviceSimulation {
     private(set) var logRows = 0
     private(set) var droppedUUIDs: [String] = []
     private(set) var requests = 0
+    private(set) var pruned = 0
     /// Stops generation once this many fixes were accepted (queued as location records; nil = no limit).
     var fixLimit: Int?
     var isFull: Bool { fixLimit.map { acceptedFixes >= $0 } ?? false }
@@ -91,7 +93,7 @@ final class DeviceSimulation {
         self.writer = writer
         rng = SplitMix64(seed: seed)
         self.config = config
-        pipeline = EnginePipeline(config: config)
+        pipeline = ReplayPipeline(config: FilterConfig(config: SDKConfig(config)))
         now = start
         logThreshold = DeviceSimulation.level(named: config["logLevel"]?.stringValue)
         let auth = config["authorization"]?.objectValue
@@ -130,13 +132,29 @@ final class DeviceSimulation {
     /// False while the process is dead (nothing runs, not even timers).
     var retryTimerEnabled = true
     func tick(_ milliseconds: Int) { now += Double(milliseconds) / 1000 }
-    var nowText: String { Timestamp.format(now) }
+    /// `now` as ISO-8601, memoised: a fix's timestamp, created_at and log ts are usually the same instant.
+    var nowText: String { text(for: now) }
+    private var formatted: (seconds: Double, text: String) = (.nan, "")
+
+    func text(for seconds: Double) -> String {
+        if seconds != formatted.seconds { formatted = (seconds, Timestamp.format(seconds)) }
+        return formatted.text
+    }
 
     /// Writes one log row when the configured logLevel lets it through.
     func log(_ event: String, level: Int, message: String? = nil, data: JSONValue? = nil, src: String = "native") {
         guard level <= logThreshold || src == "js" else { return }
+        log(event, level: level, message: message, dataText: data?.jsonText, src: src)
+    }
+
+    /// True when the configured logLevel writes rows of `level`.
+    func level(_ level: Int) -> Bool { level <= logThreshold }
+
+    /// Writes a log row whose data is already JSON text.
+    func log(_ event: String, level: Int, message: String? = nil, dataText: String?, src: String = "native") {
+        guard level <= logThreshold || src == "js" else { return }
         do {
-            lastLogRowId = try writer.insertLog(ts: nowText, level: level, src: src, event: event, message: message, data: data)
+            lastLogRowId = try writer.insertLog(ts: nowText, level: level, src: src, event: event, message: message, data: dataText)
         } catch {
             pendingError = pendingError ?? error
         }
@@ -196,9 +214,18 @@ final class DeviceSimulation {
 
     // MARK: fixes and records
 
-    func nextBattery() -> JSONValue {
+    func nextBattery() -> (level: Double, charging: Bool) {
         batteryLevel = min(1, max(0.05, batteryLevel + (charging ? 0.0004 : -0.00015)))
-        return ["level": .double(GeoMath.round(batteryLevel, 2)), "is_charging": .bool(charging)]
+        return (GeoMath.round(batteryLevel, 2), charging)
+    }
+
+    /// `extras` as JSON text, cached: it changes only when a script sets it.
+    var extras: JSONObject = [:] { didSet { extrasText = JSONValue.object(extras).jsonText } }
+    private(set) var extrasText = "{}"
+
+    func batteryValue() -> JSONValue {
+        let b = nextBattery()
+        return ["level": .double(b.level), "is_charging": .bool(b.charging)]
     }
 
     /// Runs a raw fix through the engine; accepted fixes are queued and logged.
@@ -210,24 +237,32 @@ final class DeviceSimulation {
         advance(to: raw.t)
         let lat = GeoMath.round(raw.latitude, 7), lon = GeoMath.round(raw.longitude, 7)
         let acc = GeoMath.round(raw.accuracy, 1)
-        let ts = Timestamp.format(raw.t)
-        let out = pipeline.process(t: Timestamp.parse(ts) ?? raw.t, latitude: lat, longitude: lon, accuracy: acc)
+        let ts = text(for: raw.t)
+        let fix = Fix(time: Timestamp.parse(ts) ?? raw.t, latitude: lat, longitude: lon, accuracy: acc)
+        // The teleport reference before this fix: Adjust's moved position (logged as adjusted_*) is
+        // what the check returns for it, and the pipeline keeps only the smoothed output.
+        let teleportBefore = pipeline.teleport
+        let out = pipeline.process(fix)
         switch out.decision {
-        case .rejected(let reason, let speed, let limit):
+        case .rejected:
             rejectedFixes += 1
-            var data: JSONObject = ["reason": .string(reason), "timestamp": .string(ts), "latitude": .double(lat),
+            let reason = out.reason ?? .accuracy
+            let filter = pipeline.config
+            var data: JSONObject = ["reason": .string(reason.rawValue), "timestamp": .string(ts), "latitude": .double(lat),
                                     "longitude": .double(lon), "accuracy": .double(acc)]
-            data["implied_speed"] = speed.map { .double(GeoMath.round($0, 1)) } ?? .null
-            data["limit"] = .double(limit)
+            data["implied_speed"] = out.impliedSpeed.map { .double(GeoMath.round($0, 1)) } ?? .null
+            data["limit"] = .double(reason == .accuracy ? filter.locationFilterMaxAccuracy : filter.locationFilterMaxSpeed)
             log("filter.reject", level: 4, data: .object(data))
             tick(2)
             return nil
-        case .adjusted(let speed):
+        case .adjusted:
+            let moved = teleportBefore.evaluate(time: fix.time, latitude: lat, longitude: lon)
             log("filter.adjust", level: 4, data: [
                 "timestamp": .string(ts), "latitude": .double(lat), "longitude": .double(lon),
-                "adjusted_latitude": .double(GeoMath.round(out.filteredLatitude, 7)),
-                "adjusted_longitude": .double(GeoMath.round(out.filteredLongitude, 7)),
-                "implied_speed": .double(GeoMath.round(speed, 1)), "limit": .double(pipeline.maxSpeed)])
+                "adjusted_latitude": .double(GeoMath.round(moved.latitude, 7)),
+                "adjusted_longitude": .double(GeoMath.round(moved.longitude, 7)),
+                "implied_speed": .double(GeoMath.round(out.impliedSpeed ?? 0, 1)),
+                "limit": .double(pipeline.config.locationFilterMaxSpeed)])
             tick(2)
         case .accepted:
             break
@@ -239,27 +274,55 @@ final class DeviceSimulation {
         let speed = raw.speed < 0 ? -1 : GeoMath.round(raw.speed, 2)
         let heading = raw.heading < 0 ? -1 : GeoMath.round(raw.heading, 1)
         let altitude = GeoMath.round(raw.altitude, 1)
-        let coords: JSONValue = [
-            "latitude": .double(outLat), "longitude": .double(outLon), "accuracy": .double(acc),
-            "altitude": .double(altitude), "altitude_accuracy": .double(GeoMath.round(rng.double(2...9), 1)),
-            "speed": .double(speed), "speed_accuracy": .double(speed < 0 ? -1 : GeoMath.round(rng.double(0.3...1.8), 1)),
-            "heading": .double(heading), "heading_accuracy": .double(heading < 0 ? -1 : GeoMath.round(rng.double(2...15), 1)),
-        ]
-        var record: JSONObject = [
-            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(odometer), "coords": coords,
-            "activity": ["type": .string(raw.activity), "confidence": .int(Int64(raw.confidence))],
-            "battery": nextBattery(), "is_moving": raw.isMoving.map { .bool($0) } ?? .null,
-            "extras": .object(extras),
-        ]
-        if let event = raw.event { record["event"] = .string(event) }
-        for (key, value) in extraFields { record[key] = value }
-        let json = JSONValue.object(record).jsonText
-        enqueue(uuid: uuid, timestamp: ts, kind: .location, json: json)
-        log("location", level: 4, data: [
-            "uuid": .string(uuid), "timestamp": .string(ts), "latitude": .double(outLat), "longitude": .double(outLon),
-            "accuracy": .double(acc), "speed": .double(speed), "heading": .double(heading), "altitude": .double(altitude),
-            "odometer": .double(odometer), "is_moving": raw.isMoving.map { .bool($0) } ?? .null,
-            "raw_latitude": .double(lat), "raw_longitude": .double(lon)])
+        // The record, in the SDK's wire order (written directly: this runs once per fix).
+        var json = JSONTextBuilder()
+        json.open()
+        json.key("uuid"); json.string(uuid)
+        json.key("timestamp"); json.string(ts)
+        json.key("odometer"); json.double(odometer)
+        json.key("coords"); json.open()
+        json.key("latitude"); json.double(outLat)
+        json.key("longitude"); json.double(outLon)
+        json.key("accuracy"); json.double(acc)
+        json.key("altitude"); json.double(altitude)
+        json.key("altitude_accuracy"); json.double(GeoMath.round(rng.double(2...9), 1))
+        json.key("speed"); json.double(speed)
+        json.key("speed_accuracy"); json.double(speed < 0 ? -1 : GeoMath.round(rng.double(0.3...1.8), 1))
+        json.key("heading"); json.double(heading)
+        json.key("heading_accuracy"); json.double(heading < 0 ? -1 : GeoMath.round(rng.double(2...15), 1))
+        json.close()
+        json.key("activity"); json.open()
+        json.key("type"); json.string(raw.activity)
+        json.key("confidence"); json.int(raw.confidence)
+        json.close()
+        let battery = nextBattery()
+        json.key("battery"); json.open()
+        json.key("level"); json.double(battery.level)
+        json.key("is_charging"); json.bool(battery.charging)
+        json.close()
+        json.key("is_moving"); json.bool(raw.isMoving)
+        json.key("extras"); json.raw(extrasText)
+        if let event = raw.event { json.key("event"); json.string(event) }
+        json.close()
+        enqueue(uuid: uuid, timestamp: ts, kind: .location, json: json.text)
+        if level(4) {
+            var line = JSONTextBuilder(capacity: 320)
+            line.open()
+            line.key("uuid"); line.string(uuid)
+            line.key("timestamp"); line.string(ts)
+            line.key("latitude"); line.double(outLat)
+            line.key("longitude"); line.double(outLon)
+            line.key("accuracy"); line.double(acc)
+            line.key("speed"); line.double(speed)
+            line.key("heading"); line.double(heading)
+            line.key("altitude"); line.double(altitude)
+            line.key("odometer"); line.double(odometer)
+            line.key("is_moving"); line.bool(raw.isMoving)
+            line.key("raw_latitude"); line.double(lat)
+            line.key("raw_longitude"); line.double(lon)
+            line.close()
+            log("location", level: 4, dataText: line.text)
+        }
         tick(2)
         onAccepted?(uuid)
         afterInsert(uuid)
@@ -274,11 +337,11 @@ final class DeviceSimulation {
         let uuid = rng.uuid()
         let ts = Timestamp.format(t)
         let record: JSONObject = [
-            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(GeoMath.round(pipeline.odometer, 1)),
+            "uuid": .string(uuid), "timestamp": .string(ts), "odometer": .double(GeoMath.round(pipeline.odometerTotal, 1)),
             "coords": ["latitude": .double(GeoMath.round(latitude, 7)), "longitude": .double(GeoMath.round(longitude, 7)),
                        "accuracy": .double(GeoMath.round(rng.double(5...25), 1)), "altitude": .double(GeoMath.round(rng.double(100...120), 1)),
                        "altitude_accuracy": 6.0, "speed": -1.0, "speed_accuracy": -1.0, "heading": -1.0, "heading_accuracy": -1.0],
-            "activity": ["type": "still", "confidence": 80], "battery": nextBattery(), "is_moving": .bool(action == "EXIT"),
+            "activity": ["type": "still", "confidence": 80], "battery": batteryValue(), "is_moving": .bool(action == "EXIT"),
             "extras": .object(extras), "event": "geofence",
             "geofence": ["identifier": .string(identifier), "action": .string(action)],
         ]
@@ -298,8 +361,17 @@ final class DeviceSimulation {
     }
 
     private func afterInsert(_ uuid: String) {
-        log("queue.insert", level: 5, data: ["uuid": .string(uuid), "count": .int(Int64(pendingCount))])
+        if level(5) { log("queue.insert", level: 5, data: ["uuid": .string(uuid), "count": .int(Int64(pendingCount))]) }
         tick(1)
+        // maxRecordsToPersist evicts the oldest records once the queue is over the limit.
+        let limit = config["maxRecordsToPersist"]?.intValue ?? -1
+        if limit > 0, pendingCount > limit {
+            let excess = pendingCount - limit
+            remove(excess)
+            pruned += excess
+            log("queue.prune", level: 3, data: ["reason": "maxRecords", "count": .int(Int64(excess))])
+            tick(1)
+        }
         autoSync(force: false)
     }
 
@@ -309,21 +381,19 @@ final class DeviceSimulation {
     func autoSync(force: Bool) {
         guard pendingCount > 0 else { return }
         if !force {
-            guard config["autoSync"]?.boolValue ?? true else { return }
-            guard url != nil else {
-                log("sync.deferred", level: 3, data: ["reason": "no_url", "pending": .int(Int64(pendingCount))])
-                return
+            func deferred(_ reason: String) {
+                log("sync.deferred", level: 3, data: ["reason": .string(reason), "pending": .int(Int64(pendingCount))])
             }
+            guard config["autoSync"]?.boolValue ?? true else { return }
+            guard url != nil else { return deferred("no_url") }
             let threshold = config["autoSyncThreshold"]?.intValue ?? 0
             if threshold > 0, pendingCount < threshold {
-                log("sync.deferred", level: 3, data: ["reason": "threshold", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("threshold")
+                return tick(1)
             }
             if config["disableAutoSyncOnCellular"]?.boolValue ?? false, transport == "cellular" {
-                log("sync.deferred", level: 3, data: ["reason": "cellular", "pending": .int(Int64(pendingCount))])
-                tick(1)
-                return
+                deferred("cellular")
+                return tick(1)
             }
         }
         // Inside the backoff window nothing is sent.
@@ -459,7 +529,7 @@ final class DeviceSimulation {
         }
         guard schemaState else { return }
         try writer.setState("config", .object(config))
-        try writer.setState("odometer", .double(GeoMath.round(pipeline.odometer, 1)))
+        try writer.setState("odometer", .double(GeoMath.round(pipeline.odometerTotal, 1)))
         try writer.setState("auth", ["accessToken": .string(accessToken), "refreshToken": .string(refreshToken)])
         try writer.setState("http.failures", .int(Int64(failures)))
         try writer.setState("http.next_attempt_at", nextAttemptAt.map { .string(Timestamp.format($0)) } ?? .null)

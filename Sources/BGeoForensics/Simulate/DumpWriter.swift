@@ -28,6 +28,8 @@ public final class DumpWriter {
             _ = unlink(path + suffix)
         }
         database = try Database(path: path, mode: .readWriteCreate)
+        // Fixed page size so simulated dumps are byte-identical on any SQLite build.
+        try database.execute("PRAGMA page_size = 4096")
         if wal { try database.execute("PRAGMA journal_mode = WAL") }
         try database.execute("PRAGMA synchronous = OFF")
         switch layout {

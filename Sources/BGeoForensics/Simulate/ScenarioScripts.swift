@@ -57,12 +57,28 @@ enum ScenarioScripts {
         sim.log("motion.stationary", level: 3)
     }
 
+    /// Day `dayIndex` begins at `t`: the app launches (first day) or starts with the phone (later days).
+    static func startDay(_ sim: DeviceSimulation, at t: Double, dayIndex: Int) {
+        sim.advance(to: t)
+        sim.sessionStart(reason: dayIndex == 0 ? "launch" : "boot")
+    }
+
+    /// The usual morning: the app starts at `t` on wifi with two cold-start fixes at home, the
+    /// driver leaves home at `leaveAt` and drives to the depot on cellular. Returns that drive.
+    static func morningToDepot(_ sim: DeviceSimulation, at t: Double, dayIndex: Int, leaveAt: Double) -> (end: Double, distance: Double) {
+        startDay(sim, at: t, dayIndex: dayIndex)
+        sim.connectivity("wifi")
+        coldStart(sim, at: Places.home, t: t)
+        sim.stay(at: Places.home, from: t + 50, until: leaveAt)
+        sim.connectivity("cellular")
+        return sim.drive(Places.homeToDepot, start: sim.now + 5, cruise: 9...16)
+    }
+
     /// A delivery driver's working day from `start` (06:00): home → depot → two customers → depot → home.
     /// `lastTripExtras` are merged into the records of the drive home.
     static func workingDay(_ sim: DeviceSimulation, start: Double, dayIndex: Int, lastTripExtras: JSONObject = [:]) {
         let t0 = start
-        sim.advance(to: t0)
-        sim.sessionStart(reason: dayIndex == 0 ? "launch" : "boot")
+        startDay(sim, at: t0, dayIndex: dayIndex)
         sim.connectivity("wifi")
         sim.app("Shift started", data: ["driverId": "drv-1042", "vehicle": "WX 4821K"])
         coldStart(sim, at: Places.home, t: t0)
@@ -125,7 +141,8 @@ enum ScenarioScripts {
         summary.requests = sim.requests
         summary.poisonUUIDs = sim.droppedUUIDs
         summary.httpFailures = sim.failures
-        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometer, 1)
+        summary.prunedRecords = sim.pruned
+        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometerTotal, 1)
         try count(writer, summary: &summary)
         try writer.close(keepWAL: keepWAL)
     }
@@ -147,6 +164,9 @@ enum ScenarioScripts {
 
     static func newWriter(_ path: String, layout: DumpWriter.Layout, wal: Bool = false) throws -> DumpWriter {
         let writer = try DumpWriter(path: path, layout: layout, wal: wal)
+        try writer.database.execute("PRAGMA application_id = \(Simulator.applicationID)")
+        // A big page cache keeps the random-uuid UNIQUE index in memory during million-row writes.
+        try writer.database.execute("PRAGMA cache_size = -262144")
         try writer.begin()
         return writer
     }
@@ -170,7 +190,8 @@ enum ScenarioScripts {
         // refresh token is revoked at 08:00 and every refresh after the 08:30 expiry fails.
         var accessExpiry = t0 + 1.5 * 3600
         let revokedAt = t0 + 2 * 3600
-        let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: accessExpiry, overrides: [:])
+        let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: accessExpiry,
+                                 overrides: ["maxRecordsToPersist": 400])
         var refreshes = 0
         sim.server = { sim, _ in
             sim.now < accessExpiry ? HTTPReply(status: 200, response: "{\"ok\":true}")
@@ -252,8 +273,7 @@ enum ScenarioScripts {
         var routeLength = 0.0
         days(sim, records: records) { start, index in
             let t = start + 3600
-            sim.advance(to: t)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
+            startDay(sim, at: t, dayIndex: index)
             sim.connectivity("cellular")
             sim.app("Route started", data: ["routeId": .string("WAW-BEL-\(index + 1)")])
             let route = index % 2 == 0 ? Places.longDrive : Places.longDrive.reversed()
@@ -287,13 +307,7 @@ enum ScenarioScripts {
         var headlessFixes = 0
         days(sim, records: records) { start, index in
             let t = start + 3600
-            sim.advance(to: t)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
-            sim.connectivity("wifi")
-            coldStart(sim, at: Places.home, t: t)
-            sim.stay(at: Places.home, from: t + 50, until: t + 600)
-            sim.connectivity("cellular")
-            let leg = sim.drive(Places.homeToDepot, start: sim.now + 5, cruise: 9...16)
+            let leg = morningToDepot(sim, at: t, dayIndex: index, leaveAt: t + 600)
             sim.stay(at: Places.depot, from: leg.end, until: leg.end + 240)
             sim.app("App moved to background")
             // The OS kills the process about 6 minutes after the stop: nothing is logged. The van
@@ -333,13 +347,7 @@ enum ScenarioScripts {
         let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: t0 + 90 * day,
                                  overrides: ["batchSync": true, "maxBatchSize": 50, "autoSyncThreshold": 10])
         days(sim, records: records.map { $0 / 2 }) { start, index in
-            sim.advance(to: start)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
-            sim.connectivity("wifi")
-            coldStart(sim, at: Places.home, t: start)
-            sim.stay(at: Places.home, from: start + 50, until: start + 70 * 60)
-            sim.connectivity("cellular")
-            let leg = sim.drive(Places.homeToDepot, start: sim.now + 5, cruise: 9...16)
+            let leg = morningToDepot(sim, at: start, dayIndex: index, leaveAt: start + 70 * 60)
             sim.connectivity("wifi")
             sim.stay(at: Places.depot, from: leg.end, until: leg.end + 1800)
             sim.logUpload()
@@ -351,11 +359,16 @@ enum ScenarioScripts {
         summary.walOnlyLogRowsAfterId = sim.lastLogId
         try writer.begin()
         sim.fixLimit = records
-        sim.connectivity("cellular")
-        let leg = sim.drive(Places.depotToNorth, start: sim.now + 5, cruise: 10...22)
-        sim.app("Delivery completed", data: ["orderId": "A-2001"])
-        sim.stay(at: Places.customerNorth, from: leg.end, until: leg.end + 1500)
-        _ = sim.drive(Places.northToSouth, start: sim.now + 10, cruise: 12...25)
+        var rounds = 0
+        repeat {
+            sim.connectivity("cellular")
+            let leg = sim.drive(Places.depotToNorth, start: sim.now + 5, cruise: 10...22)
+            sim.app("Delivery completed", data: ["orderId": .string("A-\(2001 + rounds)")])
+            sim.stay(at: Places.customerNorth, from: leg.end, until: leg.end + 1500)
+            let back = sim.drive(Places.northToSouth, start: sim.now + 10, cruise: 12...25)
+            if records != nil { _ = sim.drive(Places.southToDepot, start: back.end + 600, cruise: 10...18) }
+            rounds += 1
+        } while records != nil && !sim.isFull && rounds < 100_000
         try finish(sim, writer, summary: &summary, keepWAL: true)
     }
 
@@ -365,13 +378,7 @@ enum ScenarioScripts {
         let sim = makeSimulation(writer: writer, seed: seed, start: t0, accessExpires: t0 + 90 * day,
                                  overrides: ["logLevel": "debug", "batchSync": true, "maxBatchSize": 50, "autoSyncThreshold": 40])
         days(sim, records: records) { start, index in
-            sim.advance(to: start)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
-            sim.connectivity("wifi")
-            coldStart(sim, at: Places.home, t: start)
-            sim.stay(at: Places.home, from: start + 50, until: start + 3600)
-            sim.connectivity("cellular")
-            let leg = sim.drive(Places.homeToDepot, start: sim.now + 5, cruise: 9...16)
+            let leg = morningToDepot(sim, at: start, dayIndex: index, leaveAt: start + 3600)
             sim.stay(at: Places.depot, from: leg.end, until: leg.end + 2700)
             let back = sim.drive(Places.depotToNorth, start: sim.now + 5, cruise: 10...22)
             sim.connectivity("wifi")
@@ -458,8 +465,7 @@ enum ScenarioScripts {
             }
         }
         days(sim, records: records) { start, index in
-            sim.advance(to: start)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
+            startDay(sim, at: start, dayIndex: index)
             coldStart(sim, at: Places.home, t: start)
             sim.stay(at: Places.home, from: start + 50, until: start + 1800)
             let leg = sim.drive(Places.homeToDepot, start: sim.now + 5, cruise: 9...16)
@@ -475,7 +481,7 @@ enum ScenarioScripts {
         try writer.setState("http.next_attempt_at", raw: "{not json")
         summary.fixes = sim.fixes
         summary.acceptedFixes = sim.acceptedFixes
-        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometer, 1)
+        summary.recordedOdometer = GeoMath.round(sim.pipeline.odometerTotal, 1)
         try count(writer, summary: &summary)
         try writer.close()
     }
@@ -490,8 +496,7 @@ enum ScenarioScripts {
         sim.fixInterval = 1
         var stop = 0
         days(sim, records: max(1, records)) { start, index in
-            sim.advance(to: start)
-            sim.sessionStart(reason: index == 0 ? "launch" : "boot")
+            startDay(sim, at: start, dayIndex: index)
             let routes = [Places.homeToDepot, Places.depotToNorth, Places.northToSouth, Places.southToDepot, Places.depotToHome]
             var t = start + 3600
             for route in routes where !sim.isFull {

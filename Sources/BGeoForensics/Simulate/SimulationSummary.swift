@@ -30,6 +30,8 @@ public struct SimulationSummary: Sendable, Equatable {
     public var recordedOdometer: Double?
     /// Length of the route actually driven (metres), where the scenario knows it.
     public var routeLength: Double?
+    /// Records evicted by maxRecordsToPersist (`queue.prune`).
+    public var prunedRecords = 0
     /// `http.failures` at dump time.
     public var httpFailures = 0
     /// Queue/log row ids that should each produce a reader warning (damaged-rows).
@@ -56,7 +58,7 @@ public struct SimulationSummary: Sendable, Equatable {
             "poison_uuids": .array(poisonUUIDs.map { .string($0) }),
             "planted_teleports": .from(plantedTeleports), "planted_low_accuracy": .from(plantedLowAccuracy),
             "recorded_odometer_m": .from(recordedOdometer), "route_length_m": .from(routeLength.map { GeoMath.round($0, 1) }),
-            "http_failures": .from(httpFailures),
+            "http_failures": .from(httpFailures), "pruned_records": .from(prunedRecords),
             "damaged_queue_row_ids": .array(damagedQueueRowIds.map { .int($0) }),
             "damaged_log_row_ids": .array(damagedLogRowIds.map { .int($0) }),
         ]
@@ -72,6 +74,7 @@ public struct SimulationSummary: Sendable, Equatable {
         lines.append("  fixes: \(fixes) (accepted \(acceptedFixes), rejected \(rejectedFixes)); geofences: \(geofences)")
         lines.append("  queue rows left: \(queueRecords); log rows: \(logRows)")
         lines.append("  uploads: \(requests) requests, \(uploaded) records accepted; http.failures at dump: \(httpFailures)")
+        if prunedRecords > 0 { lines.append("  pruned (maxRecordsToPersist): \(prunedRecords)") }
         if !poisonUUIDs.isEmpty { lines.append("  poison uuids dropped: \(poisonUUIDs.joined(separator: ", "))") }
         if plantedTeleports > 0 || plantedLowAccuracy > 0 {
             lines.append("  planted: \(plantedTeleports) teleports, \(plantedLowAccuracy) fixes with accuracy 150–500 m")

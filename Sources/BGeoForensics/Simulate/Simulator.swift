@@ -45,6 +45,22 @@ public enum Simulator {
         return summary
     }
 
+    /// SQLite `application_id` stamped into every simulated dump ("BGSM"), so that `simulate`
+    /// can tell its own output from evidence before replacing a file.
+    public static let applicationID: UInt32 = 0x4247_534D
+
+    /// True when `path` is a dump this simulator wrote (read from the header bytes only: the
+    /// file is never opened with SQLite, so evidence beside it is untouched).
+    public static func isSimulatedDump(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100 else { return false }
+        let bytes = [UInt8](header)
+        guard bytes.starts(with: Array("SQLite format 3\0".utf8)) else { return false }
+        let id = UInt32(bytes[68]) << 24 | UInt32(bytes[69]) << 16 | UInt32(bytes[70]) << 8 | UInt32(bytes[71])
+        return id == applicationID
+    }
+
     /// After the writer is closed: normalise a kept WAL, drop the -shm, count what is on disk.
     private static func finishFiles(path: String, seed: UInt64, summary: inout SimulationSummary) throws {
         _ = unlink(path + "-shm")

@@ -11,13 +11,23 @@ struct EventCollector: Sendable {
     /// Kinds always listed, even past the limit (collapsing still applies to them).
     static let essential: Set<TimelineEvent.Kind> = [.relaunch, .session, .refresh, .poisonDrop, .prune, .config]
 
+    /// Routine kinds collapse across each other: heartbeats interleaved with threshold
+    /// deferrals become one run of each instead of hundreds of alternating lines.
+    static let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
+
     mutating func add(_ event: TimelineEvent) {
-        if var last = events.last, last.collapseKey == event.collapseKey {
-            last.count += 1
-            last.lastAt = event.at
-            last.lastLogId = event.logId
-            events[events.count - 1] = last
-            return
+        var index = events.count - 1
+        while index >= 0 {
+            if events[index].collapseKey == event.collapseKey {
+                events[index].count += 1
+                events[index].lastAt = event.at
+                events[index].lastLogId = event.logId
+                return
+            }
+            // Look past the newest entries only while both sides are routine.
+            guard EventCollector.routine.contains(event.kind), EventCollector.routine.contains(events[index].kind),
+                  events.count - index < 4 else { break }
+            index -= 1
         }
         if events.count >= limit, !EventCollector.essential.contains(event.kind) || events.count >= limit * 2 {
             omitted += 1

@@ -28,6 +28,16 @@ struct SecretScrubber {
         return result
     }
 
+    /// A response body, cached (bodies repeat: "ok", the same error JSON on every retry).
+    mutating func scrub(cachedBody text: String) -> String {
+        guard redactor.enabled else { return text }
+        if let cached = cache[text] { return cached }
+        let result = scrub(body: text)
+        if cache.count > 1000 { cache.removeAll() }
+        cache[text] = result
+        return result
+    }
+
     /// A response body: JSON is redacted structurally, anything else as text with pairs.
     func scrub(body text: String) -> String {
         guard redactor.enabled else { return text }
@@ -55,20 +65,39 @@ struct SecretScrubber {
         }
     }
 
-    /// Replaces the value of every `name=value` pair whose name is sensitive.
+    /// Replaces the value of every `name=value` pair, and every `"name": "value"` member of
+    /// broken or truncated JSON, whose name is sensitive.
     static func scrubPairs(_ text: String) -> String {
-        guard text.contains("=") else { return text }
+        guard text.contains("=") || text.contains(":") else { return text }
         var out = ""
         var rest = Substring(text)
-        while let eq = rest.firstIndex(of: "=") {
-            let before = rest[..<eq]
+        while let sep = rest.firstIndex(where: { $0 == "=" || $0 == ":" }) {
+            var before = rest[..<sep]
+            let quoted = rest[sep] == ":" && before.last == "\""
+            if quoted { before = before.dropLast() }
             let nameStart = before.lastIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
                 .map { before.index(after: $0) } ?? before.startIndex
             let name = String(before[nameStart...])
-            out += rest[...eq]
-            rest = rest[rest.index(after: eq)...]
+            out += rest[...sep]
+            rest = rest[rest.index(after: sep)...]
+            guard !name.isEmpty, rest.first != "/", isSensitiveName(name) else { continue }
+            if quoted {
+                // `"name": "value"`: keep the spacing and quotes, replace what is inside.
+                let spaces = rest.prefix { $0 == " " }
+                out += spaces
+                rest = rest.dropFirst(spaces.count)
+                guard rest.first == "\"" else { continue }
+                out += "\""
+                rest = rest.dropFirst()
+                let value = rest.prefix { $0 != "\"" }
+                if value.count >= 4, !value.hasPrefix("‹redacted") {
+                    out += Redactor.fingerprint(String(value))
+                    rest = rest.dropFirst(value.count)
+                }
+                continue
+            }
             let value = rest.prefix { !"&#; \"',}\n".contains($0) }
-            if !name.isEmpty, isSensitiveName(name), value.count >= 4, !value.hasPrefix("‹redacted") {
+            if value.count >= 4, !value.hasPrefix("‹redacted") {
                 out += Redactor.fingerprint(String(value))
                 rest = rest.dropFirst(value.count)
             }

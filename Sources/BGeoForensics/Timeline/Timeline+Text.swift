@@ -99,10 +99,17 @@ public struct TimelineTextRenderer: Sendable {
         var rows: [Row] = []
         let attached = Set(timeline.attempts.compactMap { $0.refresh?.requestLogId })
         var group: [UploadAttempt] = []
+        // Routine events met inside a run of attempts are listed after the run, so a heartbeat
+        // does not cut "200 ok ×31" into pieces.
+        var deferred: [TimelineEvent] = []
+        let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
         func flush() {
-            guard let first = group.first, let last = group.last else { return }
-            rows.append(attemptRow(group, first: first, last: last))
+            if let first = group.first, let last = group.last {
+                rows.append(attemptRow(group, first: first, last: last))
+            }
             group = []
+            rows.append(contentsOf: deferred.map(eventRow))
+            deferred = []
         }
         var e = 0
         var a = 0
@@ -120,6 +127,10 @@ public struct TimelineTextRenderer: Sendable {
                 e += 1
                 // A refresh made for an attempt is shown on that attempt's line.
                 if event.kind == .refresh, attached.contains(event.logId) { continue }
+                if !group.isEmpty, routine.contains(event.kind) {
+                    deferred.append(event)
+                    continue
+                }
                 flush()
                 rows.append(eventRow(event))
             }

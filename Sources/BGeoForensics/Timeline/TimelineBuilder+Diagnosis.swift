@@ -89,14 +89,31 @@ extension TimelineBuilder {
                                     evidence: evidence))
         }
 
+        // queue.stranded from the state alone, when the log holds no upload rows (logLevel
+        // below info keeps only errors and warnings).
+        if pendingRecords > 0, tracker.totalAttempts == 0, let failures = state.httpFailures, failures >= 3 {
+            var summary = "\(pendingRecords) records are waiting in the upload queue"
+            if let oldest = oldestPending { summary += " (the oldest recorded \(time(oldest.time)))" }
+            summary += " and the engine's state counts \(failures) consecutive failed uploads"
+            if let next = state.nextAttemptAt { summary += ", next attempt at \(next)" }
+            summary += ". The log holds no upload rows (logLevel below info?), so the failing status is not recorded: raise logLevel to 3 or more to see it."
+            var evidence = [Evidence(note: "pending records", uuids: pendingUuids.values)]
+            for note in stateNotes { evidence.append(Evidence(note: note)) }
+            if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
+            findings.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence))
+        }
+
         // auth.refresh_failing
         if stats.refreshFailures > 0 {
-            let ongoing = stats.lastRefreshSucceeded == false
+            // Still failing unless an upload got through after the last failed refresh
+            // (new tokens arrived another way, e.g. setConfig after a sign-in).
+            let recoveredByUpload = stats.lastSuccess.map { $0.at >= (stats.lastRefreshAt ?? .infinity) } ?? false
+            let ongoing = stats.lastRefreshSucceeded == false && !recoveredByUpload
             var summary: String
             if ongoing, let since = stats.refreshFailingSince {
                 summary = "The token refresh has failed \(stats.refreshFailingCount) time\(stats.refreshFailingCount == 1 ? "" : "s") in a row since \(time(since.at)) (refresh status \(statusList(stats.refreshFailingStatuses))). The refresh server rejects the stored refresh token, so every upload keeps getting 401/403 and the queue will not drain until the app is given new tokens (the user signs in again, or the app calls setConfig with a fresh authorization)."
             } else {
-                summary = "The token refresh failed \(stats.refreshFailures) time\(stats.refreshFailures == 1 ? "" : "s") but later succeeded (\(stats.refreshSuccesses) successful refresh\(stats.refreshSuccesses == 1 ? "" : "es")); uploads recovered."
+                summary = "The token refresh failed \(stats.refreshFailures) time\(stats.refreshFailures == 1 ? "" : "s") (\(stats.refreshSuccesses) successful refresh\(stats.refreshSuccesses == 1 ? "" : "es")), but uploads got through afterwards."
             }
             if let tokenNote { summary += " " + tokenNote.prefix(1).uppercased() + tokenNote.dropFirst() + "." }
             var evidence = [Evidence(note: ongoing ? "failed auth.refresh.result rows since the last success" : nil,
@@ -125,7 +142,8 @@ extension TimelineBuilder {
         // poison.dropped
         if stats.dropRows.count > 0 {
             let n = stats.droppedRecords
-            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue as poison"
+            let allPoison = stats.dropStatuses.keys.allSatisfy { !PolicyRules(policy: policy).dropIsViolation(status: $0, authorizationConfigured: authorizationConfigured) }
+            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue" + (allPoison ? " as poison" : "")
             if !stats.dropStatuses.isEmpty { summary += " (server status \(statusList(stats.dropStatuses)))" }
             if let first = stats.dropFirst, let last = stats.dropLast {
                 summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
@@ -138,7 +156,8 @@ extension TimelineBuilder {
 
         // policy.violation
         var violations = tracker.violations
-        if let lastSuccess = stats.lastSuccess, stats.lastStatus.map({ (200...299).contains($0) }) == true,
+        // The state is the engine's at the moment of the dump: only comparable with the whole log.
+        if options.until == nil, let lastSuccess = stats.lastSuccess, stats.lastStatus.map({ (200...299).contains($0) }) == true,
            let failures = state.httpFailures, failures > 0 {
             violations.add(.successNoReset,
                            "the last upload succeeded (row \(lastSuccess.row)) but the dump's state still says http.failures = \(failures)",
@@ -148,7 +167,7 @@ extension TimelineBuilder {
             guard let list = violations.lists[rule] else { continue }
             let n = list.total
             var summary = "The engine broke its \(policy.engine.rawValue) upload policy \(n == 1 ? "once" : "\(n) times"): \(rule.statement)."
-            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here " : "First: ") + first + "." }
+            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here: " : "First: ") + first + "." }
             findings.append(Finding(code: "policy.violation", severity: rule.severity, summary: summary,
                                     evidence: list.items, rule: rule.rawValue, omittedEvidence: list.omitted))
         }

@@ -59,13 +59,16 @@ public final class TimelineBuilder {
     var logUploadFailures = Tally()
 
     let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed"])
+    let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
+    let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
 
-    /// Prepares a builder; `redactor` scrubs every text the timeline keeps (pass
-    /// `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
-    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor) {
+    /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
+    /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
+    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor? = nil) {
         self.dump = dump
         self.options = options
+        let redactor = redactor ?? dump.makeRedactor()
         self.redactor = redactor
         policy = options.policy ?? UploadPolicy.forFormat(dump.layout.format)
         let recorded = dump.recordedConfig()
@@ -99,7 +102,7 @@ public final class TimelineBuilder {
     // MARK: queue
 
     private func scanQueue() {
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             pendingRecords += 1
             if oldestPending == nil || record.time < oldestPending!.time { oldestPending = (record.time, record.uuid) }
             newestPending = max(newestPending ?? record.time, record.time)
@@ -150,6 +153,25 @@ public final class TimelineBuilder {
         coverage.add(time, moving: moving)
     }
 
+    /// The few scalar fields of a frequent row as a small object, without building the whole
+    /// tree; falls back to a full parse when a wanted field is an object or array.
+    private func quickData(_ entry: LogEntry, _ scanner: FieldScanner) -> JSONValue? {
+        guard var text = entry.dataText else { return nil }
+        guard text.withUTF8({ scanner.scan($0, into: &scanValues) }) else { return nil }
+        var object = JSONObject()
+        for (index, path) in scanner.paths.enumerated() {
+            switch scanValues[index] {
+            case .missing: continue
+            case .null: object[path] = .null
+            case .bool(let b): object[path] = .bool(b)
+            case .string(let s): object[path] = .string(s)
+            case .number(let d): object[path] = d.rounded() == d && abs(d) < 9e15 ? .int(Int64(d)) : .double(d)
+            case .composite: return entry.data
+            }
+        }
+        return .object(object)
+    }
+
     /// Frequent rows: handled without building more than they need.
     private func handleHot(_ entry: LogEntry) {
         switch entry.event {
@@ -158,9 +180,9 @@ public final class TimelineBuilder {
         case "http.request":
             tracker.request(entry, entry.data)
         case "http.response":
-            tracker.response(entry, entry.data, authorizationConfigured: authorizationConfigured)
+            tracker.response(entry, quickData(entry, responseScanner), authorizationConfigured: authorizationConfigured)
         case "http.backoff":
-            tracker.backoff(entry, entry.data, authorizationConfigured: authorizationConfigured)
+            tracker.backoff(entry, quickData(entry, backoffScanner), authorizationConfigured: authorizationConfigured)
         default:
             let data = entry.data
             let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")

@@ -139,7 +139,7 @@ struct UploadTracker {
         if attempt.count == 0, let count = UploadTracker.int(data?["count"]) { attempt.count = count }
         if let body = data?["response"], body != .null {
             let text = body.stringValue ?? body.jsonText
-            let scrubbed = scrubber.scrub(body: text)
+            let scrubbed = scrubber.scrub(cachedBody: text.count > 2000 ? String(text.prefix(2000)) : text)
             attempt.response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
         }
         let retryAfter = (data?["retry_after"] ?? data?["retryAfter"] ?? data?["Retry-After"]).flatMap(UploadTracker.double)

@@ -13,11 +13,12 @@ enum SimulateCommand: CLICommand {
             """,
         options: [
             OptionSpec("--scenario", value: "NAME", help: "One of: \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))."),
-            OptionSpec("--output", short: "-o", value: "PATH", help: "Dump file to write (a folder with --all). Replaced if present."),
+            OptionSpec("--output", short: "-o", value: "PATH", help: "Dump file to write (a folder with --all). An existing file is replaced only if simulate wrote it."),
             OptionSpec("--seed", value: "N", help: "PRNG seed (default \(Simulator.defaultSeed))."),
-            OptionSpec("--records", value: "N", help: "Scale up to N raw fixes (repeats the scenario's day)."),
+            OptionSpec("--records", value: "N", help: "Scale up to N location records (repeats the scenario's day)."),
             OptionSpec("--all", help: "Write every scenario into the --output folder as NAME.db."),
             OptionSpec("--list", help: "List the scenarios with one-line descriptions."),
+            OptionSpec("--force", help: "Replace an existing file even if it is not a simulated dump."),
             CommandSupport.jsonOption,
         ])
 
@@ -45,9 +46,24 @@ enum SimulateCommand: CLICommand {
             seed = parsed
         }
         let records = try arguments.int("--records", range: 1...50_000_000)
+        let all = arguments.flag("--all")
+        if !all {
+            let parent = (output as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw UsageError(message: "cannot write \(output): folder \(parent) does not exist")
+            }
+        }
+        if !arguments.flag("--force") {
+            // Never replace evidence: only files this simulator wrote may be overwritten.
+            let targets = all ? Scenario.allCases.map { (output as NSString).appendingPathComponent($0.rawValue + ".db") } : [output]
+            for target in targets where FileManager.default.fileExists(atPath: target) && !Simulator.isSimulatedDump(target) {
+                throw UsageError(message: "refusing to replace \(target): it is not a dump written by simulate (evidence is never overwritten; pass --force if you mean it)")
+            }
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         var summaries: [SimulationSummary] = []
-        if arguments.flag("--all") {
+        if all {
             guard arguments.value("--scenario") == nil, records == nil else {
                 throw UsageError(message: "--all writes the default samples; it takes no --scenario or --records")
             }

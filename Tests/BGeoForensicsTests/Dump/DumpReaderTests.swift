@@ -151,7 +151,7 @@ import Testing
     @Test func emptyFileIsRejectedPlainly() throws {
         let dir = TestDirectory("empty")
         let path = dir.file("bgeo.db")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         #expect(throws: DumpError.empty(path: path)) { try Dump(path: path) }
     }
 
@@ -159,7 +159,7 @@ import Testing
         let dir = TestDirectory("notdb")
         for (name, bytes) in [("notes.txt", Array("hello, this is a text file\n".utf8)), ("dump.zip", [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 200))] {
             let path = dir.file(name)
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             #expect(throws: DumpError.notADatabase(path: path)) { try Dump(path: path) }
         }
     }

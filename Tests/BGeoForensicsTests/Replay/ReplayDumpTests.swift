@@ -117,6 +117,13 @@ import Testing
         let fromLog = ReplayConfiguration.recorded(from: logged)
         #expect(fromLog.source.contains("config log line"))
         #expect(fromLog.filter.policy == .adjust && fromLog.filter.kalmanProfile == .aggressive)
+        #expect(fromLog.history.isEmpty)
+        // A state.config that differs from a logged config: the change is noted.
+        let dir3 = TestDirectory("replay-config3")
+        let changed = try fixtureDump(dir3, configLogLine: ["locationFilterPolicy": "PassThrough"])
+        let noted = ReplayConfiguration.recorded(from: changed)
+        #expect(noted.source == "state.config")
+        #expect(noted.notes.contains { $0.contains("1 of 1 config log lines") && $0.contains("PassThrough") })
         // --config file, then --set, case-insensitive keys keep the SDK spelling.
         let file = dir.file("whatif.json")
         try Data(#"{"config": {"locationFilterMaxSpeed": 30, "odometerAccuracyThreshold": 20}}"#.utf8).write(to: URL(fileURLWithPath: file))
@@ -130,6 +137,30 @@ import Testing
         #expect(throws: UsageError.self) { try c.apply(set: "url=https://x") }
         #expect(throws: UsageError.self) { try c.apply(set: "noequals") }
         #expect(throws: UsageError.self) { try c.apply(configFile: dir.file("missing.json")) }
+    }
+
+    @Test func longPingAndEmptyDumpsReplay() throws {
+        let dir = TestDirectory("replay-longping")
+        let path = dir.file("queue.db")
+        let w = try DumpWriter(path: path, layout: .longping)
+        for i in 0..<4 {
+            try w.insertRecord(ReplayFixture.record("p-\(i)", Double(10 * i), lat: ReplayFixture.lat(i), accuracy: i == 2 ? 200 : 10,
+                                                    odometer: Double(100 * i)))
+        }
+        try w.close()
+        let result = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: try Dump(path: path)), config: FilterConfig(),
+                                      source: "engine defaults")
+        #expect(result.fixes.map(\.uuid) == ["p-0", "p-1", "p-2", "p-3"])
+        #expect(result.accepted == 3 && result.rejectedAccuracy == 1)
+        #expect(result.odometerRecorded == 300)
+
+        let emptyPath = dir.file("empty.db")
+        try DumpWriter(path: emptyPath, layout: .current).close()
+        let empty = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: try Dump(path: emptyPath)), config: FilterConfig(),
+                                     source: "engine defaults")
+        #expect(empty.fixes.isEmpty && empty.odometerReplayed == 0 && empty.odometerRecorded == nil)
+        #expect(empty.text(title: "empty.db").contains("0 fixes"))
+        #expect(empty.json()["fixes"] == .int(0))
     }
 
     @Test func legacyDumpReplaysToo() throws {

@@ -104,6 +104,23 @@ import Testing
         #expect(clean.diagnosis.contains { $0.contains("the-culprit") })  // named as the fastest teleport
     }
 
+    @Test func recordedOdometerJumpIsNamedWhenReplayCountsLess() {
+        var fixes: [Fix] = []
+        for i in 0..<10 {
+            var f = Self.fix(Double(i * 10), Double(i * 100), accuracy: 10)
+            // The SDK's odometer jumps 5 km at fix 6 (fixes missing from the dump).
+            f.recordedOdometer = Double(i * 100) + (i >= 6 ? 5000 : 0)
+            fixes.append(f)
+        }
+        fixes[6].uuid = "jumped"
+        let result = ReplayEngine.run(fixes: fixes, config: FilterConfig())
+        #expect(result.odometerRecorded == 5900)
+        #expect(result.recordedJumps.first?.index == 6)
+        #expect(abs((result.recordedJumps.first?.recorded ?? 0) - 5100) < 1e-9)
+        #expect(result.diagnosis.contains { $0.contains("less than the recorded") })
+        #expect(result.diagnosis.contains { $0.contains("jumped") && $0.contains("recorded +5.10 km") })
+    }
+
     @Test func noRecordedOdometerIsNil() {
         let result = ReplayEngine.run(fixes: [Self.fix(0, 0), Self.fix(10, 100)], config: FilterConfig())
         #expect(result.odometerRecorded == nil)

@@ -65,6 +65,7 @@ func fileSHA256(_ path: String) throws -> String {
             if scenario != .damagedRows { #expect(logEntries(dump).count == summary.logRows) }
         }
         #expect(summary.acceptedFixes > 100)
+        #expect(Simulator.isSimulatedDump(dumps.path(scenario)))
     }
 
     @Test func sameSeedGivesIdenticalBytesAndAnotherSeedDoesNot() throws {
@@ -119,7 +120,10 @@ func fileSHA256(_ path: String) throws -> String {
 
     @Test func strandedRefreshFollowsTheBackoffScheduleAndStaysAtTheCap() throws {
         let (dump, summary) = try dumps.dump(.strandedRefresh)
-        #expect(summary.queueRecords >= 300)
+        #expect(summary.queueRecords == 400)
+        let prunes = logEntries(dump, events: ["queue.prune"])
+        #expect(summary.prunedRecords > 0)
+        #expect(prunes.compactMap { $0.data?["count"]?.intValue }.reduce(0, +) == summary.prunedRecords)
         var failures = 0
         var delays: [Double] = []
         for entry in logEntries(dump, events: ["http.response", "http.backoff"]) {
@@ -280,21 +284,45 @@ func fileSHA256(_ path: String) throws -> String {
         }
     }
 
-    @Test func pipelineRejectsTeleportsAndLowAccuracyLikeTheReplayRules() {
-        var p = EnginePipeline(config: [:])
-        _ = p.process(t: 0, latitude: 52.0, longitude: 21.0, accuracy: 5)
-        if case .rejected(let reason, _, _) = p.process(t: 10, latitude: 53.0, longitude: 21.0, accuracy: 5).decision {
-            #expect(reason == "teleport")
-        } else { Issue.record("teleport not rejected") }
-        if case .rejected(let reason, _, _) = p.process(t: 20, latitude: 52.0, longitude: 21.0, accuracy: 250).decision {
-            #expect(reason == "accuracy")
-        } else { Issue.record("low accuracy not rejected") }
-        let out = p.process(t: 30, latitude: 52.001, longitude: 21.0, accuracy: 5)
-        if case .accepted = out.decision {} else { Issue.record("good fix rejected") }
-        #expect(out.odometer > 0 && out.odometer < 112)
-        var off = EnginePipeline(config: ["disableLocationFilter": true])
-        _ = off.process(t: 0, latitude: 52.0, longitude: 21.0, accuracy: 5)
-        #expect(off.process(t: 10, latitude: 53.0, longitude: 21.0, accuracy: 500).odometer > 100_000)
+    /// The simulated engine is the replay pipeline: a dump written under Adjust (a policy no
+    /// sample uses) logs each decision the way replay makes it, and replaying it agrees fix by fix.
+    @Test func deviceFiltersWithTheReplayPipelineAndReplayAgrees() throws {
+        let dir = TestDirectory("sim-filter")
+        let path = dir.file("adjust.db")
+        let writer = try ScenarioScripts.newWriter(path, layout: .current)
+        let t0 = Simulator.baseTime
+        // No url: nothing is uploaded, so every accepted fix stays in the queue.
+        let sim = DeviceSimulation(writer: writer, seed: 3, start: t0,
+                                   config: ["locationFilterPolicy": "adjust", "kalmanProfile": "aggressive", "logLevel": "verbose"])
+        func fix(_ dt: Double, _ lat: Double, _ accuracy: Double) -> RawFix {
+            RawFix(t: t0 + dt, latitude: lat, longitude: 21.0, accuracy: accuracy, speed: 10, heading: 0, altitude: 100,
+                   activity: "in_vehicle", confidence: 90, isMoving: true, event: nil)
+        }
+        sim.addFix(fix(0, 52.0, 5))
+        sim.addFix(fix(10, 52.001, 5))      // 111 m in 10 s: accepted
+        sim.addFix(fix(20, 53.0, 5))        // 111 km in 10 s: moved to 600 m from the reference
+        sim.addFix(fix(30, 52.0, 250))      // accuracy
+        sim.addFix(fix(20, 52.02, 5))       // clock did not advance since the adjusted fix: time
+        sim.addFix(fix(40, 52.0065, 8))     // accepted
+        try sim.finish()
+        try writer.close()
+        #expect(sim.acceptedFixes == 4 && sim.rejectedFixes == 2)
+
+        let dump = try Dump(path: path)
+        let adjust = try #require(logEntries(dump, events: ["filter.adjust"]).first?.data)
+        let moved = try #require(adjust["adjusted_latitude"]?.doubleValue)
+        #expect(abs(Geodesy.haversine(52.001, 21.0, moved, 21.0) - 600) < 0.1)
+        #expect(adjust["limit"]?.doubleValue == 60)
+        let reasons = logEntries(dump, events: ["filter.reject"]).compactMap { $0.data?["reason"]?.stringValue }
+        #expect(reasons == ["accuracy", "time"])
+
+        let (config, _) = dump.recordedConfig()
+        let replay = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: dump), config: FilterConfig(config: config),
+                                      source: "recorded")
+        #expect(replay.adjusted == 1 && replay.rejectedAccuracy == 1 && replay.rejectedTime == 1 && replay.accepted == 3)
+        #expect(replay.engineDisagreements == 0)
+        let recorded = try #require(dump.engineState().odometer)
+        #expect(recorded > 650 && abs(replay.odometerReplayed - recorded) < 0.05)
     }
 
     @Test func walNormalizerKeepsChecksumsValid() throws {

@@ -36,6 +36,17 @@ import Testing
         }
         #expect(collector.events.count == 3 && collector.omitted == 8)
         collector.add(TimelineEvent(kind: .relaunch, at: 200, logId: 200, summary: "relaunch"))
+        // Routine events collapse across each other, but not across a relaunch.
+        var routine = EventCollector(limit: 100)
+        for i in 0..<10 {
+            routine.add(TimelineEvent(kind: .heartbeat, at: Double(2 * i), logId: Int64(2 * i), summary: "heartbeat"))
+            routine.add(TimelineEvent(kind: .deferral, at: Double(2 * i + 1), logId: Int64(2 * i + 1), summary: "deferred",
+                                      collapseKey: "d"))
+        }
+        #expect(routine.events.map(\.count) == [10, 10])
+        routine.add(TimelineEvent(kind: .relaunch, at: 30, logId: 30, summary: "relaunch"))
+        routine.add(TimelineEvent(kind: .heartbeat, at: 31, logId: 31, summary: "heartbeat"))
+        #expect(routine.events.map(\.count) == [10, 10, 1, 1])
         #expect(collector.events.last?.kind == .relaunch)
     }
 
@@ -46,6 +57,10 @@ import Testing
         let body = scrubber.scrub(body: "{\"access_token\":\"tok-123456\",\"message\":\"ok\"}")
         #expect(!body.contains("tok-123456") && body.contains("\"message\":\"ok\""))
         #expect(scrubber.scrub(body: "refresh_token=qwerty1234 rejected").contains("‹redacted"))
+        let truncated = scrubber.scrub(body: "{\"error\":\"expired\",\"access_token\": \"abcdef98765\",\"x\":\"https://h.example/a\"")
+        #expect(!truncated.contains("abcdef98765") && truncated.contains("\"access_token\": \"‹redacted"))
+        #expect(truncated.contains("https://h.example/a"))
+        #expect(scrubber.scrub(cachedBody: "token=abcdef1 x") == scrubber.scrub(cachedBody: "token=abcdef1 x"))
         var off = SecretScrubber(redactor: .disabled)
         #expect(off.scrub(url: "https://x/?token=abcdef") == "https://x/?token=abcdef")
     }

@@ -350,3 +350,138 @@ enum Scenarios {
         #expect(text.contains("api_key=‹redacted"))
     }
 }
+
+extension Scenarios {
+    /// 401s with no authorization configured; a prune and cellular deferrals on the way.
+    static let noAuth: Facts = {
+        var facts = Facts(path: directory.file("noauth.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            var config = TimelineFixture.plainConfig
+            if case .object(var object) = config {
+                object["disableAutoSyncOnCellular"] = true
+                object["maxRecordsToPersist"] = 10
+                config = .object(object)
+            }
+            try f.config(config)
+            try f.log("connectivity", ["connected": true, "transport": "cellular"])
+            var pending: [String] = []
+            for _ in 0..<12 { pending.append(try f.fix(queued: true)) }
+            try f.log("sync.deferred", ["reason": "cellular", "pending": 12])
+            facts.rows["prune"] = try f.log("queue.prune", ["reason": "maxRecords", "count": 2])
+            try f.log("connectivity", ["connected": true, "transport": "wifi"])
+            var unauthorized: [Int64] = []
+            for n in 1...5 {
+                try f.request(Array(pending.suffix(10)))
+                unauthorized.append(try f.response(n % 2 == 0 ? 403 : 401, count: 10))
+                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
+                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
+            }
+            facts.rows["first401"] = unauthorized[0]
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+
+    /// Backoffs written with LongPing's jitter: one inside the ±20 % band, one outside.
+    static let jitter: Facts = {
+        var facts = Facts(path: directory.file("jitter.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.config(TimelineFixture.plainConfig)
+            let batch = [try f.fix()]
+            try f.request(batch)
+            try f.response(503, count: 1)
+            facts.rows["inBand"] = try f.backoff(failures: 1, delay: 11.6)
+            try f.request(batch)
+            try f.response(503, count: 1)
+            facts.rows["outOfBand"] = try f.backoff(failures: 2, delay: 30)
+            try f.request(batch)
+            try f.response(429, count: 1)
+            facts.rows["retryAfter"] = try f.log("http.backoff", ["failures": 3, "delay_s": 120, "retry_after": 120])
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+}
+
+extension Scenarios {
+    /// logLevel warn: no upload rows, only the state says uploads are failing.
+    static let quietLog: Facts = {
+        var facts = Facts(path: directory.file("quiet.db"))
+        do {
+            let f = try TimelineFixture(path: facts.path)
+            try f.writer.setState("config", TimelineFixture.plainConfig)
+            try f.writer.setState("http.failures", 7)
+            try f.writer.setState("http.next_attempt_at", "2026-07-25T18:00:00Z")
+            for _ in 0..<4 { try f.fix(queued: true, logged: false) }
+            try f.log("app", level: 2, message: "sync failed?", src: "js")
+            try f.close()
+        } catch { Issue.record("fixture failed: \(error)") }
+        return facts
+    }()
+}
+
+@Suite struct TimelineMoreScenarioTests {
+    @Test func longpingQueueOnlyDump() throws {
+        let path = Scenarios.directory.file("longping.db")
+        let f = try TimelineFixture(path: path, layout: .longping)
+        for _ in 0..<5 { try f.fix(after: 30, queued: true, logged: false) }
+        try f.fix(after: 3600, queued: true, logged: false)
+        try f.close()
+        let dump = try Dump(path: path)
+        let timeline = TimelineBuilder(dump: dump).build()
+        #expect(timeline.policy == .longping && timeline.format == .longping)
+        #expect(timeline.pendingRecords == 6 && timeline.logRows == 0 && timeline.attempts.isEmpty)
+        #expect(timeline.gaps.count == 1)
+        #expect(timeline.findings(code: "tracking.gap").first?.severity == .warning)
+    }
+
+    @Test func strandedFromStateWhenTheLogHasNoUploadRows() throws {
+        let timeline = try Scenarios.timeline(Scenarios.quietLog.path)
+        #expect(timeline.attempts.isEmpty)
+        let stranded = try #require(timeline.findings(code: "queue.stranded").first)
+        #expect(stranded.severity == .error)
+        #expect(stranded.summary.contains("4 records") && stranded.summary.contains("7 consecutive failed uploads"))
+        #expect(stranded.allUuids.count == 4)
+        #expect(timeline.events.first?.kind == .app)
+    }
+
+    @Test func unauthorizedWithoutRefreshConfigured() throws {
+        let facts = Scenarios.noAuth
+        let timeline = try Scenarios.timeline(facts.path)
+        #expect(!timeline.authorizationConfigured)
+        let noRefresh = try #require(timeline.findings(code: "auth.no_refresh").first)
+        #expect(noRefresh.severity == .error)
+        #expect(noRefresh.summary.contains("401 ×3, 403 ×2"))
+        #expect(noRefresh.allLogIds.first == facts.rows["first401"])
+        // Without authorization a 401 is a plain retry: no refresh was due.
+        #expect(timeline.findings(code: "policy.violation").isEmpty)
+        #expect(timeline.attempts.allSatisfy { $0.outcome == .retry })
+        let stranded = try #require(timeline.findings(code: "queue.stranded").first)
+        #expect(stranded.summary.contains("no token refresh is configured"))
+        let pruned = try #require(timeline.findings(code: "queue.pruned").first)
+        #expect(pruned.severity == .warning)
+        #expect(pruned.summary.contains("2 records were evicted") && pruned.summary.contains("maxRecordsToPersist = 10"))
+        #expect(pruned.allLogIds == [try #require(facts.rows["prune"])])
+        let deferred = try #require(timeline.findings(code: "sync.deferred").first)
+        #expect(deferred.severity == .info && deferred.summary.contains("cellular"))
+    }
+
+    @Test func longpingJitterBandAndRetryAfter() throws {
+        let facts = Scenarios.jitter
+        let longping = try Scenarios.timeline(facts.path, TimelineOptions(policy: .longping))
+        let violations = longping.findings(code: "policy.violation")
+        #expect(violations.count == 1)
+        let schedule = try #require(violations.first)
+        #expect(schedule.rule == PolicyRule.backoffSchedule.rawValue)
+        #expect(schedule.allLogIds.contains(try #require(facts.rows["outOfBand"])))
+        #expect(!schedule.allLogIds.contains(try #require(facts.rows["inBand"])))
+        #expect(!schedule.allLogIds.contains(try #require(facts.rows["retryAfter"])))
+        #expect(schedule.summary.contains("16 s–24 s"))
+        // The same log read with BGeo's schedule (no jitter, no Retry-After) breaks it three times.
+        let bgeo = try Scenarios.timeline(facts.path, TimelineOptions(policy: .bgeo))
+        let bgeoSchedule = try #require(bgeo.findings(code: "policy.violation").first)
+        #expect(bgeoSchedule.evidence.count == 3)
+    }
+}

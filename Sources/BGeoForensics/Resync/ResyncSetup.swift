@@ -1,0 +1,65 @@
+import Foundation
+
+/// Turns a dump plus the operator's overrides into what a run needs: the effective config and
+/// the token pair to start with. Pure apart from reading `--config FILE`.
+public enum ResyncSetup {
+    /// The dump's recorded config, then `--config FILE.json` merged over it, then each `--set
+    /// KEY=VALUE` (dotted paths), then `--url` replacing `url`.
+    public static func effectiveConfig(recorded: SDKConfig, configFile: String?, sets: [String], url: String?,
+                                       logURL: String?) throws(ResyncSettings.Invalid) -> SDKConfig {
+        var config = recorded
+        if let configFile {
+            guard let data = FileManager.default.contents(atPath: configFile) else {
+                throw ResyncSettings.Invalid(description: "--config \(configFile): cannot be read")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let parsed: JSONValue
+            do { parsed = try JSONParser.parse(text) } catch {
+                throw ResyncSettings.Invalid(description: "--config \(configFile): \(error.description)")
+            }
+            guard let object = parsed.objectValue else {
+                throw ResyncSettings.Invalid(description: "--config \(configFile): not a JSON object")
+            }
+            config.merge(object)
+        }
+        for text in sets {
+            guard let (key, value) = SDKConfig.parseOverride(text) else {
+                throw ResyncSettings.Invalid(description: "--set takes KEY=VALUE, not '\(text)'")
+            }
+            config.set(path: key, to: value)
+        }
+        if let url { config.set(path: "url", to: .string(url)) }
+        if let logURL { config.set(path: "logUrl", to: .string(logURL)) }
+        return config
+    }
+
+    /// The starting pair: tokens given explicitly on this command line win, then the pair
+    /// rotated by an earlier run (working copy), then `state.auth` (the device's possibly
+    /// rotated pair), then the config's authorization.
+    public static func initialTokens(settings: ResyncSettings, explicit: TokenRefresh.Tokens?, stored: TokenRefresh.Tokens?,
+                                     stateAuth: JSONObject?) -> TokenRefresh.Tokens {
+        let fromState = stateAuth.map { auth in
+            TokenRefresh.Tokens(accessToken: auth.valueIgnoringCase("accessToken")?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+                                refreshToken: auth.valueIgnoringCase("refreshToken")?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+        }
+        let fromConfig = TokenRefresh.Tokens(accessToken: settings.authorization?.accessToken,
+                                             refreshToken: settings.authorization?.refreshToken)
+        let chain = [explicit, stored, fromState, fromConfig].compactMap { $0 }
+        return TokenRefresh.Tokens(accessToken: chain.lazy.compactMap(\.accessToken).first,
+                                   refreshToken: chain.lazy.compactMap(\.refreshToken).first)
+    }
+
+    /// Tokens named by `--set authorization.accessToken=…` / `--set authorization.refreshToken=…`.
+    public static func explicitTokens(sets: [String]) -> TokenRefresh.Tokens? {
+        var tokens = TokenRefresh.Tokens(accessToken: nil, refreshToken: nil)
+        for text in sets {
+            guard let (key, value) = SDKConfig.parseOverride(text), let s = value.stringValue, !s.isEmpty else { continue }
+            switch key.lowercased() {
+            case "authorization.accesstoken": tokens.accessToken = s
+            case "authorization.refreshtoken": tokens.refreshToken = s
+            default: break
+            }
+        }
+        return tokens.accessToken == nil && tokens.refreshToken == nil ? nil : tokens
+    }
+}

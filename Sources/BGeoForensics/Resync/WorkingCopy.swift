@@ -1,0 +1,373 @@
+import Foundation
+
+/// The SQLite file re-sync drains: a copy of the dump's queue and log rows plus re-sync's own
+/// tables (quarantine, journal, auth, progress). The evidence is never written; every state
+/// transition is one transaction, so a killed run re-sends at most the batch that was in flight.
+public final class WorkingCopy {
+    public let path: String
+    let database: Database
+    /// Prepared once per connection: a drain runs the same few statements per request.
+    private var statements: [String: Statement] = [:]
+
+    func cached(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Why a working copy cannot be used.
+    public struct Mismatch: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// One queued row of the working copy.
+    public struct Row: Sendable, Equatable {
+        public var id: Int64
+        public var uuid: String
+        public var json: String
+        public var attempts: Int
+    }
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS queue (
+          id INTEGER PRIMARY KEY, uuid TEXT NOT NULL, json TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS log_entries (
+          id INTEGER PRIMARY KEY, ts TEXT NOT NULL, level INTEGER NOT NULL, src TEXT NOT NULL, event TEXT NOT NULL,
+          message TEXT, data TEXT, uploaded INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS quarantine (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, row_id INTEGER, uuid TEXT NOT NULL, json TEXT NOT NULL,
+          status INTEGER NOT NULL, response TEXT, reason TEXT NOT NULL, at TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS journal (
+          id INTEGER PRIMARY KEY, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
+          url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
+          request_sha256 TEXT,
+          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        """
+
+    /// Opens the working copy at `path`, creating it from `dump` when missing. An existing copy
+    /// must carry the same dump hash (else `Mismatch`). Creation writes to a side file renamed
+    /// into place at the end, so a run killed while copying leaves no half copy behind.
+    /// `path` may be `:memory:` (dry runs).
+    public init(path: String, dump: Dump, warn: (String) -> Void = { _ in }) throws {
+        self.path = path
+        let hash = WorkingCopy.dumpHash(dump)
+        let fm = FileManager.default
+        if path != ":memory:", fm.fileExists(atPath: path) {
+            database = try Database(path: path, mode: .readWriteCreate)
+            try WorkingCopy.configure(database)
+            try database.execute(WorkingCopy.schema)
+            let recorded = try WorkingCopy.meta(database, "dump_sha256")
+            guard recorded == hash else {
+                throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
+                    + "this dump is \(hash)); choose another --work folder")
+            }
+            return
+        }
+        let building = path == ":memory:" ? path : path + ".partial"
+        if building != ":memory:" {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: building + suffix) }
+        }
+        if building != ":memory:" {
+            let db = try Database(path: building, mode: .readWriteCreate)
+            try WorkingCopy.configure(db)
+            try db.execute(WorkingCopy.schema)
+            try WorkingCopy.fill(db, from: dump, hash: hash, warn: warn)
+            if building != ":memory:" {
+                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                try db.execute("PRAGMA journal_mode = DELETE")
+            }
+        }
+        if building != ":memory:" {
+            try fm.moveItem(atPath: building, toPath: path)
+            database = try Database(path: path, mode: .readWriteCreate)
+            try WorkingCopy.configure(database)
+        } else {
+            // The in-memory copy must keep its one connection: rebuild it here.
+            database = try Database(path: ":memory:", mode: .readWriteCreate)
+            try database.execute(WorkingCopy.schema)
+            try WorkingCopy.fill(database, from: dump, hash: hash, warn: warn)
+        }
+    }
+
+    private static func configure(_ db: Database) throws {
+        if db.path != ":memory:" {
+            // One process owns a working copy: exclusive locking keeps the WAL index in memory
+            // (no -shm, no lock syscalls per transaction) and makes a second concurrent run on
+            // the same copy fail instead of interleaving with this one.
+            try db.execute("PRAGMA busy_timeout = 200")
+            try db.execute("PRAGMA locking_mode = EXCLUSIVE")
+            // WAL + NORMAL: each commit survives a killed process without an fsync per request.
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+            // Debian builds SQLite with SECURE_DELETE on: every delivered row would be zeroed and
+            // its freed pages rewritten. The evidence holds the same rows anyway.
+            try db.execute("PRAGMA secure_delete = OFF")
+            // Checkpoints are the only fsyncs in WAL/NORMAL: every 16k pages, not every 1k.
+            try db.execute("PRAGMA wal_autocheckpoint = 16384")
+        }
+    }
+
+    /// The dump's identity: the SHA-256 of its main file, and of the -wal when there is one.
+    public static func dumpHash(_ dump: Dump) -> String {
+        let main = dump.inputs.first?.sha256 ?? ""
+        guard let wal = dump.inputs.first(where: { $0.path.hasSuffix("-wal") }) else { return main }
+        return main + "+" + wal.sha256.prefix(16)
+    }
+
+    /// Default folder name: `<first 16 hex of the dump's sha256>.resync`.
+    public static func defaultFolder(_ dump: Dump) -> String {
+        String((dump.inputs.first?.sha256 ?? "dump").prefix(16)) + ".resync"
+    }
+
+    private static func fill(_ db: Database, from dump: Dump, hash: String, warn: (String) -> Void) throws {
+        try db.transaction {
+            let setMeta = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+            try setMeta.run([.text("dump_sha256"), .text(hash)])
+            try setMeta.run([.text("dump_path"), .text(dump.path)])
+            try setMeta.run([.text("format"), .text(dump.layout.format.rawValue)])
+            try setMeta.run([.text("created_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
+            let insert = try db.prepare("INSERT OR IGNORE INTO queue(id, uuid, json, attempts) VALUES (?, ?, ?, ?)")
+            var copyError: Error?
+            dump.forEachQueueRow { row in
+                guard copyError == nil else { return }
+                do {
+                    try insert.run([.integer(row.rowId), .text(row.uuid), .text(row.json), .integer(Int64(row.attempts ?? 0))])
+                } catch { copyError = error }
+            }
+            if let copyError { throw copyError }
+            // A record that is not a JSON object would make the whole request invalid: it is kept
+            // aside in quarantine (listed, exportable), never sent, never lost. SQLite's own
+            // json_valid checks every row in C, far faster than parsing each in Swift.
+            let bad = try db.prepare("""
+                SELECT id, uuid FROM queue WHERE CASE WHEN json_valid(json) THEN json_type(json) != 'object' ELSE 1 END ORDER BY id
+                """)
+            var badIds: [Int64] = []
+            while try bad.step() {
+                badIds.append(bad.int64(0))
+                warn("\(dump.queueTableName) row \(bad.int64(0)) (\(bad.text(1) ?? "")): record JSON does not parse; quarantined, not sent")
+            }
+            let now = Timestamp.format(Date().timeIntervalSince1970)
+            let quarantine = try db.prepare("""
+                INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at)
+                SELECT id, uuid, json, 0, NULL, 'record JSON does not parse', ? FROM queue WHERE id = ?
+                """)
+            let remove = try db.prepare("DELETE FROM queue WHERE id = ?")
+            for id in badIds {
+                try quarantine.run([.text(now), .integer(id)])
+                try remove.run([.integer(id)])
+            }
+            let log = try db.prepare("""
+                INSERT OR IGNORE INTO log_entries(id, ts, level, src, event, message, data, uploaded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            dump.forEachLogEntry { entry in
+                guard copyError == nil else { return }
+                do {
+                    try log.run([.integer(entry.rowId), .text(entry.tsText), .integer(Int64(entry.level)), .text(entry.src),
+                                 .text(entry.event), entry.message.map { .text($0) } ?? .null,
+                                 entry.dataText.map { .text($0) } ?? .null, .integer(entry.uploaded ? 1 : 0)])
+                } catch { copyError = error }
+            }
+            if let copyError { throw copyError }
+        }
+    }
+
+    static func meta(_ db: Database, _ key: String) throws -> String? {
+        let stmt = try db.prepare("SELECT value FROM meta WHERE key = ?")
+        try stmt.bind([.text(key)])
+        return try stmt.step() ? stmt.text(0) : nil
+    }
+
+    public func meta(_ key: String) throws -> String? { try WorkingCopy.meta(database, key) }
+
+    // MARK: queue
+
+    /// The next `limit` rows oldest first (nil = all).
+    public func nextBatch(limit: Int?) throws -> [Row] {
+        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(Int64(limit ?? -1))])
+        var rows: [Row] = []
+        while try stmt.step() {
+            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
+        }
+        return rows
+    }
+
+    public func count(_ table: String, where condition: String = "1") throws -> Int {
+        let stmt = try database.prepare("SELECT count(*) FROM \(table) WHERE \(condition)")
+        return try stmt.step() ? stmt.int(0) : 0
+    }
+
+    public var remaining: Int { (try? count("queue")) ?? 0 }
+    public var pendingLogs: Int { (try? count("log_entries", where: "uploaded = 0")) ?? 0 }
+
+    // MARK: progress counters and auth
+
+    /// Records delivered over every run of this working copy (from the journal, so a delivery
+    /// costs no extra page write).
+    public func deliveredTotal() throws -> Int {
+        let stmt = try cached("SELECT coalesce(sum(count), 0) FROM journal WHERE lane = 'locations' AND outcome = 'delivered'")
+        try stmt.bind([])
+        let value = try stmt.step() ? stmt.int(0) : 0
+        try stmt.bind([])
+        return value
+    }
+
+    public func progress(_ key: String) throws -> Int64 {
+        let stmt = try cached("SELECT value FROM progress WHERE key = ?")
+        try stmt.bind([.text(key)])
+        let value = try stmt.step() ? stmt.int64(0) : 0
+        try stmt.bind([])  // reset: a cached statement must not hold a read transaction open
+        return value
+    }
+
+    func setProgress(_ key: String, _ value: Int64) throws {
+        try cached("INSERT OR REPLACE INTO progress(key, value) VALUES (?, ?)").run([.text(key), .integer(value)])
+    }
+
+    /// The token pair last stored (rotated by a refresh), if any.
+    public func storedTokens() throws -> TokenRefresh.Tokens? {
+        let stmt = try database.prepare("SELECT key, value FROM auth")
+        var tokens = TokenRefresh.Tokens(accessToken: nil, refreshToken: nil)
+        var any = false
+        while try stmt.step() {
+            any = true
+            switch stmt.text(0) {
+            case "accessToken": tokens.accessToken = stmt.text(1)
+            case "refreshToken": tokens.refreshToken = stmt.text(1)
+            default: break
+            }
+        }
+        return any ? tokens : nil
+    }
+
+    func storeTokens(_ tokens: TokenRefresh.Tokens) throws {
+        let stmt = try database.prepare("INSERT OR REPLACE INTO auth(key, value) VALUES (?, ?)")
+        try stmt.run([.text("accessToken"), tokens.accessToken.map { .text($0) } ?? .null])
+        try stmt.run([.text("refreshToken"), tokens.refreshToken.map { .text($0) } ?? .null])
+        try stmt.run([.text("rotated_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
+    }
+
+    // MARK: transitions (each caller wraps them in one transaction)
+
+    func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
+
+    /// Deletes a batch. A batch is always the oldest rows in id order, so no other queued row
+    /// lies between its first and last id: one range delete instead of one per row. Should that
+    /// ever not hold, the count check throws and the caller's transaction rolls back whole.
+    func delete(_ rows: [Row]) throws {
+        guard let first = rows.first, let last = rows.last else { return }
+        try cached("DELETE FROM queue WHERE id BETWEEN ? AND ?").run([.integer(first.id), .integer(last.id)])
+        guard database.changes == rows.count else {
+            throw Mismatch(description: "queue rows \(first.id)…\(last.id) changed underneath the run; nothing was committed")
+        }
+    }
+
+    func quarantine(_ rows: [Row], status: Int, response: String?, reason: String) throws {
+        let stmt = try cached("""
+            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        let now = Timestamp.format(Date().timeIntervalSince1970)
+        for row in rows {
+            try stmt.run([.integer(row.id), .text(row.uuid), .text(row.json), .integer(Int64(status)),
+                          response.map { .text($0) } ?? .null, .text(reason), .text(now)])
+        }
+        // Row by row: quarantined rows may be any subset of a batch (LongPing's attempt limit).
+        let delete = try cached("DELETE FROM queue WHERE id = ?")
+        for row in rows { try delete.run([.integer(row.id)]) }
+    }
+
+    func setAttempts(_ row: Row, _ attempts: Int) throws {
+        try cached("UPDATE queue SET attempts = ? WHERE id = ?").run([.integer(Int64(attempts)), .integer(row.id)])
+    }
+
+    /// One journal line, like the SDK's onHttp plus the request itself.
+    public struct JournalEntry: Sendable {
+        public var lane: String
+        public var request: HTTPRequestSpec
+        public var uuids: [String]
+        public var status: Int
+        public var response: String?
+        public var ms: Int
+        public var attempt: Int
+        public var outcome: String
+    }
+
+    /// `storeBody`: the request text itself (kept for failed requests, to diagnose them; a
+    /// delivered request keeps its size and SHA-256 — its records are still in the evidence).
+    func journal(_ entry: JournalEntry, redactor: Redactor, storeBody: Bool = true) throws {
+        let stmt = try cached("""
+            INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, request_sha256, status, response,
+                                ms, attempt, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try stmt.run([
+            .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
+            .text(entry.request.url), .text(JSONValue.array(entry.uuids.map { .string($0) }).jsonText),
+            .integer(Int64(entry.uuids.count)), .text(entry.request.redactedHeaders(redactor).jsonText),
+            storeBody ? .text(entry.request.bodyText) : .null, .integer(Int64(entry.request.body.count)),
+            .text(SHA256Hasher.hex(bytes: entry.request.body)),
+            .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
+            .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
+        ])
+    }
+
+    // MARK: log lane
+
+    public func nextLogBatch(limit: Int) throws -> [LogEntry] {
+        let stmt = try cached("""
+            SELECT id, ts, level, src, event, message, data FROM log_entries WHERE uploaded = 0 ORDER BY id LIMIT ?
+            """)
+        try stmt.bind([.integer(Int64(limit))])
+        var entries: [LogEntry] = []
+        while try stmt.step() {
+            let ts = stmt.text(1) ?? ""
+            entries.append(LogEntry(rowId: stmt.int64(0), tsText: ts, time: Timestamp.parse(ts) ?? 0, level: stmt.int(2),
+                                    src: stmt.text(3) ?? "", event: stmt.text(4) ?? "", message: stmt.text(5),
+                                    dataText: stmt.text(6), uploaded: false))
+        }
+        return entries
+    }
+
+    func markUploaded(_ entries: [LogEntry]) throws {
+        let stmt = try cached("UPDATE log_entries SET uploaded = 1 WHERE id = ?")
+        for entry in entries { try stmt.run([.integer(entry.rowId)]) }
+    }
+
+    // MARK: quarantine listing
+
+    /// One quarantined record.
+    public struct QuarantinedRecord: Sendable {
+        public var rowId: Int64?
+        public var uuid: String
+        public var json: String
+        public var status: Int
+        public var response: String?
+        public var reason: String
+        public var at: String
+
+        /// NDJSON line: the record as parsed JSON when it parses, else its text.
+        public func json(redactor: Redactor) -> JSONValue {
+            [
+                "uuid": .string(uuid), "rowId": .from(rowId.map { Int($0) }), "status": .int(Int64(status)),
+                "reason": .string(reason), "at": .string(at),
+                "response": .from(response.map { redactor.redact(text: $0) }),
+                "record": (try? JSONParser.parse(json)) ?? .string(json),
+            ]
+        }
+    }
+
+    public func quarantined() throws -> [QuarantinedRecord] {
+        let stmt = try database.prepare("SELECT row_id, uuid, json, status, response, reason, at FROM quarantine ORDER BY id")
+        var out: [QuarantinedRecord] = []
+        while try stmt.step() {
+            out.append(QuarantinedRecord(rowId: stmt.isNull(0) ? nil : stmt.int64(0), uuid: stmt.text(1) ?? "",
+                                         json: stmt.text(2) ?? "", status: stmt.int(3), response: stmt.text(4),
+                                         reason: stmt.text(5) ?? "", at: stmt.text(6) ?? ""))
+        }
+        return out
+    }
+}
