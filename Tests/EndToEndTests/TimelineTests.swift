@@ -70,6 +70,9 @@ import Testing
                 clock += delay
             }
             _ = try log("mystery.event", ["detail": "kept verbatim"], message: "vendor line")
+            clock += 1
+            _ = try w.insertLog(ts: Timestamp.format(clock), level: 3, src: "js", event: "app",
+                                message: "screen \u{1B}[2J cleared", data: nil as String?)
             try w.close(keepWAL: true)
         } catch { Issue.record("fixture failed: \(error)") }
         return built
@@ -132,7 +135,8 @@ import Testing
         let result = try ToolRunner.run(["timeline", Self.dump.path])
         #expect(result.exitCode == 0, "\(result.stderr)")
         Self.assertNoSecrets(result.stdout)
-        #expect(!result.stdout.contains("\u{1B}["))
+        #expect(!result.stdout.contains("\u{1B}"))  // neither our colours nor the app line's escape
+        #expect(result.stdout.contains("screen \\u{1b}[2J cleared"))
         #expect(result.stdout.contains("401 → refresh failed (400) ×6, backoff 5 s → 2 min 40 s"))
         #expect(result.stdout.contains("token refresh failed") == false)  // shown on the attempt line instead
         #expect(result.stdout.contains("ERROR"))
@@ -175,5 +179,56 @@ import Testing
         #expect(result.exitCode == 2 && !result.stderr.isEmpty)
         let missing = try ToolRunner.run(["timeline"])
         #expect(missing.exitCode == 2)
+    }
+}
+
+/// The simulator's committed sample dumps (an independent engine model) read by `timeline`:
+/// each must give the diagnosis its Samples/README.md promises, and no false alarm.
+@Suite struct TimelineSampleTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples").path
+
+    func findings(_ name: String) throws -> [JSONValue] {
+        let path = Self.samples + "/" + name
+        try #require(FileManager.default.fileExists(atPath: path), "missing sample \(path)")
+        let result = try ToolRunner.run(["timeline", path, "--json", "--findings-only"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        return try #require(JSONParser.parse(result.stdout)["findings"]?.arrayValue)
+    }
+
+    func alarms(_ findings: [JSONValue]) -> [String] {
+        findings.filter { $0["severity"] != "info" }.compactMap { $0["code"]?.stringValue }
+    }
+
+    @Test func healthySamplesRaiseNoAlarm() throws {
+        for name in ["healthy-day.db", "wal-mode.db", "legacy-schema.db", "teleports.db", "longping.db"] {
+            #expect(alarms(try findings(name)).isEmpty, "\(name)")
+        }
+    }
+
+    @Test func strandedRefreshSample() throws {
+        let all = try findings("stranded-refresh.db")
+        #expect(Set(alarms(all)) == ["queue.stranded", "auth.refresh_failing", "queue.pruned"])
+        let stranded = try #require(all.first { $0["code"] == "queue.stranded" })
+        #expect(stranded["severity"] == "error")
+        let summary = stranded["summary"]?.stringValue ?? ""
+        #expect(summary.contains("400 records") && summary.contains("106 attempts"))
+        #expect(!all.contains { $0["code"] == "policy.violation" })
+    }
+
+    @Test func poisonBatchSample() throws {
+        let all = try findings("poison-batch.db")
+        #expect(alarms(all) == ["poison.dropped"])
+        let poison = try #require(all.first { $0["code"] == "poison.dropped" })
+        let uuids = poison["evidence"]?.arrayValue?.flatMap { $0["uuids"]?.arrayValue ?? [] }
+        #expect(uuids == ["b437746f-18c7-4460-9786-9da0c3cb201e"])
+    }
+
+    @Test func processKillSample() throws {
+        let all = try findings("process-kill.db")
+        #expect(alarms(all) == ["tracking.gap"])
+        let gap = try #require(all.first { $0["code"] == "tracking.gap" && $0["severity"] == "warning" })
+        let summary = gap["summary"]?.stringValue ?? ""
+        #expect(summary.contains("40 min") && summary.contains("relaunched") && summary.contains("moved 26.8 km"))
     }
 }

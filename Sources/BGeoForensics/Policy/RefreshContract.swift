@@ -53,11 +53,17 @@ public struct RefreshContract: Sendable, Equatable {
         accessTokenKeys: ["access_token", "accessToken", "token"], refreshTokenKeys: ["refresh_token", "refreshToken"],
         nestingKey: "data", defaultPayload: ["refresh_token": "{refreshToken}"], refreshTokenPlaceholder: "{refreshToken}")
 
-    /// True when `config` lets the engine refresh on its own: an `authorization` object with a
-    /// non-empty `refreshUrl`. Without one a 401/403 can only be retried with the same token.
+    /// True when `config` has an `authorization` object: the guide's "authorization configured".
+    /// The engine then intercepts 401/403 for a refresh (one without a `refreshUrl` simply
+    /// fails); without one a 401/403 is retried with the same credentials.
     public static func isConfigured(_ config: SDKConfig) -> Bool {
         guard let authorization = config["authorization"]?.objectValue else { return false }
-        let url = authorization.valueIgnoringCase("refreshUrl")?.stringValue ?? ""
+        return !authorization.isEmpty
+    }
+
+    /// True when the authorization names a `refreshUrl` the engine can call.
+    public static func hasRefreshURL(_ config: SDKConfig) -> Bool {
+        let url = config["authorization"]?.objectValue?.valueIgnoringCase("refreshUrl")?.stringValue ?? ""
         return !url.trimmingCharacters(in: .whitespaces).isEmpty
     }
 

@@ -1,13 +1,43 @@
+import Foundation
+
 /// The stretches of time covered by fixes, built one fix at a time in any order. Fixes closer
 /// than `threshold` join the same stretch, so memory grows with the number of gaps, not the
 /// number of fixes (a million fixes with no gap is one interval).
 struct CoverageMap: Sendable {
+    /// What is remembered of a fix at a stretch's edge.
+    struct Fix: Sendable, Equatable {
+        var time: Double
+        /// The fix's own motion state (nil: unknown, or not read yet for a queued fix).
+        var moving: Bool?
+        /// The queue row, for a fix whose details are looked up only when it borders a gap.
+        var queueRow: Int64?
+        /// The `location` log row, likewise.
+        var logRow: Int64?
+        var latitude: Double?
+        var longitude: Double?
+
+        init(time: Double, moving: Bool? = nil, queueRow: Int64? = nil, logRow: Int64? = nil,
+             latitude: Double? = nil, longitude: Double? = nil) {
+            self.time = time
+            self.moving = moving
+            self.queueRow = queueRow
+            self.logRow = logRow
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+
+        /// Details known > a log row to read them from > a queue row: at the same instant the
+        /// richer fix stands for the edge.
+        var richness: Int { moving != nil || latitude != nil ? 2 : (logRow != nil ? 1 : 0) }
+        var isRicher: Bool { richness > 0 }
+    }
+
     struct Interval: Sendable, Equatable {
-        var start: Double
-        var end: Double
-        /// Whether the fix at `end` (the newest of the stretch) was moving.
-        var movingAtEnd: Bool?
+        var first: Fix
+        var last: Fix
         var fixes: Int
+        var start: Double { first.time }
+        var end: Double { last.time }
     }
 
     let threshold: Double
@@ -17,26 +47,31 @@ struct CoverageMap: Sendable {
     init(threshold: Double) { self.threshold = threshold }
 
     /// Adds one fix at `time`. `moving` is the fix's own motion state.
-    mutating func add(_ time: Double, moving: Bool?) {
-        guard time.isFinite else { return }
+    mutating func add(_ time: Double, moving: Bool?, queueRow: Int64? = nil) {
+        add(Fix(time: time, moving: moving, queueRow: queueRow))
+    }
+
+    mutating func add(_ fix: Fix) {
+        guard fix.time.isFinite else { return }
         fixCount += 1
+        let time = fix.time
         // Fast path: fixes arrive nearly in order.
         if let last = intervals.last {
             if time >= last.end {
                 if time - last.end >= threshold {
-                    intervals.append(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1))
+                    intervals.append(Interval(first: fix, last: fix, fixes: 1))
                 } else {
-                    extend(intervals.count - 1, time, moving)
+                    extend(intervals.count - 1, fix)
                 }
                 return
             }
             if time >= last.start {
-                extend(intervals.count - 1, time, moving)
+                extend(intervals.count - 1, fix)
                 return
             }
         }
         if intervals.isEmpty {
-            intervals.append(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1))
+            intervals.append(Interval(first: fix, last: fix, fixes: 1))
             return
         }
         // General case: find the first interval whose end + threshold exceeds time.
@@ -47,43 +82,46 @@ struct CoverageMap: Sendable {
             if intervals[mid].end + threshold <= time { low = mid + 1 } else { high = mid }
         }
         if low < intervals.count, time > intervals[low].start - threshold {
-            extend(low, time, moving)
+            extend(low, fix)
         } else {
-            intervals.insert(Interval(start: time, end: time, movingAtEnd: moving, fixes: 1), at: low)
+            intervals.insert(Interval(first: fix, last: fix, fixes: 1), at: low)
         }
     }
 
-    private mutating func extend(_ index: Int, _ time: Double, _ moving: Bool?) {
+    private mutating func extend(_ index: Int, _ fix: Fix) {
         intervals[index].fixes += 1
-        if time < intervals[index].start { intervals[index].start = time }
-        if time >= intervals[index].end {
-            intervals[index].end = time
-            intervals[index].movingAtEnd = moving
+        if fix.time < intervals[index].start || (fix.time == intervals[index].start && fix.richness > intervals[index].first.richness) {
+            intervals[index].first = fix
+        }
+        if fix.time > intervals[index].end || (fix.time == intervals[index].end && fix.richness > intervals[index].last.richness) {
+            intervals[index].last = fix
         }
         // The stretch may now reach its neighbours.
         if index + 1 < intervals.count, intervals[index + 1].start - intervals[index].end < threshold {
             let next = intervals.remove(at: index + 1)
             intervals[index].fixes += next.fixes
-            if next.end >= intervals[index].end {
-                intervals[index].end = next.end
-                intervals[index].movingAtEnd = next.movingAtEnd
-            }
+            if next.end >= intervals[index].end { intervals[index].last = next.last }
         }
         if index > 0, intervals[index].start - intervals[index - 1].end < threshold {
             let current = intervals.remove(at: index)
             intervals[index - 1].fixes += current.fixes
-            if current.end >= intervals[index - 1].end {
-                intervals[index - 1].end = current.end
-                intervals[index - 1].movingAtEnd = current.movingAtEnd
-            }
+            if current.end >= intervals[index - 1].end { intervals[index - 1].last = current.last }
         }
     }
 
-    /// The silent stretches between covered ones, oldest first: (start, end, moving at start).
-    var gaps: [(start: Double, end: Double, movingAtStart: Bool?)] {
+    /// The silent stretches between covered ones, oldest first: the fix before and the fix after.
+    var gaps: [(before: Fix, after: Fix)] {
         guard intervals.count > 1 else { return [] }
-        return (1..<intervals.count).map { i in
-            (intervals[i - 1].end, intervals[i].start, intervals[i - 1].movingAtEnd)
-        }
+        return (1..<intervals.count).map { i in (intervals[i - 1].last, intervals[i].first) }
+    }
+
+    /// Great-circle distance in metres (haversine, mean Earth radius).
+    static func distance(_ a: Fix, _ b: Fix) -> Double? {
+        guard let lat1 = a.latitude, let lon1 = a.longitude, let lat2 = b.latitude, let lon2 = b.longitude else { return nil }
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad
+        let dLon = (lon2 - lon1) * rad
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
     }
 }

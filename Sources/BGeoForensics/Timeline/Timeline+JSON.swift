@@ -48,23 +48,25 @@ extension Evidence {
 }
 
 extension UploadAttempt {
+    /// `at, logId, count, status, outcome, uuids` always; the rest only when known, so a
+    /// 20,000-attempt timeline stays small.
     public var json: JSONValue {
         var object: JSONObject = [
             "at": .string(Timestamp.format(at)),
             "logId": .int(logId),
-            "responseLogId": responseLogId.map { .int($0) } ?? .null,
             "count": .int(Int64(count)),
             "status": status.map { .int(Int64($0)) } ?? .null,
             "outcome": outcome.map { .string($0.rawValue) } ?? .null,
             "uuids": .array(uuids.map { .string($0) }),
-            "uuidCount": .int(Int64(uuidCount)),
-            "ms": ms.map { .double($0) } ?? .null,
-            "backoffDelay": backoffDelay.map { .double($0) } ?? .null,
-            "backoffFailures": backoffFailures.map { .int(Int64($0)) } ?? .null,
-            "backoffLogId": backoffLogId.map { .int($0) } ?? .null,
-            "afterRefresh": .bool(afterRefresh),
-            "dropLogId": dropLogId.map { .int($0) } ?? .null,
         ]
+        if uuidCount != uuids.count { object["uuidCount"] = .int(Int64(uuidCount)) }
+        if let responseLogId { object["responseLogId"] = .int(responseLogId) }
+        if let ms { object["ms"] = .double(ms) }
+        if let backoffDelay { object["backoffDelay"] = .double(backoffDelay) }
+        if let backoffFailures { object["backoffFailures"] = .int(Int64(backoffFailures)) }
+        if let backoffLogId { object["backoffLogId"] = .int(backoffLogId) }
+        if afterRefresh { object["afterRefresh"] = .bool(true) }
+        if let dropLogId { object["dropLogId"] = .int(dropLogId) }
         if let refresh {
             object["refresh"] = [
                 "requestLogId": refresh.requestLogId.map { .int($0) } ?? .null,
@@ -72,11 +74,9 @@ extension UploadAttempt {
                 "success": refresh.success.map { .bool($0) } ?? .null,
                 "status": refresh.status.map { .int(Int64($0)) } ?? .null,
             ]
-        } else {
-            object["refresh"] = .null
         }
-        object["url"] = url.map { .string($0) } ?? .null
-        object["response"] = response.map { .string($0) } ?? .null
+        if let url { object["url"] = .string(url) }
+        if let response, !response.isEmpty { object["response"] = .string(response) }
         return .object(object)
     }
 }
@@ -88,6 +88,7 @@ extension TrackingGap {
             "end": .string(Timestamp.format(end)),
             "seconds": .double(seconds),
             "movingAtStart": movingAtStart.map { .bool($0) } ?? .null,
+            "distanceMeters": distanceMeters.map { .double(($0 * 10).rounded() / 10) } ?? .null,
             "expected": .bool(expected),
             "contextEvents": .array(contextEvents.map { event in
                 [

@@ -15,7 +15,8 @@ public struct TimelineTextRenderer: Sendable {
     }
 
     func paint(_ text: String, _ style: Style) -> String {
-        colour ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
+        let text = TimelineTextRenderer.clean(text)
+        return colour ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
     }
 
     /// Every line of the view.
@@ -27,7 +28,7 @@ public struct TimelineTextRenderer: Sendable {
         facts += " · \(timeline.pendingRecords) record\(timeline.pendingRecords == 1 ? "" : "s") pending"
         facts += " · " + (timeline.authorizationConfigured ? "token refresh configured" : "no token refresh configured")
         facts += " (\(timeline.configSource))"
-        out.append(facts)
+        out.append(TimelineTextRenderer.clean(facts))
         if timeline.since != nil || timeline.until != nil {
             out.append("Window: \(timeline.since.map(time) ?? "start") → \(timeline.until.map(time) ?? "end")")
         }
@@ -120,7 +121,9 @@ public struct TimelineTextRenderer: Sendable {
             if takeAttempt {
                 let attempt = attempts[a]
                 a += 1
-                if let last = group.last, label(last) != label(attempt) { flush() }
+                if let last = group.last, label(last, withRefreshStatus: false) != label(attempt, withRefreshStatus: false) {
+                    flush()
+                }
                 group.append(attempt)
             } else {
                 let event = events[e]
@@ -154,7 +157,9 @@ public struct TimelineTextRenderer: Sendable {
         return out
     }
 
-    func label(_ attempt: UploadAttempt) -> String {
+    /// "401 → refresh failed (400)"; without the refresh status when grouping, so a run whose
+    /// refreshes fail with 400 and 401 alternately stays one line.
+    func label(_ attempt: UploadAttempt, withRefreshStatus: Bool = true) -> String {
         guard let status = attempt.status else { return "no response logged" }
         var text: String
         switch attempt.outcome {
@@ -164,7 +169,7 @@ public struct TimelineTextRenderer: Sendable {
             if let refresh = attempt.refresh {
                 switch refresh.success {
                 case true?: text = "\(status) → refreshed"
-                case false?: text = "\(status) → refresh failed" + (refresh.status.map { " (\($0))" } ?? "")
+                case false?: text = "\(status) → refresh failed" + (withRefreshStatus ? refresh.status.map { " (\($0))" } ?? "" : "")
                 case nil: text = "\(status) → refresh (no result logged)"
                 }
             } else {
@@ -180,6 +185,13 @@ public struct TimelineTextRenderer: Sendable {
 
     func attemptRow(_ group: [UploadAttempt], first: UploadAttempt, last: UploadAttempt) -> Row {
         var text = label(first)
+        let refreshStatuses = Dictionary(grouping: group.compactMap { $0.refresh?.success == false ? $0.refresh?.status : nil }, by: { $0 })
+        if refreshStatuses.count > 1 {
+            // Mixed refresh failures: "refresh failed (400 ×35, 401 ×71)".
+            let mixed = refreshStatuses.sorted { ($0.value.count, -$0.key) > ($1.value.count, -$1.key) }
+                .map { "\($0.key) ×\($0.value.count)" }.joined(separator: ", ")
+            text = label(first, withRefreshStatus: false) + " (\(mixed))"
+        }
         if group.count > 1 { text += " ×\(group.count)" }
         let delays = group.compactMap(\.backoffDelay)
         if let low = delays.first, let high = delays.last {
@@ -216,7 +228,10 @@ public struct TimelineTextRenderer: Sendable {
         var out = [paint("Tracking gaps", .bold) + " (no fix for ≥ \(DurationFormat.short(timeline.gapThreshold)))"]
         if timeline.gaps.isEmpty { out.append("  none.") }
         for gap in timeline.gaps {
-            let state = gap.expected ? "stationary (expected)" : (gap.movingAtStart == true ? "while moving" : "motion unknown")
+            var state = gap.expected ? "stationary (expected)" : (gap.movingAtStart == true ? "while moving" : "motion unknown")
+            if let distance = gap.distanceMeters, distance >= 1000 {
+                state += String(format: ", moved %.1f km", distance / 1000)
+            }
             out.append("  \(time(gap.start)) → \(time(gap.end))  " + pad(DurationFormat.short(gap.seconds), 10) + "  "
                        + (gap.expected ? state : paint(state, .yellow)))
             for event in gap.contextEvents {
@@ -236,8 +251,26 @@ public struct TimelineTextRenderer: Sendable {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// Dump text is customer data: control characters (an ANSI escape in an app log line could
+    /// recolour or rewrite the terminal) are shown as `\u{…}` instead of being sent.
+    static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) else {
+            return text
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Word-wraps `text` to `width` columns (long words are kept whole).
     func wrap(_ text: String, width: Int) -> [String] {
+        let text = TimelineTextRenderer.clean(text)
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {

@@ -135,9 +135,13 @@ public struct TrackingGap: Sendable, Equatable {
     public var seconds: Double { end - start }
     /// The last fix before the gap said the device was moving (nil: unknown).
     public var movingAtStart: Bool?
+    /// How far apart the fixes on either side of the gap are, metres (nil: positions unknown).
+    /// Kilometres across a "stationary" gap mean the device moved while nothing was recorded.
+    public var distanceMeters: Double?
     /// Engine events inside the gap or within the context window of its edges.
     public var contextEvents: [GapContextEvent]
-    /// True when the gap is explained by the device being stationary (expected behaviour).
+    /// True when the gap is explained by the device being stationary and still where it was
+    /// (expected behaviour).
     public var expected: Bool
 }
 

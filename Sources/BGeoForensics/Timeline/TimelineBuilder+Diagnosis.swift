@@ -9,34 +9,50 @@ extension TimelineBuilder {
         let sorted = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let window = options.contextWindow
         var gaps: [TrackingGap] = []
-        for gap in raw.prefix(options.gapLimit) {
-            let lower = firstIndex(sorted, atOrAfter: gap.start - window)
-            var context: [GapContextEvent] = []
-            var motionState: GapContextEvent.Kind?
+        for raw in raw.prefix(options.gapLimit) {
+            var before = raw.before
+            var after = raw.after
+            func complete(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+                guard fix.moving == nil || fix.latitude == nil else { return fix }
+                return fix.logRow != nil ? dump.completeLogFix(fix) : (fix.queueRow != nil ? dump.completeQueueFix(fix) : fix)
+            }
+            before = complete(before)
+            after = complete(after)
+            let start = before.time
+            let end = after.time
             // The motion state at the gap's start: the last motion mark up to start + window.
-            var i = firstIndex(sorted, atOrAfter: gap.start - 86_400 * 7)
-            while i < sorted.count, sorted[i].at <= gap.start + window {
+            var motionState: GapContextEvent.Kind?
+            var i = firstIndex(sorted, atOrAfter: start + window) - 1
+            while i >= 0, motionState == nil {
                 switch sorted[i].kind {
                 case .stationary, .motionStationary, .motionMoving, .regionExit: motionState = sorted[i].kind
                 default: break
                 }
-                i += 1
+                i -= 1
             }
-            var j = lower
-            while j < sorted.count, sorted[j].at <= gap.end + window {
+            var context: [GapContextEvent] = []
+            var j = firstIndex(sorted, atOrAfter: start - window)
+            while j < sorted.count, sorted[j].at <= end + window {
                 let mark = sorted[j]
-                let position: GapContextEvent.Position = mark.at < gap.start ? .before : (mark.at > gap.end ? .after : .inside)
-                context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId, detail: mark.detail,
-                                               position: position))
+                let position: GapContextEvent.Position = mark.at < start ? .before : (mark.at > end ? .after : .inside)
+                context.append(GapContextEvent(kind: mark.kind, at: mark.at, logId: mark.logId,
+                                               detail: mark.detail.map { redactor.redact(text: $0) }, position: position))
                 j += 1
             }
             context = TimelineBuilder.boundContext(context)
-            let stationary = gap.movingAtStart == false || motionState == .stationary || motionState == .motionStationary
-            gaps.append(TrackingGap(start: gap.start, end: gap.end, movingAtStart: gap.movingAtStart,
-                                    contextEvents: context, expected: stationary))
+            let distance = CoverageMap.distance(before, after)
+            let stationary = before.moving == false || motionState == .stationary || motionState == .motionStationary
+            // Stationary but resumed far away: the device moved while nothing was recorded.
+            let stayed = distance.map { $0 < TimelineBuilder.movedDistance } ?? true
+            gaps.append(TrackingGap(start: start, end: end, movingAtStart: before.moving, distanceMeters: distance,
+                                    contextEvents: context, expected: stationary && stayed))
         }
         return (gaps, max(0, raw.count - options.gapLimit))
     }
+
+    /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a
+    /// stationary geofence are a few hundred metres).
+    static let movedDistance = 1000.0
 
     private func firstIndex(_ marks: [ContextMark], atOrAfter time: Double) -> Int {
         var low = 0
@@ -85,8 +101,11 @@ extension TimelineBuilder {
                                      uuids: pendingUuids)]
             for note in stateNotes { evidence.append(Evidence(note: note)) }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
-            findings.append(Finding(code: "queue.stranded", severity: stuck ? .error : .info, summary: summary,
-                                    evidence: evidence))
+            // Only network errors: the device is offline, the queue waits for it by design.
+            let offline = Set(stats.trailingStatuses.keys) == [0]
+            if offline, stuck { summary += " The records are safe in the queue and upload once the device is back online." }
+            findings.append(Finding(code: "queue.stranded", severity: stuck ? (offline ? .warning : .error) : .info,
+                                    summary: summary, evidence: evidence))
         }
 
         // queue.stranded from the state alone, when the log holds no upload rows (logLevel
@@ -131,7 +150,7 @@ extension TimelineBuilder {
             if let first = stats.unauthorizedFirst, let last = stats.unauthorizedLast {
                 summary += first == last ? " at \(time(first))" : " between \(time(first)) and \(time(last))"
             }
-            summary += ", but no authorization (refreshUrl) is configured, so the SDK cannot refresh the token: it keeps retrying with the same credentials."
+            summary += ", but no authorization (token refresh) is configured, so the SDK cannot refresh the token: it keeps retrying with the same credentials."
             summary += ongoing ? " The latest upload still failed this way: the queue will not drain until the app sets valid credentials." : " Later uploads got through."
             var evidence = [Evidence(note: "401/403 responses", logIds: stats.unauthorizedRows)]
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
@@ -225,7 +244,11 @@ extension TimelineBuilder {
                                     summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
                                     evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })]))
         }
-        let expected = gaps.filter(\.expected)
+        // A stationary gap during which the process was killed and relaunched is still worth
+        // its own line: the relaunch is what support will be asked about.
+        let relaunched = gaps.filter { $0.expected && $0.contextEvents.contains { $0.kind == .relaunch && $0.position == .inside } }
+        for gap in relaunched.prefix(10) { findings.append(gapFinding(gap)) }
+        let expected = gaps.filter { gap in gap.expected && !relaunched.prefix(10).contains(gap) }
         if expected.count == 1, let gap = expected.first {
             findings.append(gapFinding(gap))
         } else if expected.count > 1 {
@@ -243,14 +266,21 @@ extension TimelineBuilder {
 
     private func gapFinding(_ gap: TrackingGap) -> Finding {
         var summary = "No fixes for \(DurationFormat.short(gap.seconds)) (\(time(gap.start)) → \(time(gap.end)))"
+        let moved = gap.distanceMeters.map { $0 >= TimelineBuilder.movedDistance } ?? false
         if gap.expected {
             summary += " while the device was stationary: expected, the engine stops GPS until the stationary geofence is exited."
+        } else if moved, let distance = gap.distanceMeters {
+            summary += ": the device moved \(TimelineBuilder.distanceText(distance)) meanwhile (the next fix is that far from the last one)"
+            summary += gap.movingAtStart == true ? ", and it was moving when the fixes stopped." : ", but nothing was recorded on the way."
         } else {
             summary += gap.movingAtStart == true ? " although the device was moving." : "."
         }
-        let relaunch = gap.contextEvents.first { $0.kind == .relaunch }
-        if let relaunch, !gap.expected {
-            summary += " The app process was killed and relaunched at \(time(relaunch.at)) (row \(relaunch.logId)): tracking was down until then."
+        let relaunch = gap.contextEvents.first { $0.kind == .relaunch && $0.position != .before }
+        if let relaunch {
+            let how = relaunch.detail.map { " (reason: \($0))" } ?? ""
+            summary += gap.expected
+                ? " Meanwhile the app process was killed; the engine relaunched at \(time(relaunch.at))\(how) (row \(relaunch.logId)) and tracking resumed as designed."
+                : " The app process was killed and relaunched at \(time(relaunch.at))\(how) (row \(relaunch.logId)): tracking was down until then."
         }
         let described = gap.contextEvents.prefix(6).map { event in
             "\(event.kind.rawValue)\(event.detail.map { " (\($0))" } ?? "") at \(time(event.at)) [\(event.position.rawValue)]"
@@ -259,6 +289,11 @@ extension TimelineBuilder {
         else if !gap.expected { summary += " The log shows no engine event around it (no relaunch, motion change or region exit)." }
         return Finding(code: "tracking.gap", severity: gap.expected ? .info : .warning, summary: summary,
                        evidence: [Evidence(note: "context events", logIds: gap.contextEvents.map(\.logId))])
+    }
+
+    /// "850 m", "27.3 km".
+    static func distanceText(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
     }
 
     private func strandedReason(_ stats: UploadTracker.Stats) -> String {

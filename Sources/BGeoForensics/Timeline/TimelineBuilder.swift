@@ -58,7 +58,7 @@ public final class TimelineBuilder {
     var transport: String?
     var logUploadFailures = Tally()
 
-    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed"])
+    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed", "latitude", "longitude"])
     let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
@@ -102,15 +102,30 @@ public final class TimelineBuilder {
     // MARK: queue
 
     private func scanQueue() {
-        dump.forEachRecord(.fieldsOnly) { record in
+        func note(rowTime time: Double, uuid: () -> String) -> Bool {
             pendingRecords += 1
-            if oldestPending == nil || record.time < oldestPending!.time { oldestPending = (record.time, record.uuid) }
-            newestPending = max(newestPending ?? record.time, record.time)
-            pendingUuids.append(record.uuid)
-            if let since = options.since, record.time < since { return }
-            if let until = options.until, record.time > until { return }
+            let isOldest = oldestPending == nil || time < oldestPending!.time
+            if isOldest || pendingUuids.values.count < pendingUuids.limit {
+                let id = uuid()
+                if isOldest { oldestPending = (time, id) }
+                pendingUuids.append(id)
+            } else {
+                pendingUuids.append("")  // counted, not kept
+            }
+            newestPending = max(newestPending ?? time, time)
+            if let since = options.since, time < since { return false }
+            if let until = options.until, time > until { return false }
+            return true
+        }
+        // Fast path: the timestamp column only; motion looked up later for gap edges.
+        let handled = dump.forEachQueueFix { fix in
+            if note(rowTime: fix.time, uuid: fix.uuid) { coverage.add(fix.time, moving: nil, queueRow: fix.rowId) }
+        }
+        guard !handled else { return }
+        dump.forEachRecord(.fieldsOnly) { record in
+            guard note(rowTime: record.time, uuid: { record.uuid }) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-            coverage.add(record.time, moving: record.isMoving == nil && record.speed == nil ? nil : moving)
+            coverage.add(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
         }
     }
 
@@ -142,6 +157,10 @@ public final class TimelineBuilder {
             coverage.add(entry.time, moving: nil)
             return
         }
+        if let time = text.withUTF8({ LocationLineReader.time($0) }) {
+            coverage.add(CoverageMap.Fix(time: time, logRow: entry.rowId))
+            return
+        }
         let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }
         guard ok else {
             coverage.add(entry.time, moving: nil)
@@ -150,7 +169,7 @@ public final class TimelineBuilder {
         let time = scanValues[0].string.flatMap(Timestamp.parse) ?? entry.time
         var moving = scanValues[1].bool
         if moving == nil, let speed = scanValues[2].double, speed >= 0 { moving = speed > 1 }
-        coverage.add(time, moving: moving)
+        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: scanValues[3].double, longitude: scanValues[4].double))
     }
 
     /// The few scalar fields of a frequent row as a small object, without building the whole
@@ -192,7 +211,8 @@ public final class TimelineBuilder {
     }
 
     private func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
-        let message = entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) }
+        // Only app lines and unknown events show their message: scrub it only for them.
+        var message: String? { entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) } }
         switch entry.event {
         case "session.start":
             let reason = data?["reason"]?.stringValue
@@ -287,7 +307,7 @@ public final class TimelineBuilder {
         default:
             // Unknown events are kept verbatim (redacted), never dropped.
             var text = entry.event
-            if let message, !message.isEmpty { text += ": " + message }
+            if let message = message, !message.isEmpty { text += ": " + message }
             if let dataText = entry.dataText { text += " " + redacted(dataText) }
             add(.unknown, entry, text)
         }
@@ -303,7 +323,11 @@ public final class TimelineBuilder {
     }
 
     private func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
-        collector.add(TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key))
+        var event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
+        // Summaries quote dump strings (reasons, event names): scrubbed once per new entry; an
+        // event that joins the previous run keeps that run's (already scrubbed) text.
+        if collector.events.last?.collapseKey != event.collapseKey { event.summary = redactor.redact(text: summary) }
+        collector.add(event)
     }
 
     private func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {

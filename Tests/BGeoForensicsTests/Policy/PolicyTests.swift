@@ -106,12 +106,14 @@ import Testing
 }
 
 @Suite struct RefreshContractTests {
-    @Test func configuredOnlyWithARefreshUrl() {
+    @Test func configuredWhenAnAuthorizationObjectIsSet() {
         #expect(RefreshContract.isConfigured(SDKConfig(["authorization": ["refreshUrl": "https://a.example/r"]])))
-        #expect(RefreshContract.isConfigured(SDKConfig(["Authorization": ["refreshurl": "https://a.example/r"]])))
-        #expect(!RefreshContract.isConfigured(SDKConfig(["authorization": ["accessToken": "abc"]])))
-        #expect(!RefreshContract.isConfigured(SDKConfig(["authorization": ["refreshUrl": "  "]])))
+        #expect(RefreshContract.isConfigured(SDKConfig(["Authorization": ["accessToken": "abc"]])))
+        #expect(!RefreshContract.isConfigured(SDKConfig(["authorization": .null])))
+        #expect(!RefreshContract.isConfigured(SDKConfig(["authorization": [:]])))
         #expect(!RefreshContract.isConfigured(SDKConfig()))
+        #expect(RefreshContract.hasRefreshURL(SDKConfig(["authorization": ["refreshurl": "https://a.example/r"]])))
+        #expect(!RefreshContract.hasRefreshURL(SDKConfig(["authorization": ["refreshUrl": "  "]])))
     }
 
     @Test func tokensReadTolerantly() {

@@ -2,12 +2,12 @@ import Testing
 @testable import BGeoForensics
 
 @Suite struct TimelinePartsTests {
-    @Test func coverageMergesOutOfOrderFixesAndFindsGaps() {
+    @Test func coverageMergesOutOfOrderFixesAndFindsGaps() throws {
         var map = CoverageMap(threshold: 900)
         for t in stride(from: 0.0, through: 600, by: 10) { map.add(t, moving: true) }
         for t in stride(from: 3000.0, through: 3600, by: 10) { map.add(t, moving: false) }
         #expect(map.gaps.count == 1)
-        #expect(map.gaps.first?.start == 600 && map.gaps.first?.end == 3000 && map.gaps.first?.movingAtStart == true)
+        #expect(map.gaps.first?.before.time == 600 && map.gaps.first?.after.time == 3000 && map.gaps.first?.before.moving == true)
         // A late fix from the queue fills the hole: 600 → 1400 → 2200 → 3000 are all < 900 apart.
         map.add(1400, moving: true)
         #expect(map.gaps.count == 1)
@@ -16,12 +16,21 @@ import Testing
         #expect(map.intervals.count == 1 && map.fixCount == 124)
         // An old fix far before everything opens a gap at the front.
         map.add(-5000, moving: nil)
-        #expect(map.gaps.count == 1 && map.gaps.first?.end == 0)
+        #expect(map.gaps.count == 1 && map.gaps.first?.after.time == 0)
         // Exactly the threshold apart is a gap.
         var edge = CoverageMap(threshold: 900)
         edge.add(0, moving: true)
         edge.add(900, moving: true)
         #expect(edge.gaps.count == 1)
+        // Positions travel with the edge fixes; a richer fix at the same instant wins.
+        var placed = CoverageMap(threshold: 900)
+        placed.add(CoverageMap.Fix(time: 0, queueRow: 7))
+        placed.add(CoverageMap.Fix(time: 0, moving: true, latitude: 52.0, longitude: 21.0))
+        placed.add(CoverageMap.Fix(time: 2000, moving: false, latitude: 52.1, longitude: 21.0))
+        let gap = try #require(placed.gaps.first)
+        #expect(gap.before.moving == true && gap.before.queueRow == nil)
+        let metres = try #require(CoverageMap.distance(gap.before, gap.after))
+        #expect(abs(metres - 11_119.5) < 1)  // 0.1° of latitude
     }
 
     @Test func collectorCollapsesRunsAndStaysBounded() {
@@ -65,10 +74,42 @@ import Testing
         #expect(off.scrub(url: "https://x/?token=abcdef") == "https://x/?token=abcdef")
     }
 
+    @Test func textViewNeverSendsControlCharacters() {
+        #expect(TimelineTextRenderer.clean("app: \u{1B}[31mred\u{07}") == "app: \\u{1b}[31mred\\u{7}")
+        #expect(TimelineTextRenderer.clean("plain – text ✓") == "plain – text ✓")
+        let lines = TimelineTextRenderer(colour: false).wrap("a \u{1B}]0;title\u{07} b", width: 80)
+        #expect(!lines.joined().unicodeScalars.contains { $0.value == 0x1B })
+    }
+
     @Test func severityOrderAndEvidenceBounds() {
         #expect(Severity.info < .warning && Severity.warning < .error)
         let evidence = Evidence(logIds: (1...120).map { Int64($0) }, uuids: ["a"])
         #expect(evidence.logIds.count == Evidence.defaultLimit && evidence.omittedLogIds == 70 && evidence.omittedUuids == 0)
         #expect(DurationFormat.short(5) == "5 s" && DurationFormat.short(300) == "5 min" && DurationFormat.short(7800) == "2 h 10 min")
+    }
+}
+
+@Suite struct LocationLineReaderTests {
+    func time(_ text: String) -> Double? {
+        var copy = text
+        return copy.withUTF8 { LocationLineReader.time($0) }
+    }
+
+    @Test func readsTheEngineShape() {
+        let line = "{\"uuid\":\"u-1\",\"timestamp\":\"2026-07-24T09:14:32.118Z\",\"latitude\":52.2,\"longitude\":21.0,\"accuracy\":8.4,\"speed\":6.7,\"is_moving\":true,\"raw_latitude\":52.2,\"raw_longitude\":21.0}"
+        #expect(time(line) == Timestamp.parse("2026-07-24T09:14:32.118Z"))
+        #expect(time("{ \"timestamp\" : \"2026-07-24T09:14:32Z\", \"is_moving\": false}") == Timestamp.parse("2026-07-24T09:14:32Z"))
+        // A nested timestamp is not the fix's; the top-level one is found after it.
+        #expect(time("{\"x\":{\"timestamp\":\"2026-07-25T00:00:00Z\"},\"timestamp\":\"2026-07-24T09:14:32Z\"}") == Timestamp.parse("2026-07-24T09:14:32Z"))
+        // A string value that reads "timestamp" is not a key.
+        #expect(time("{\"note\":\"timestamp\",\"timestamp\":\"2026-07-24T09:14:32Z\"}") == Timestamp.parse("2026-07-24T09:14:32Z"))
+    }
+
+    @Test func declinesWhatItCannotReadSafely() {
+        #expect(time("{\"uuid\":\"u\"}") == nil)  // no timestamp
+        #expect(time("{\"timestamp\":\"yesterday\"}") == nil)
+        #expect(time("{\"note\":\"a \\\" b\",\"timestamp\":\"2026-07-24T09:14:32Z\"}") == nil)  // escapes
+        #expect(time("{\"timestamp\":1785000000}") == nil)
+        #expect(time("{\"timestamp\":\"2026-07-24T09:14:32Z") == nil)  // truncated
     }
 }

@@ -423,6 +423,39 @@ extension Scenarios {
 }
 
 @Suite struct TimelineMoreScenarioTests {
+    @Test func offlineQueueIsAWarningNotAnError() throws {
+        let path = Scenarios.directory.file("offline.db")
+        let f = try TimelineFixture(path: path)
+        try f.config(TimelineFixture.plainConfig)
+        try f.log("connectivity", ["connected": false, "transport": "none"])
+        let pending = [try f.fix(queued: true), try f.fix(queued: true)]
+        for n in 1...8 {
+            try f.request(pending)
+            try f.response(0, count: 2, body: "The Internet connection appears to be offline.")
+            try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
+            f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
+        }
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path)).build()
+        let stranded = try #require(timeline.findings(code: "queue.stranded").first)
+        #expect(stranded.severity == .warning)
+        #expect(stranded.summary.contains("network errors") && stranded.summary.contains("offline"))
+        #expect(timeline.findings(code: "policy.violation").isEmpty)
+    }
+
+    @Test func queueOnlyFixesKnowTheirMotionAtGapEdges() throws {
+        let path = Scenarios.directory.file("queue-only.db")
+        let f = try TimelineFixture(path: path)
+        for _ in 0..<3 { try f.fix(after: 20, moving: true, queued: true, logged: false) }
+        try f.fix(after: 3600, moving: false, queued: true, logged: false)  // moving gap before it
+        try f.fix(after: 3600, moving: true, queued: true, logged: false)   // stationary gap before it
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path)).build()
+        #expect(timeline.gaps.map(\.movingAtStart) == [true, false])
+        #expect(timeline.gaps.map(\.expected) == [false, true])
+        #expect(timeline.pendingRecords == 5)
+    }
+
     @Test func longpingQueueOnlyDump() throws {
         let path = Scenarios.directory.file("longping.db")
         let f = try TimelineFixture(path: path, layout: .longping)

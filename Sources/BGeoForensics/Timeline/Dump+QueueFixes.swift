@@ -1,0 +1,79 @@
+/// One queued fix as the gap finder needs it: when, and where to look its details up. The uuid
+/// is read only when asked for (a million String allocations saved on a full queue).
+struct QueueFix {
+    var rowId: Int64
+    var time: Double
+    let uuid: () -> String
+}
+
+extension Dump {
+    /// Streams the queue's fixes (row id, uuid, time) oldest first without decoding the record
+    /// JSON: the `timestamp` column is enough to place a fix in time, and the motion state is
+    /// looked up later only for the few fixes that end a stretch before a gap
+    /// (`completeQueueFix`). Returns false when the layout has no `timestamp` column (LongPing),
+    /// so the caller falls back to `forEachRecord`.
+    func forEachQueueFix(_ body: (QueueFix) -> Void) -> Bool {
+        // `body` must not keep the fix: its uuid reader is valid only during the call.
+        guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
+            return false
+        }
+        let sql = "SELECT id, uuid, timestamp FROM \(quoteIdentifier(table)) ORDER BY id"
+        let stmt: Statement
+        do { stmt = try database.prepare(sql) } catch {
+            warnScanFailure(error, table: table, afterRow: nil)
+            return true
+        }
+        var lastRow: Int64?
+        while true {
+            let hasRow: Bool
+            do { hasRow = try stmt.step() } catch {
+                warnScanFailure(error, table: table, afterRow: lastRow)
+                return true
+            }
+            guard hasRow else { return true }
+            let rowId = stmt.int64(0)
+            lastRow = rowId
+            guard let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
+                warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
+                continue
+            }
+            body(QueueFix(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" }))
+        }
+    }
+
+    /// One queued record's motion state (`is_moving`, else `coords.speed > 1 m/s`) and position,
+    /// filled into `fix`; used only for the fixes that border a gap.
+    func completeQueueFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+        guard let rowId = fix.queueRow, let table = layout.queueTable,
+              let stmt = try? database.prepare("SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?"),
+              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let values = Dump.motionScanner.scan(text) else { return fix }
+        var completed = fix
+        if completed.moving == nil {
+            if let moving = values[0].bool { completed.moving = moving }
+            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
+        }
+        if completed.latitude == nil { completed.latitude = values[2].double }
+        if completed.longitude == nil { completed.longitude = values[3].double }
+        return completed
+    }
+
+    static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed", "coords.latitude", "coords.longitude"])
+
+    /// A `location` log line's motion state and position, filled into `fix` (gap edges only).
+    func completeLogFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+        guard let rowId = fix.logRow, let stmt = try? database.prepare("SELECT data FROM log_entries WHERE id = ?"),
+              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let values = Dump.locationLineScanner.scan(text) else { return fix }
+        var completed = fix
+        if completed.moving == nil {
+            if let moving = values[0].bool { completed.moving = moving }
+            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
+        }
+        if completed.latitude == nil { completed.latitude = values[2].double }
+        if completed.longitude == nil { completed.longitude = values[3].double }
+        return completed
+    }
+
+    static let locationLineScanner = FieldScanner(paths: ["is_moving", "speed", "latitude", "longitude"])
+}
