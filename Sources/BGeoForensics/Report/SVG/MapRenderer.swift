@@ -202,6 +202,7 @@ public struct MapRenderer: Sendable {
 
     private func headMarker(_ p: (x: Double, y: Double), title: String, anchor: String) -> String {
         "<a href=\"#\(anchor)\"><circle class=\"head\" cx=\"\(SVGFormat.n(p.x))\" cy=\"\(SVGFormat.n(p.y))\" r=\"9\"><title>\(HTMLEscape.escape(title))</title></circle></a>"
-            + "<text class=\"head-label\" x=\"\(SVGFormat.n(p.x + 12))\" y=\"\(SVGFormat.n(p.y + 14))\">queue head</text>"
+            // Left of the marker: geofence labels sit to the right of theirs, often at the same place.
+            + "<text class=\"head-label\" x=\"\(SVGFormat.n(p.x - 12))\" y=\"\(SVGFormat.n(p.y + 16))\" text-anchor=\"end\">queue head</text>"
     }
 }
