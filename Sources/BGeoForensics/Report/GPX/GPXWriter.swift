@@ -100,30 +100,41 @@ public final class GPXWriter {
         if result < 0 { failed = true }
     }
 
-    private func element(_ name: String, _ text: String) {
-        check(xmlTextWriterWriteElement(writer, name, text))
+    // Names are static strings and values go through withCString: passing a Swift String where
+    // libxml2 wants `const xmlChar *` would otherwise build a temporary array per call (a malloc
+    // and a copy for every element of a million-point track).
+    private func element(_ name: StaticString, _ text: String) {
+        text.withCString { value in
+            check(xmlTextWriterWriteElement(writer, name.utf8Start, UnsafeRawPointer(value).assumingMemoryBound(to: xmlChar.self)))
+        }
     }
 
-    private func attribute(_ name: String, _ value: String) {
-        check(xmlTextWriterWriteAttribute(writer, name, value))
+    private func attribute(_ name: StaticString, _ value: String) {
+        value.withCString { v in
+            check(xmlTextWriterWriteAttribute(writer, name.utf8Start, UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self)))
+        }
+    }
+
+    private func start(_ name: StaticString) {
+        check(xmlTextWriterStartElement(writer, name.utf8Start))
     }
 
     /// Starts the document: root element with namespaces and the metadata block.
     public func begin(creator: String, name: String?, description: String?, time: Double?, bounds: Bounds?) {
         check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
-        check(xmlTextWriterStartElement(writer, "gpx"))
+        start("gpx")
         attribute("version", "1.1")
         attribute("creator", creator)
         attribute("xmlns", GPXWriter.gpxNamespace)
         attribute("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
         attribute("xmlns:bgeo", GPXWriter.extensionNamespace)
         attribute("xsi:schemaLocation", "\(GPXWriter.gpxNamespace) http://www.topografix.com/GPX/1/1/gpx.xsd")
-        check(xmlTextWriterStartElement(writer, "metadata"))
+        start("metadata")
         if let name { element("name", name) }
         if let description { element("desc", description) }
         if let time { element("time", Timestamp.format(time)) }
         if let bounds {
-            check(xmlTextWriterStartElement(writer, "bounds"))
+            start("bounds")
             attribute("minlat", GPXWriter.latitude(bounds.minLatitude))
             attribute("minlon", GPXWriter.longitude(bounds.minLongitude))
             attribute("maxlat", GPXWriter.latitude(bounds.maxLatitude))
@@ -141,7 +152,7 @@ public final class GPXWriter {
 
     public func beginTrack(name: String?, description: String?, type: String?) {
         endTrack()
-        check(xmlTextWriterStartElement(writer, "trk"))
+        start("trk")
         if let name { element("name", name) }
         if let description { element("desc", description) }
         if let type { element("type", type) }
@@ -151,7 +162,7 @@ public final class GPXWriter {
     /// Closes the current segment (if any) and opens a new one.
     public func beginSegment() {
         endSegment()
-        check(xmlTextWriterStartElement(writer, "trkseg"))
+        start("trkseg")
         inSegment = true
         segmentCount += 1
     }
@@ -184,8 +195,8 @@ public final class GPXWriter {
         if failed { throw GPXWriteError(description: "writing the GPX failed (disk full or output closed?)") }
     }
 
-    private func writePoint(_ tag: String, _ p: Point) {
-        check(xmlTextWriterStartElement(writer, tag))
+    private func writePoint(_ tag: StaticString, _ p: Point) {
+        start(tag)
         attribute("lat", GPXWriter.latitude(p.latitude))
         attribute("lon", GPXWriter.longitude(p.longitude))
         // wptType order: ele, time, …, name, cmt, desc, src, link, sym, type, …, extensions.
@@ -196,7 +207,7 @@ public final class GPXWriter {
         if let type = p.type { element("type", type) }
         let x = p.extensions
         if !x.isEmpty {
-            check(xmlTextWriterStartElement(writer, "extensions"))
+            start("extensions")
             if let v = x.accuracy { element("bgeo:accuracy", DecimalText.format(v, places: 2)) }
             if let v = x.speed { element("bgeo:speed", DecimalText.format(v, places: 2)) }
             if let v = x.heading { element("bgeo:heading", DecimalText.format(v, places: 1)) }
