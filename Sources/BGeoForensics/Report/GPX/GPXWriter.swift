@@ -169,6 +169,8 @@ public final class GPXWriter {
 
     public func endSegment() {
         guard inSegment else { return }
+        // The last one-line point left the cursor at its end: put the closing tag on its own line.
+        check(xmlTextWriterWriteRaw(writer, "\n    "))
         check(xmlTextWriterEndElement(writer))
         inSegment = false
     }
@@ -181,9 +183,14 @@ public final class GPXWriter {
     }
 
     /// A `<trkpt>` in the current segment (one is opened if needed).
+    /// Each point is written on one line (indentation off inside it): a third fewer bytes than
+    /// indenting every child, and still one point per line for grep and diff.
     public func trackPoint(_ point: Point) {
         if !inSegment { beginSegment() }
+        xmlTextWriterSetIndent(writer, 0)
+        check(xmlTextWriterWriteRaw(writer, "\n      "))
         writePoint("trkpt", point)
+        xmlTextWriterSetIndent(writer, 1)
         pointCount += 1
     }
 
