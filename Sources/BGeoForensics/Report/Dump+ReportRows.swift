@@ -37,7 +37,7 @@ extension Dump {
     }
 
     /// `WHERE id IN (…)` for our own integer ids, in chunks SQLite accepts.
-    private func inClauses(_ ids: [Int64]) -> [String] {
+    func inClauses(_ ids: [Int64]) -> [String] {
         stride(from: 0, to: ids.count, by: 5000).map { start in
             "id IN (" + ids[start..<min(start + 5000, ids.count)].map(String.init).joined(separator: ",") + ")"
         }
@@ -97,18 +97,21 @@ extension Dump {
 }
 
 extension Dump {
-    /// Heading and altitude of every location fix, by queue row and by `location` log row: what
-    /// a replayed GPX track adds to the replay's own fields. SQLite's json_extract reads just
-    /// these two fields, far cheaper than decoding every record again.
-    func headingsAndAltitudes() -> (queue: [Int64: (heading: Double?, altitude: Double?)], log: [Int64: (heading: Double?, altitude: Double?)]) {
+    /// Heading and altitude of location fixes: every queue row's, and those of the `location`
+    /// log rows in `logIds` (fixes not in the queue). What a replayed GPX track adds to the
+    /// replay's own fields; `FieldScanner` picks just these two fields from the raw JSON bytes.
+    func headingsAndAltitudes(logIds: [Int64]) -> (queue: [Int64: (heading: Double?, altitude: Double?)], log: [Int64: (heading: Double?, altitude: Double?)]) {
         var queue: [Int64: (heading: Double?, altitude: Double?)] = [:]
         var log: [Int64: (heading: Double?, altitude: Double?)] = [:]
-        func collect(_ sql: String, into map: inout [Int64: (heading: Double?, altitude: Double?)], table: String) {
+        var values: [ScannedValue] = []
+        func collect(_ sql: String, scanner: FieldScanner, into map: inout [Int64: (heading: Double?, altitude: Double?)], table: String) {
             do {
                 let stmt = try database.prepare(sql)
                 while try stmt.step() {
-                    let heading = stmt.double(1).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-                    let altitude = stmt.double(2).flatMap { $0.isFinite ? $0 : nil }
+                    let ok = stmt.withUTF8(1) { bytes in bytes.map { scanner.scan($0, into: &values) } ?? false }
+                    guard ok else { continue }
+                    let heading = values[0].double.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+                    let altitude = values[1].double.flatMap { $0.isFinite ? $0 : nil }
                     if heading != nil || altitude != nil { map[stmt.int64(0)] = (heading, altitude) }
                 }
             } catch {
@@ -116,22 +119,17 @@ extension Dump {
             }
         }
         if let table = layout.queueTable {
-            let col = quoteIdentifier(layout.recordColumn)
             if let count = try? database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"), (try? count.step()) == true {
                 queue.reserveCapacity(count.int(0))
             }
-            collect("""
-                SELECT id, CASE WHEN json_valid(\(col)) THEN json_extract(\(col), '$.coords.heading') END,
-                       CASE WHEN json_valid(\(col)) THEN json_extract(\(col), '$.coords.altitude') END
-                FROM \(quoteIdentifier(table))
-                """, into: &queue, table: table)
+            collect("SELECT id, \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table))",
+                    scanner: FieldScanner(paths: ["coords.heading", "coords.altitude"]), into: &queue, table: table)
         }
-        if layout.hasLog {
-            collect("""
-                SELECT id, CASE WHEN json_valid(data) THEN json_extract(data, '$.heading') END,
-                       CASE WHEN json_valid(data) THEN json_extract(data, '$.altitude') END
-                FROM log_entries WHERE event = 'location'
-                """, into: &log, table: "log_entries")
+        if layout.hasLog, !logIds.isEmpty {
+            let scanner = FieldScanner(paths: ["heading", "altitude"])
+            for clause in inClauses(logIds.sorted()) {
+                collect("SELECT id, data FROM log_entries WHERE \(clause)", scanner: scanner, into: &log, table: "log_entries")
+            }
         }
         return (queue, log)
     }

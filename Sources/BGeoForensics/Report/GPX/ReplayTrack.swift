@@ -7,7 +7,7 @@ enum ReplayTrack {
         for text in overrides { try configuration.apply(set: text) }
         let result = ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        let (byQueueRow, byLogRow) = dump.headingsAndAltitudes()
+        let (byQueueRow, byLogRow) = dump.headingsAndAltitudes(logIds: trace.fixes.compactMap { $0.rowId == nil ? $0.logId : nil })
         var points: [GPXTrackPoint] = []
         points.reserveCapacity(result.accepted + result.adjusted)
         for (i, d) in result.decisions.enumerated() where d.decision != .rejected {
