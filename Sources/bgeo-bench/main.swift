@@ -23,9 +23,15 @@ try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirect
 let dumpPath = scratch + "/bench-\(records).db"
 if !FileManager.default.fileExists(atPath: dumpPath) {
     print("Simulating a \(records)-record dump at \(dumpPath) …")
-    let start = Date()
-    try Simulator.writeLarge(to: dumpPath, records: records, seed: 42)
-    print(String(format: "  done in %.1f s", Date().timeIntervalSince(start)))
+    // In a child process: the children timed below would otherwise report this process's
+    // high-water mark as their peak RSS (Linux carries it across fork/exec).
+    let probe = BenchContext(dumpPath: dumpPath, scratch: scratch, records: records)
+    let made = try probe.timeCommand(probe.toolPath, ["simulate", "--records", String(records), "--seed", "42", "-o", dumpPath])
+    guard made.status == 0 else {
+        print("simulate failed (exit \(made.status))")
+        exit(1)
+    }
+    print(String(format: "  done in %.1f s (peak RSS %.0f MB)", made.seconds, made.peakMB))
 }
 let context = BenchContext(dumpPath: dumpPath, scratch: scratch, records: records)
 @MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
