@@ -79,7 +79,8 @@ public struct HTMLReportRenderer: Sendable {
         h += "<tr><th>Config</th><td>\(e(s.configSource.description))</td></tr>"
         h += "<tr><th>Tool</th><td>\(ToolInfo.name) \(ToolInfo.version)</td></tr>"
         h += "<tr><th>Generated</th><td>\(Timestamp.format(doc.generatedAt, milliseconds: false))</td></tr></table>\n"
-        let accepted = doc.trace.count(.accepted), adjusted = doc.trace.count(.adjusted), rejected = doc.trace.count(.rejected)
+        let counts = doc.trace.counts()
+        let accepted = counts[.accepted] ?? 0, adjusted = counts[.adjusted] ?? 0, rejected = counts[.rejected] ?? 0
         let failed = doc.attempts.filter { $0.outcome != "success" }.count
         let cards: [(String, String)] = [
             ("\(s.queue.count)", s.queue.unreadable > 0 ? "queued rows (\(s.queue.unreadable) unreadable)" : "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixes.count)", "fixes in trace"),
