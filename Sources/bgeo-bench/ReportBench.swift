@@ -1,8 +1,100 @@
 import BGeoForensics
+import Foundation
 
-/// Report benchmark section (filled in with the Report feature).
+/// `report` and `gpx` on the big dump, as processes: seconds, peak memory, output size; beside
+/// `gpsbabel` converting the same accepted points from a CSV we write ourselves to GPX.
+/// Targets: report < 10 s and < 15 MB; gpx no slower than gpsbabel.
 enum ReportBench {
     static func run(_ context: BenchContext) throws {
-        context.report("Report", ["not measured yet"])
+        var lines: [String] = []
+        let html = context.scratch + "/bench-report.html"
+        let report = spawn(context.toolPath, ["report", context.dumpPath, "-o", html, "--generated-at", "2026-07-25T00:00:00Z"])
+        let htmlBytes = fileSize(html)
+        lines.append("report: \(report.text), output \(String(format: "%.2f", Double(htmlBytes) / 1e6)) MB — targets < 10 s, < 15 MB: "
+            + (report.wall < 10 && htmlBytes < 15_000_000 && report.status == 0 ? "met" : "NOT met")
+            + (report.wall >= 10 && report.cpu < 10 ? " (wall; CPU time \(String(format: "%.2f", report.cpu)) s: the machine is shared)" : ""))
+
+        var gpxRuns: [String: Run] = [:]
+        for mode in ["recorded", "replayed"] {
+            let out = context.scratch + "/bench-\(mode).gpx"
+            let gpx = spawn(context.toolPath, ["gpx", context.dumpPath, "-o", out, "--track", mode])
+            gpxRuns[mode] = gpx
+            lines.append("gpx --track \(mode): \(gpx.text), output \(String(format: "%.1f", Double(fileSize(out)) / 1e6)) MB")
+            try? FileManager.default.removeItem(atPath: out)
+        }
+
+        // Baseline: the same points as CSV (written here from the dump), converted by gpsbabel.
+        guard let gpsbabel = ["/usr/bin/gpsbabel", "/usr/local/bin/gpsbabel"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            lines.append("gpsbabel baseline: skipped (gpsbabel not installed)")
+            context.report("Report", lines)
+            return
+        }
+        let csv = context.scratch + "/bench-points.csv"
+        var points = 0
+        let csvSeconds = try context.time {
+            let dump = try Dump(path: context.dumpPath)
+            var text = "Latitude,Longitude,Altitude,Date,Time\n"
+            text.reserveCapacity(context.records * 64)
+            dump.forEachRecord(QueueQuery(kind: .location)) { r in
+                let stamp = Timestamp.format(r.time)  // 2026-07-24T06:00:00.000Z
+                let chars = Array(stamp.utf8)
+                let date = String(decoding: chars[0..<10], as: UTF8.self)
+                let time = String(decoding: chars[11..<23], as: UTF8.self)
+                text += DecimalText.format(r.latitude, places: 7) + "," + DecimalText.format(r.longitude, places: 7) + ","
+                    + DecimalText.format(r.altitude ?? 0, places: 2) + "," + date + "," + time + "\n"
+                points += 1
+            }
+            try text.write(toFile: csv, atomically: false, encoding: .utf8)
+        }
+        let babelOut = context.scratch + "/bench-gpsbabel.gpx"
+        let babel = spawn(gpsbabel, ["-i", "unicsv", "-f", csv, "-o", "gpx", "-F", babelOut])
+        lines.append("gpsbabel -i unicsv -o gpx on the same \(points) points: \(babel.text), output \(String(format: "%.1f", Double(fileSize(babelOut)) / 1e6)) MB "
+            + "(writing its CSV took \(String(format: "%.2f", csvSeconds)) s, not counted)")
+        for mode in ["recorded", "replayed"] {
+            guard let run = gpxRuns[mode] else { continue }
+            // CPU time is the fair comparison on a shared machine; wall time is shown too.
+            lines.append("gpx --track \(mode) vs gpsbabel: CPU \(String(format: "%.2f", babel.cpu / max(run.cpu, 1e-9)))× faster, wall "
+                + "\(String(format: "%.2f", babel.wall / max(run.wall, 1e-9)))× — "
+                + (run.cpu <= babel.cpu ? "at least as fast: target met" : "slower: target NOT met"))
+        }
+        for path in [csv, babelOut, html] { try? FileManager.default.removeItem(atPath: path) }
+        context.report("Report", lines)
+    }
+
+    /// One finished child process: wall and CPU (user + system) seconds, peak RSS, exit status.
+    struct Run {
+        var wall: Double
+        var cpu: Double
+        var peakMB: Double
+        var status: Int32
+        var text: String {
+            String(format: "%.2f s wall, %.2f s CPU, peak %.0f MB, exit %d", wall, cpu, peakMB, status)
+        }
+    }
+
+    /// Runs a program with posix_spawn and reaps it with wait4 ourselves, so its rusage (CPU
+    /// time, peak RSS) is ours to read (Foundation's Process may reap the child first).
+    static func spawn(_ path: String, _ arguments: [String]) -> Run {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return Run(wall: 0, cpu: 0, peakMB: 0, status: -1) }
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xff)
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -1,0 +1,136 @@
+extension Dump {
+    /// The rows a report embeds from `table`: the first `head` and last `tail` by id, every id in
+    /// `ids`, and every row whose `uuid` is in `uuids` — found through the rowid and uuid indexes
+    /// without scanning the table, so a million-row table costs the same as a small one. Returns
+    /// the ids ascending, the table's row count, and which row each forced uuid is in.
+    func reportRowIds(table: String, head: Int, tail: Int, ids: Set<Int64>, uuids: Set<String>)
+        -> (ids: [Int64], total: Int, uuidRows: [String: Int64]) {
+        var chosen = ids
+        var total = 0
+        var uuidRows: [String: Int64] = [:]
+        let quoted = quoteIdentifier(table)
+        do {
+            let count = try database.prepare("SELECT count(*) FROM \(quoted)")
+            if try count.step() { total = count.int(0) }
+            for (order, limit) in [("ASC", head), ("DESC", tail)] where limit > 0 {
+                let stmt = try database.prepare("SELECT id FROM \(quoted) ORDER BY id \(order) LIMIT \(limit)")
+                while try stmt.step() { chosen.insert(stmt.int64(0)) }
+            }
+            let columns = table == "log_entries" ? [] : layout.queueColumns
+            if !uuids.isEmpty, columns.contains("uuid") {
+                let list = Array(uuids)
+                for start in stride(from: 0, to: list.count, by: 500) {
+                    let part = Array(list[start..<min(start + 500, list.count)])
+                    let stmt = try database.prepare("SELECT id, uuid FROM \(quoted) WHERE uuid IN (" + part.map { _ in "?" }.joined(separator: ",") + ")")
+                    try stmt.bind(part.map { .text($0) })
+                    while try stmt.step() {
+                        let id = stmt.int64(0)
+                        chosen.insert(id)
+                        if let uuid = stmt.text(1), uuidRows[uuid].map({ id < $0 }) ?? true { uuidRows[uuid] = id }
+                    }
+                }
+            }
+        } catch {
+            warnScanFailure(error, table: table, afterRow: nil)
+        }
+        return (chosen.sorted(), total, uuidRows)
+    }
+
+    /// `WHERE id IN (…)` for our own integer ids, in chunks SQLite accepts.
+    func inClauses(_ ids: [Int64]) -> [String] {
+        stride(from: 0, to: ids.count, by: 5000).map { start in
+            "id IN (" + ids[start..<min(start + 5000, ids.count)].map(String.init).joined(separator: ",") + ")"
+        }
+    }
+
+    /// Queue rows by id (ascending), raw: what the queue table shows. Undecodable JSON is kept as text.
+    func queueRows(ids: [Int64]) -> [QueueRow] {
+        guard let table = layout.queueTable, !ids.isEmpty else { return [] }
+        let col = quoteIdentifier(layout.recordColumn)
+        func column(_ name: String) -> String { layout.queueColumns.contains(name) ? name : "NULL" }
+        var rows: [QueueRow] = []
+        for clause in inClauses(ids) {
+            let sql = """
+                SELECT id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))
+                FROM \(quoteIdentifier(table)) WHERE \(clause) ORDER BY id
+                """
+            do {
+                let stmt = try database.prepare(sql)
+                while try stmt.step() {
+                    let json = stmt.text(5) ?? ""
+                    var uuid = stmt.text(1), ts = stmt.text(2)
+                    var kind = stmt.text(3).flatMap(RecordKind.init(rawValue:))
+                    if uuid == nil || ts == nil || kind == nil, let parsed = try? JSONParser.parse(json) {
+                        uuid = uuid ?? parsed["uuid"]?.stringValue
+                        ts = ts ?? parsed["timestamp"]?.stringValue
+                        kind = kind ?? (parsed["geofence"] != nil ? .geofence : .location)
+                    }
+                    rows.append(QueueRow(rowId: stmt.int64(0), uuid: uuid ?? "", timestampText: ts ?? "", kind: kind ?? .location,
+                                         createdAt: stmt.text(4), json: json, attempts: stmt.isNull(6) ? nil : stmt.int(6)))
+                }
+            } catch {
+                warnScanFailure(error, table: table, afterRow: nil)
+            }
+        }
+        return rows
+    }
+
+    /// Log rows by id (ascending), as stored: a row whose `ts` does not parse is still shown (time 0).
+    func logEntries(ids: [Int64]) -> [LogEntry] {
+        guard layout.hasLog, !ids.isEmpty else { return [] }
+        var entries: [LogEntry] = []
+        for clause in inClauses(ids) {
+            do {
+                let stmt = try database.prepare("SELECT id, ts, level, src, event, message, data, uploaded FROM log_entries WHERE \(clause) ORDER BY id")
+                while try stmt.step() {
+                    let ts = stmt.text(1) ?? ""
+                    entries.append(LogEntry(rowId: stmt.int64(0), tsText: ts, time: Timestamp.parse(ts) ?? 0, level: stmt.int(2),
+                                            src: stmt.text(3) ?? "", event: stmt.text(4) ?? "", message: stmt.text(5),
+                                            dataText: stmt.text(6), uploaded: stmt.int(7) != 0))
+                }
+            } catch {
+                warnScanFailure(error, table: "log_entries", afterRow: nil)
+            }
+        }
+        return entries
+    }
+}
+
+extension Dump {
+    /// Heading and altitude of location fixes: every queue row's, and those of the `location`
+    /// log rows in `logIds` (fixes not in the queue). What a replayed GPX track adds to the
+    /// replay's own fields; `FieldScanner` picks just these two fields from the raw JSON bytes.
+    func headingsAndAltitudes(logIds: [Int64]) -> (queue: [Int64: (heading: Double?, altitude: Double?)], log: [Int64: (heading: Double?, altitude: Double?)]) {
+        var queue: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        var log: [Int64: (heading: Double?, altitude: Double?)] = [:]
+        var values: [ScannedValue] = []
+        func collect(_ sql: String, scanner: FieldScanner, into map: inout [Int64: (heading: Double?, altitude: Double?)], table: String) {
+            do {
+                let stmt = try database.prepare(sql)
+                while try stmt.step() {
+                    let ok = stmt.withUTF8(1) { bytes in bytes.map { scanner.scan($0, into: &values) } ?? false }
+                    guard ok else { continue }
+                    let heading = values[0].double.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+                    let altitude = values[1].double.flatMap { $0.isFinite ? $0 : nil }
+                    if heading != nil || altitude != nil { map[stmt.int64(0)] = (heading, altitude) }
+                }
+            } catch {
+                warnScanFailure(error, table: table, afterRow: nil)
+            }
+        }
+        if let table = layout.queueTable {
+            if let count = try? database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"), (try? count.step()) == true {
+                queue.reserveCapacity(count.int(0))
+            }
+            collect("SELECT id, \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table))",
+                    scanner: FieldScanner(paths: ["coords.heading", "coords.altitude"]), into: &queue, table: table)
+        }
+        if layout.hasLog, !logIds.isEmpty {
+            let scanner = FieldScanner(paths: ["heading", "altitude"])
+            for clause in inClauses(logIds.sorted()) {
+                collect("SELECT id, data FROM log_entries WHERE \(clause)", scanner: scanner, into: &log, table: "log_entries")
+            }
+        }
+        return (queue, log)
+    }
+}

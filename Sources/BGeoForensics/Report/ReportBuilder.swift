@@ -1,0 +1,213 @@
+import Foundation
+
+/// Gathers a `ReportDocument` from a dump: summary, trace, upload attempts, gaps, findings, the
+/// replay section and the embedded tables (capped, evidence rows always kept). Secrets are
+/// redacted unless `options.showSecrets`.
+/// Stage timings on stderr when BGEO_REPORT_TIMING is set (for tuning the big-dump path).
+struct StageClock {
+    let enabled = ProcessInfo.processInfo.environment["BGEO_REPORT_TIMING"] != nil
+    var last = Date()
+    mutating func lap(_ stage: String) {
+        guard enabled else { return }
+        let now = Date()
+        FileHandle.standardError.write(Data(String(format: "  %@: %.2f s\n", stage, now.timeIntervalSince(last)).utf8))
+        last = now
+    }
+}
+
+public enum ReportBuilder {
+    /// Builds the document. Throws a UsageError for an override replay cannot use.
+    public static func build(dump: Dump, options: ReportOptions) throws(UsageError) -> ReportDocument {
+        var clock = StageClock()
+        let redactor = dump.makeRedactor(enabled: !options.showSecrets)
+        clock.lap("redactor")
+        // The timeline: attempts, gaps and findings.
+        let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
+        clock.lap("timeline")
+        // The replay of the complete trace with the dump's config (and any overrides).
+        var configuration = ReplayConfiguration.recorded(from: dump)
+        for text in options.overrides { try configuration.apply(set: text) }
+        let complete = TraceBuilder.completeTrace(dump: dump)
+        let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
+                                      notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+        clock.lap("trace+replay")
+        var summary = ReportOverview(dump: dump, trace: complete, timeline: timeline, redactor: redactor)
+        let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
+        let attempts = timeline.attempts.map { a in
+            ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
+                          uuids: a.uuids, backoffDelay: a.backoffDelay)
+        }
+        let gaps = timeline.gaps.map { g -> ReportGap in
+            var kinds: [String] = []
+            for e in g.contextEvents where !kinds.contains(e.kind.rawValue) { kinds.append(e.kind.rawValue) }
+            return ReportGap(start: g.start, end: g.end, context: kinds)
+        }
+        let depth = QueueDepthSeries.build(dump: dump, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
+                                           dumpTime: summary.newestTime)
+        clock.lap("depth")
+        let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
+        let replay = replaySummary(result, trace: trace)
+
+        var forced: Set<String> = []
+        for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
+        for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
+        var forcedUUIDs = Set(findings.flatMap(\.uuids))
+        if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
+        // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
+        var offsets: Set<Int> = []
+        for f in complete.fixes {
+            guard let last = f.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { continue }
+            offset(f.timestampText, into: &offsets)
+            if offsets.count >= 4 { break }
+        }
+        var uuidAnchors: [String: String] = [:]
+        let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
+                                         forcedUUIDs: forcedUUIDs, uuidAnchors: &uuidAnchors, offsets: &offsets)
+        let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
+        let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
+        clock.lap("tables")
+        summary.warnings = dump.warnings.all
+        var evidenceText: [String: String] = [:]
+        for table in [queueTable, logTable] {
+            for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) || uuidAnchors.values.contains(anchor) {
+                evidenceText[anchor] = oneLine(table, row: table.rows[i])
+            }
+        }
+        return ReportDocument(
+            dumpName: dump.displayName, inputs: dump.inputs, layout: dump.layout, generatedAt: options.generatedAt,
+            firstTime: [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min(),
+            lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: summary, trace: trace,
+            attempts: attempts, queueDepth: depth, gaps: gaps, gapSeconds: options.gapSeconds,
+            findings: findings, findingsSource: "the timeline analysis (bgeo-forensics timeline) against the \(timeline.policy.rawValue) upload policy",
+            replay: replay, tables: [queueTable, logTable, attemptsTable],
+            maxAccuracy: result.config.locationFilterMaxAccuracy, showSecrets: options.showSecrets,
+            evidenceText: evidenceText, uuidAnchors: uuidAnchors,
+            mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).")
+    }
+
+    /// The replay section: decision counts, odometers, top contributors, diagnosis.
+    static func replaySummary(_ r: ReplayResult, trace: ReportTrace) -> ReportReplaySummary {
+        let counts: [(label: String, count: Int)] = [
+            ("fixes replayed", r.fixes.count), ("accepted", r.accepted), ("adjusted", r.adjusted),
+            ("rejected: accuracy", r.rejectedAccuracy), ("rejected: time", r.rejectedTime),
+            ("rejected: teleport", r.rejectedTeleport), ("disagree with engine", r.engineDisagreements),
+        ]
+        let top = r.topContributors(limit: 5).map { c -> (label: String, metres: Double, evidence: EvidenceRef?) in
+            let fix = r.fixes[c.index]
+            let ref: EvidenceRef? = fix.rowId.map { .queue(rowId: $0) } ?? fix.logId.map { .log(rowId: $0) }
+            var label = "\(c.timestampText) \(c.label)"
+            if let v = c.impliedSpeed { label += " (step at \(DecimalText.format(v, places: 1)) m/s)" }
+            return (label, c.distanceAdded, ref)
+        }
+        var notes = ["Config: \(r.configSource); \(r.config.summary)."]
+        notes += r.configNotes
+        notes += r.diagnosis
+        return ReportReplaySummary(title: r.isWhatIf ? "What-if replay" : "Replay with the dump's config", counts: counts,
+                                   odometerRecorded: r.odometerRecorded, odometerReplayed: r.odometerReplayed,
+                                   topContributors: top, notes: notes)
+    }
+
+    static func truncate(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "…"
+    }
+
+    static func offset(_ text: String, into offsets: inout Set<Int>) {
+        if offsets.count < 4, let o = Timestamp.offsetSeconds(text) { offsets.insert(o) }
+    }
+
+    static func buildQueueTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
+                                uuidAnchors: inout [String: String], offsets: inout Set<Int>) -> ReportTable {
+        let table = dump.layout.queueTable ?? "location_events"
+        let ids = Set(forced.compactMap { $0.hasPrefix("queue-") ? Int64($0.dropFirst(6)) : nil })
+        let picked = dump.layout.queueTable == nil ? (ids: [], total: 0, uuidRows: [:])
+            : dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: forcedUUIDs)
+        uuidAnchors = picked.uuidRows.mapValues { "queue-\($0)" }
+        let rows = dump.queueRows(ids: picked.ids)
+        for row in rows { offset(row.timestampText, into: &offsets) }
+        let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
+                       .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
+                       .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]
+        var cells: [[JSONValue]] = []
+        var anchors: [String] = []
+        for row in rows {
+            let parsed = try? JSONParser.parse(row.json)
+            func num(_ path: String) -> JSONValue {
+                guard let v = parsed?.value(atPath: path)?.doubleValue, v.isFinite else { return .null }
+                return .double(v)
+            }
+            var event = parsed?["event"]?.stringValue ?? ""
+            if let g = parsed?["geofence"] {
+                event = "geofence " + (g["action"]?.stringValue ?? "") + " " + (g["identifier"]?.stringValue ?? "")
+            }
+            let extras: String
+            if let parsed {
+                extras = parsed["extras"].map { redactor.redact($0).jsonText } ?? ""
+            } else {
+                extras = "unreadable: " + redactor.redact(text: row.json)
+            }
+            cells.append([.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
+                         num("coords.latitude"), num("coords.longitude"), num("coords.accuracy"), num("coords.speed"),
+                         num("odometer"), .string(redactor.redact(text: event)), .string(truncate(extras, 400))])
+            anchors.append("queue-\(row.rowId)")
+        }
+        return ReportTable(id: "queue", title: "Queue (pending records, drain order)", columns: columns, rows: cells,
+                           anchors: anchors, total: picked.total,
+                           note: picked.total > cells.count ? note(cells.count, picked.total, "locations") : nil)
+    }
+
+    static func note(_ shown: Int, _ total: Int, _ command: String) -> String {
+        "Showing \(shown) of \(total) rows (the first and last ones, and every row a finding cites). Full data: `bgeo-forensics \(command) DUMP --format csv`."
+    }
+
+    static func buildLogTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, offsets: inout Set<Int>) -> ReportTable {
+        let ids = Set(forced.compactMap { $0.hasPrefix("log-") ? Int64($0.dropFirst(4)) : nil })
+        let picked = dump.layout.hasLog ? dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: [])
+            : (ids: [], total: 0, uuidRows: [:])
+        let entries = dump.logEntries(ids: picked.ids)
+        for e in entries { offset(e.tsText, into: &offsets) }
+        let columns = [ReportTable.Column("row", numeric: true), .init("ts"), .init("level"), .init("src"), .init("event"),
+                       .init("message"), .init("data")]
+        var rows: [[JSONValue]] = []
+        var anchors: [String] = []
+        for e in entries {
+            let data = e.data.map { redactor.redact($0).jsonText } ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+            rows.append([.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
+                         .string(truncate(redactor.redact(text: e.message ?? ""), 400)), .string(truncate(data, 600))])
+            anchors.append("log-\(e.rowId)")
+        }
+        return ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: picked.total,
+                           note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
+    }
+
+    static func buildAttemptsTable(_ attempts: [ReportAttempt], cap: Int) -> ReportTable {
+        var sampler = RowSampler<ReportAttempt>(head: cap / 2, tail: cap - cap / 2)
+        for a in attempts { sampler.add(a, force: false) }
+        let columns = [ReportTable.Column("log row", numeric: true), .init("time"), .init("records", numeric: true),
+                       .init("status", numeric: true), .init("outcome"), .init("backoff s", numeric: true), .init("uuids")]
+        var rows: [[JSONValue]] = []
+        var anchors: [String] = []
+        for a in sampler.items {
+            let uuids = a.uuids.prefix(3).joined(separator: " ") + (a.uuids.count > 3 ? " … (+\(a.uuids.count - 3))" : "")
+            rows.append([.int(a.logId), .string(Timestamp.format(a.time)), .int(Int64(a.count)), .from(a.status),
+                         .string(a.outcome), .from(a.backoffDelay), .string(uuids)])
+            anchors.append("attempt-\(a.logId)")
+        }
+        return ReportTable(id: "attempts", title: "Upload attempts", columns: columns, rows: rows, anchors: anchors,
+                           total: attempts.count,
+                           note: attempts.count > rows.count ? note(rows.count, attempts.count, "logs --event 'http.*'") : nil)
+    }
+
+    /// A row as one line of text for a finding's evidence list.
+    static func oneLine(_ table: ReportTable, row: [JSONValue]) -> String {
+        let picks: [Int] = table.id == "queue" ? [2, 3, 1, 9] : [1, 2, 4, 5, 6]
+        return picks.compactMap { i -> String? in
+            guard i < row.count else { return nil }
+            switch row[i] {
+            case .string(let s): return s.isEmpty ? nil : truncate(s, 160)
+            case .null: return nil
+            default: return row[i].jsonText
+            }
+        }.joined(separator: " · ")
+    }
+}

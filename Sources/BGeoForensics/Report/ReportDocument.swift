@@ -1,0 +1,32 @@
+/// Everything one report shows, gathered from a dump; `HTMLReportRenderer` turns it into a page.
+public struct ReportDocument: Sendable {
+    public var dumpName: String
+    public var inputs: [DumpInput]
+    public var layout: DumpLayout
+    public var generatedAt: Double
+    /// Earliest and latest time anywhere in the dump (queue and log), UTC.
+    public var firstTime: Double?
+    public var lastTime: Double?
+    /// UTC offsets (seconds) found in timestamps written with one; empty when all are UTC.
+    public var deviceOffsets: [Int]
+    public var summary: ReportOverview
+    public var trace: ReportTrace
+    public var attempts: [ReportAttempt]
+    public var queueDepth: [(time: Double, depth: Int)]
+    public var gaps: [ReportGap]
+    public var gapSeconds: Double
+    public var findings: [ReportFinding]
+    /// Where findings came from ("timeline analysis" or a note that a simpler reading was used).
+    public var findingsSource: String
+    public var replay: ReportReplaySummary
+    public var tables: [ReportTable]
+    /// `locationFilterMaxAccuracy` in effect (drawn on the accuracy chart).
+    public var maxAccuracy: Double
+    public var showSecrets: Bool
+    /// Evidence rows shown under each finding (anchor → one-line text).
+    public var evidenceText: [String: String]
+    /// Queue-row anchor of each uuid a finding names (when the record is still queued).
+    public var uuidAnchors: [String: String]
+    /// How the map's decisions were obtained.
+    public var mapNote: String
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Writing a report to disk, and the helpers `report --all` uses.
+public enum ReportFile {
+    /// Builds and writes the report for `dumpPath` to `outputPath` (folders created as needed).
+    /// Returns the document and the bytes written.
+    @discardableResult
+    public static func write(dumpPath: String, to outputPath: String, options: ReportOptions) throws -> (document: ReportDocument, bytes: Int) {
+        let dump = try Dump(path: dumpPath)
+        let document = try ReportBuilder.build(dump: dump, options: options)
+        var clock = StageClock()
+        let html = HTMLReportRenderer().render(document)
+        clock.lap("render")
+        let folder = (outputPath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let data = Data(html.utf8)
+        try data.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
+        return (document, data.count)
+    }
+
+    /// `Reports/<dump name without extension>.html`.
+    public static func defaultOutput(for dumpPath: String, folder: String = "Reports") -> String {
+        let name = ((dumpPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (folder as NSString).appendingPathComponent(name + ".html")
+    }
+
+    /// The dumps in a folder (`*.db`), sorted by name.
+    public static func dumps(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasSuffix(".db") }
+            .sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// The generation time: `--generated-at`, else `BGEO_REPORT_GENERATED_AT` / `SOURCE_DATE_EPOCH`
+    /// from the environment (for reproducible outputs), else now.
+    public static func generationTime(option: Double?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+        if let option { return option }
+        if let text = environment["BGEO_REPORT_GENERATED_AT"], let t = Timestamp.parse(text) { return t }
+        if let text = environment["SOURCE_DATE_EPOCH"], let t = Double(text) { return t }
+        return (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
+    }
+}

@@ -1,0 +1,49 @@
+/// The report's findings: the timeline's diagnosis (most severe first, each with its evidence
+/// rows) plus one for rows the reader could not decode.
+public enum ReportFindings {
+    /// Evidence rows linked per finding (the rest are counted).
+    public static let evidenceLimit = 5
+    /// uuids listed per finding.
+    public static let uuidLimit = 4
+
+    public static func from(timeline: Timeline, warnings: [DumpWarning]) -> [ReportFinding] {
+        var out: [ReportFinding] = timeline.findings.map { f in
+            let logIds = f.allLogIds
+            let uuids = f.allUuids
+            var notes = f.evidence.compactMap(\.note)
+            let omitted = max(0, logIds.count - evidenceLimit) + f.evidence.reduce(0) { $0 + $1.omittedLogIds } + f.omittedEvidence
+            if omitted > 0 { notes.append("\(omitted) more evidence item\(omitted == 1 ? "" : "s") not listed (see `bgeo-forensics timeline`).") }
+            var seen: Set<Int64> = []
+            let refs = logIds.filter { seen.insert($0).inserted }.prefix(evidenceLimit).map { EvidenceRef.log(rowId: $0) }
+            if uuids.count > uuidLimit { notes.append("\(uuids.count - uuidLimit) more uuid\(uuids.count - uuidLimit == 1 ? "" : "s") cited.") }
+            return ReportFinding(code: f.code + (f.rule.map { ": " + $0 } ?? ""), severity: severity(f.severity), summary: f.summary,
+                                 evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes)
+        }
+        if !warnings.isEmpty {
+            let refs: [EvidenceRef] = warnings.prefix(evidenceLimit).compactMap { w in
+                guard let id = w.rowId else { return nil }
+                return w.table == "log_entries" ? .log(rowId: id) : .queue(rowId: id)
+            }
+            out.append(ReportFinding(
+                code: "dump.unreadable_rows", severity: .warning,
+                summary: "\(warnings.count) row\(warnings.count == 1 ? "" : "s") could not be read completely; everything else was read (see Warnings).",
+                evidence: refs))
+        }
+        return sorted(out)
+    }
+
+    static func severity(_ s: Severity) -> ReportSeverity {
+        switch s {
+        case .error: return .error
+        case .warning: return .warning
+        case .info: return .info
+        }
+    }
+
+    /// Most severe first; the order within a severity is kept.
+    public static func sorted(_ findings: [ReportFinding]) -> [ReportFinding] {
+        findings.enumerated().sorted { a, b in
+            a.element.severity != b.element.severity ? a.element.severity < b.element.severity : a.offset < b.offset
+        }.map(\.element)
+    }
+}

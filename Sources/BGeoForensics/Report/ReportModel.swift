@@ -1,0 +1,102 @@
+/// How serious a finding is. Order: error first.
+public enum ReportSeverity: String, Sendable, Comparable, CaseIterable {
+    case error
+    case warning
+    case info
+
+    var rank: Int {
+        switch self {
+        case .error: return 0
+        case .warning: return 1
+        case .info: return 2
+        }
+    }
+
+    public static func < (lhs: ReportSeverity, rhs: ReportSeverity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One conclusion shown at the top of a report, linked to the rows that prove it.
+public struct ReportFinding: Sendable {
+    public var code: String
+    public var severity: ReportSeverity
+    public var summary: String
+    public var evidence: [EvidenceRef]
+    /// uuids named as evidence (shown as text; the queue table is searchable by uuid).
+    public var uuids: [String]
+    /// Plain notes that come with the evidence (a state value, a rule, what was left out).
+    public var notes: [String]
+
+    public init(code: String, severity: ReportSeverity, summary: String, evidence: [EvidenceRef] = [], uuids: [String] = [],
+                notes: [String] = []) {
+        self.code = code
+        self.severity = severity
+        self.summary = summary
+        self.evidence = evidence
+        self.uuids = uuids
+        self.notes = notes
+    }
+}
+
+/// One upload attempt: a request and what came back.
+public struct ReportAttempt: Sendable {
+    public var time: Double
+    /// The `http.request` log row.
+    public var logId: Int64
+    public var count: Int
+    /// nil when the dump ends before a response was logged.
+    public var status: Int?
+    /// success | drop | retry | refresh | halveBatch | countAttempt | pending …
+    public var outcome: String
+    public var uuids: [String]
+    /// Seconds the engine waited before the next attempt (from `http.backoff`), when logged.
+    public var backoffDelay: Double?
+
+    public init(time: Double, logId: Int64, count: Int, status: Int?, outcome: String, uuids: [String] = [], backoffDelay: Double? = nil) {
+        self.time = time
+        self.logId = logId
+        self.count = count
+        self.status = status
+        self.outcome = outcome
+        self.uuids = uuids
+        self.backoffDelay = backoffDelay
+    }
+}
+
+/// A stretch of time without fixes longer than the gap threshold.
+public struct ReportGap: Sendable {
+    public var start: Double
+    public var end: Double
+    /// Log events inside the gap that explain it (session.relaunch, motion.stationary, …).
+    public var context: [String]
+
+    public init(start: Double, end: Double, context: [String] = []) {
+        self.start = start
+        self.end = end
+        self.context = context
+    }
+
+    public var seconds: Double { end - start }
+}
+
+/// The replay section: what the engine recorded beside what a replay with the config produces.
+public struct ReportReplaySummary: Sendable {
+    public var title: String
+    /// Decision counts, exact.
+    public var counts: [(label: String, count: Int)]
+    public var odometerRecorded: Double?
+    public var odometerReplayed: Double?
+    /// The fixes that add the most distance (label, metres).
+    public var topContributors: [(label: String, metres: Double, evidence: EvidenceRef?)]
+    public var notes: [String]
+
+    public init(title: String, counts: [(label: String, count: Int)] = [], odometerRecorded: Double? = nil,
+                odometerReplayed: Double? = nil, topContributors: [(label: String, metres: Double, evidence: EvidenceRef?)] = [],
+                notes: [String] = []) {
+        self.title = title
+        self.counts = counts
+        self.odometerRecorded = odometerRecorded
+        self.odometerReplayed = odometerReplayed
+        self.topContributors = topContributors
+        self.notes = notes
+    }
+}

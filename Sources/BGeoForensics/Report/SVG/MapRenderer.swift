@@ -1,0 +1,208 @@
+/// Draws the complete trace as inline SVG (no xmlns: inline SVG in HTML does not need one, and
+/// the report must not reference any URL). Styling comes from classes in the report stylesheet.
+/// The accepted track is simplified for drawing (see `PolylineSimplifier.reportTolerance`);
+/// markers that fall on the same pixel are drawn once. Every count shown comes from the full data.
+public struct MapRenderer: Sendable {
+    public var width: Double = 960
+    public var height: Double = 560
+    /// Above this many distinct markers, markers are merged into one path per class (no tooltips).
+    public var maxIndividualMarkers = 1500
+    public var gapSeconds: Double
+
+    public init(gapSeconds: Double, width: Double = 960, height: Double = 560) {
+        self.gapSeconds = gapSeconds
+        self.width = width
+        self.height = height
+    }
+
+    /// A legend row: CSS class of the swatch, label, exact count.
+    public struct LegendItem: Sendable {
+        public var cssClass: String
+        public var label: String
+        public var count: Int
+    }
+
+    public struct Output: Sendable {
+        public var svg: String
+        public var legend: [LegendItem]
+        /// Points drawn for the accepted track after simplification (vs. accepted fixes).
+        public var drawnTrackPoints: Int
+        public var acceptedFixes: Int
+    }
+
+    static func rejectClass(_ reason: String?) -> String {
+        switch reason {
+        case "accuracy": return "rej-accuracy"
+        case "teleport": return "rej-teleport"
+        case "time": return "rej-time"
+        default: return "rej-other"
+        }
+    }
+
+    public func render(_ trace: ReportTrace) -> Output {
+        var lats: [Double] = [], lons: [Double] = []
+        lats.reserveCapacity(trace.fixes.count + trace.geofences.count)
+        lons.reserveCapacity(trace.fixes.count + trace.geofences.count)
+        for f in trace.fixes {
+            lats.append(f.outputLatitude); lons.append(f.outputLongitude)
+            if f.decision != .accepted { lats.append(f.latitude); lons.append(f.longitude) }
+        }
+        for g in trace.geofences { lats.append(g.latitude); lons.append(g.longitude) }
+        let projection = MapProjection(latitudes: lats, longitudes: lons, width: width, height: height)
+        lats = []; lons = []
+        typealias P = (x: Double, y: Double)
+        var svg = "<svg class=\"map\" viewBox=\"0 0 \(SVGFormat.n(width)) \(SVGFormat.n(height))\" role=\"img\" aria-label=\"Map of the trace\">"
+        svg += "<rect class=\"map-bg\" x=\"0\" y=\"0\" width=\"\(SVGFormat.n(width))\" height=\"\(SVGFormat.n(height))\"/>"
+        if trace.fixes.isEmpty && trace.geofences.isEmpty {
+            svg += "<text class=\"map-empty\" x=\"\(SVGFormat.n(width / 2))\" y=\"\(SVGFormat.n(height / 2))\" text-anchor=\"middle\">No fixes in this dump</text></svg>"
+            return Output(svg: svg, legend: [], drawnTrackPoints: 0, acceptedFixes: 0)
+        }
+
+        // Accepted track, split at gaps.
+        var segments: [[P]] = []
+        var current: [P] = []
+        var previousTime: Double?
+        var acceptedCount = 0
+        var gapLines: [(P, P, Double)] = []
+        for f in trace.fixes where f.decision != .rejected {
+            acceptedCount += 1
+            let p = projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
+            if let previousTime, f.time - previousTime >= gapSeconds, let last = current.last {
+                gapLines.append((last, p, f.time - previousTime))
+                segments.append(current)
+                current = []
+            }
+            current.append(p)
+            previousTime = f.time
+        }
+        if !current.isEmpty { segments.append(current) }
+        var drawn = 0
+        svg += "<g class=\"layer-track\">"
+        for segment in segments {
+            let simple = PolylineSimplifier.simplify(segment, tolerance: PolylineSimplifier.reportTolerance)
+            drawn += simple.count
+            if simple.count == 1 {
+                svg += "<circle class=\"trk-dot\" cx=\"\(SVGFormat.n(simple[0].x))\" cy=\"\(SVGFormat.n(simple[0].y))\" r=\"2\"/>"
+                continue
+            }
+            var d = ""
+            d.reserveCapacity(simple.count * 12)
+            for (i, p) in simple.enumerated() {
+                d += (i == 0 ? "M" : "L") + SVGFormat.n(p.x) + " " + SVGFormat.n(p.y)
+            }
+            svg += "<path class=\"trk\" d=\"\(d)\"/>"
+        }
+        svg += "</g><g class=\"layer-gaps\">"
+        for (a, b, seconds) in gapLines {
+            svg += "<line class=\"gap\" x1=\"\(SVGFormat.n(a.x))\" y1=\"\(SVGFormat.n(a.y))\" x2=\"\(SVGFormat.n(b.x))\" y2=\"\(SVGFormat.n(b.y))\"><title>gap: no fix for \(SVGFormat.duration(seconds))</title></line>"
+        }
+        svg += "</g>"
+
+        // Markers (adjusted and rejected), de-duplicated per pixel and class.
+        struct Marker { var cls: String; var p: P; var raw: P?; var title: String; var anchor: String }
+        var markers: [Marker] = []
+        var seen: Set<String> = []
+        var counts: [String: Int] = [:]
+        for f in trace.fixes where f.decision != .accepted {
+            let cls = f.decision == .adjusted ? "adj" : MapRenderer.rejectClass(f.reason)
+            counts[cls, default: 0] += 1
+            let p = f.decision == .adjusted
+                ? projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
+                : projection.point(latitude: f.latitude, longitude: f.longitude)
+            let key = cls + ":\(Int(p.x.rounded())):\(Int(p.y.rounded()))"
+            guard seen.insert(key).inserted else { continue }
+            let raw = f.decision == .adjusted ? projection.point(latitude: f.latitude, longitude: f.longitude) : nil
+            var title = "\(f.decision.rawValue)"
+            if let reason = f.reason { title += " (\(reason))" }
+            title += " at " + Timestamp.format(f.time)
+            if let a = f.accuracy { title += ", accuracy \(DecimalText.format(a, places: 1)) m" }
+            title += " — " + f.source.label
+            markers.append(Marker(cls: cls, p: p, raw: raw, title: title, anchor: f.source.anchor))
+        }
+        svg += "<g class=\"layer-markers\">"
+        if markers.count <= maxIndividualMarkers {
+            for m in markers {
+                if let raw = m.raw {
+                    svg += "<line class=\"adj-move\" x1=\"\(SVGFormat.n(raw.x))\" y1=\"\(SVGFormat.n(raw.y))\" x2=\"\(SVGFormat.n(m.p.x))\" y2=\"\(SVGFormat.n(m.p.y))\"/>"
+                }
+                let x = SVGFormat.n(m.p.x), y = SVGFormat.n(m.p.y)
+                if m.cls == "adj" {
+                    svg += "<a href=\"#\(m.anchor)\"><rect class=\"adj\" x=\"\(SVGFormat.n(m.p.x - 3))\" y=\"\(SVGFormat.n(m.p.y - 3))\" width=\"6\" height=\"6\"><title>\(HTMLEscape.escape(m.title))</title></rect></a>"
+                } else {
+                    svg += "<a href=\"#\(m.anchor)\"><circle class=\"\(m.cls)\" cx=\"\(x)\" cy=\"\(y)\" r=\"3.5\"><title>\(HTMLEscape.escape(m.title))</title></circle></a>"
+                }
+            }
+        } else {
+            // One path per class: a small cross per marker keeps a million rejections drawable.
+            var paths: [String: String] = [:]
+            for m in markers {
+                paths[m.cls, default: ""] += "M\(SVGFormat.n(m.p.x - 2.5)) \(SVGFormat.n(m.p.y - 2.5))l5 5m0 -5l-5 5"
+            }
+            for cls in paths.keys.sorted() {
+                svg += "<path class=\"\(cls) cross\" d=\"\(paths[cls]!)\"/>"
+            }
+        }
+        svg += "</g>"
+
+        // Start / end of the accepted track.
+        if let first = segments.first?.first, let last = segments.last?.last {
+            svg += "<circle class=\"start\" cx=\"\(SVGFormat.n(first.x))\" cy=\"\(SVGFormat.n(first.y))\" r=\"5\"><title>first accepted fix</title></circle>"
+            svg += "<rect class=\"end\" x=\"\(SVGFormat.n(last.x - 4.5))\" y=\"\(SVGFormat.n(last.y - 4.5))\" width=\"9\" height=\"9\"><title>last accepted fix</title></rect>"
+        }
+
+        // Geofence events.
+        svg += "<g class=\"layer-geofences\">"
+        var labelled: Set<String> = []
+        for g in trace.geofences.prefix(2000) {
+            let p = projection.point(latitude: g.latitude, longitude: g.longitude)
+            let title = HTMLEscape.escape("geofence \(g.action) \(g.identifier) at \(Timestamp.format(g.time)) — \(g.source.label)")
+            let cls = g.action.uppercased() == "EXIT" ? "geo geo-exit" : "geo"
+            svg += "<a href=\"#\(g.source.anchor)\"><path class=\"\(cls)\" d=\"M\(SVGFormat.n(p.x)) \(SVGFormat.n(p.y - 7))l6 10h-12z\"><title>\(title)</title></path></a>"
+            let labelKey = g.identifier + "@\(Int(p.x / 40)):\(Int(p.y / 20))"
+            if labelled.insert(labelKey).inserted, labelled.count <= 40 {
+                svg += "<text class=\"geo-label\" x=\"\(SVGFormat.n(p.x + 8))\" y=\"\(SVGFormat.n(p.y - 4))\">\(HTMLEscape.escape(g.identifier))</text>"
+            }
+        }
+        svg += "</g>"
+
+        // Queue head: the oldest pending record, the next the engine will try to upload.
+        var headDrawn = false
+        if let head = trace.queueHeadUUID {
+            if let fix = trace.fixes.first(where: { $0.uuid == head }) {
+                let p = projection.point(latitude: fix.outputLatitude, longitude: fix.outputLongitude)
+                svg += headMarker(p, title: "queue head (oldest pending record) \(head) at \(Timestamp.format(fix.time))", anchor: fix.source.anchor)
+                headDrawn = true
+            } else if let g = trace.geofences.first(where: { $0.uuid == head }) {
+                let p = projection.point(latitude: g.latitude, longitude: g.longitude)
+                svg += headMarker(p, title: "queue head (oldest pending record) \(head)", anchor: g.source.anchor)
+                headDrawn = true
+            }
+        }
+
+        // Scale bar (bottom left) and north arrow (top right).
+        let bar = projection.scaleBar()
+        let bx = 16.0, by = height - 18
+        svg += "<g class=\"scale\"><rect class=\"scale-bg\" x=\"\(SVGFormat.n(bx - 6))\" y=\"\(SVGFormat.n(by - 20))\" width=\"\(SVGFormat.n(bar.pixels + 12))\" height=\"30\"/>"
+        svg += "<path class=\"scale-bar\" d=\"M\(SVGFormat.n(bx)) \(SVGFormat.n(by - 5))v5h\(SVGFormat.n(bar.pixels))v-5\"/>"
+        svg += "<text class=\"scale-label\" x=\"\(SVGFormat.n(bx + bar.pixels / 2))\" y=\"\(SVGFormat.n(by - 8))\" text-anchor=\"middle\">\(MapProjection.distanceLabel(bar.metres))</text></g>"
+        svg += "<g class=\"north\"><path d=\"M\(SVGFormat.n(width - 24)) 14l7 18l-7 -5l-7 5z\"/><text x=\"\(SVGFormat.n(width - 24))\" y=\"46\" text-anchor=\"middle\">N</text></g>"
+        svg += "</svg>"
+
+        var legend = [LegendItem(cssClass: "trk", label: "accepted track (fixes)", count: acceptedCount - (counts["adj"] ?? 0))]
+        if let n = counts["adj"] { legend.append(LegendItem(cssClass: "adj", label: "adjusted fixes (raw → adjusted)", count: n)) }
+        for (cls, label) in [("rej-accuracy", "rejected: accuracy"), ("rej-teleport", "rejected: teleport"),
+                             ("rej-time", "rejected: time"), ("rej-other", "rejected: other reason")] {
+            if let n = counts[cls] { legend.append(LegendItem(cssClass: cls, label: label, count: n)) }
+        }
+        if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) (dashed)", count: gapLines.count)) }
+        if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
+        if headDrawn { legend.append(LegendItem(cssClass: "head", label: "queue head (oldest pending)", count: 1)) }
+        return Output(svg: svg, legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
+    }
+
+    private func headMarker(_ p: (x: Double, y: Double), title: String, anchor: String) -> String {
+        "<a href=\"#\(anchor)\"><circle class=\"head\" cx=\"\(SVGFormat.n(p.x))\" cy=\"\(SVGFormat.n(p.y))\" r=\"9\"><title>\(HTMLEscape.escape(title))</title></circle></a>"
+            // Left of the marker: geofence labels sit to the right of theirs, often at the same place.
+            + "<text class=\"head-label\" x=\"\(SVGFormat.n(p.x - 12))\" y=\"\(SVGFormat.n(p.y + 16))\" text-anchor=\"end\">queue head</text>"
+    }
+}

@@ -1,0 +1,84 @@
+/// Reads the trace exactly as the engine recorded it, from the dump alone: queued location
+/// records and `location` log lines are accepted fixes (deduplicated by uuid, the queue row
+/// wins), `filter.reject` lines are rejected fixes with their reason, `filter.adjust` lines are
+/// adjusted fixes (raw → adjusted position). Geofence records become events.
+public enum RecordedTraceReader {
+    static let logScanner = FieldScanner(paths: [
+        "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "heading", "altitude",
+        "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude",
+    ])
+
+    public static func read(_ dump: Dump) -> ReportTrace {
+        var fixes: [ReportFix] = []
+        var geofences: [ReportGeofence] = []
+        var queueIndex: [String: Int] = [:]
+        var head: String?
+        dump.forEachRecord { record in
+            if head == nil { head = record.uuid }
+            if record.kind == .geofence {
+                geofences.append(ReportGeofence(
+                    time: record.time, uuid: record.uuid, identifier: record.geofence?.identifier ?? "",
+                    action: record.geofence?.action ?? "", latitude: record.latitude, longitude: record.longitude,
+                    source: .queue(rowId: record.rowId)))
+                return
+            }
+            fixes.append(ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude,
+                                   longitude: record.longitude, accuracy: record.accuracy, speed: record.speed,
+                                   heading: record.heading, altitude: record.altitude, source: .queue(rowId: record.rowId)))
+        }
+        // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
+        queueIndex.reserveCapacity(fixes.count + 1024)
+        for i in fixes.indices {
+            if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
+        }
+        var seenLogUUIDs: Set<String> = []
+        var values: [ScannedValue] = []
+        let scanner = logScanner
+        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
+            guard var text = entry.dataText else { return }
+            let ok = text.withUTF8 { scanner.scan($0, into: &values) }
+            guard ok else { return }
+            func number(_ i: Int) -> Double? { values[i].double }
+            func known(_ i: Int) -> Double? { values[i].double.flatMap { $0 >= 0 ? $0 : nil } }
+            guard let lat = number(2), let lon = number(3), (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
+                dump.warnings.add(table: "log_entries", rowId: entry.rowId, "\(entry.event) line has no usable latitude/longitude")
+                return
+            }
+            let time = values[1].string.flatMap(Timestamp.parse) ?? entry.time
+            let uuid = values[0].string
+            switch entry.event {
+            case "location":
+                let rawLat = number(8) ?? lat
+                let rawLon = number(9) ?? lon
+                if let uuid {
+                    if let index = queueIndex[uuid] {
+                        // Same fix as a queued record: keep the queue row, learn the raw position.
+                        fixes[index].latitude = rawLat
+                        fixes[index].longitude = rawLon
+                        return
+                    }
+                    guard seenLogUUIDs.insert(uuid).inserted else { return }
+                }
+                fixes.append(ReportFix(time: time, uuid: uuid, latitude: rawLat, longitude: rawLon,
+                                       outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
+                                       heading: known(6), altitude: number(7), source: .log(rowId: entry.rowId)))
+            case "filter.reject":
+                fixes.append(ReportFix(time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
+                                       decision: .rejected, reason: values[10].string ?? "unknown",
+                                       source: .log(rowId: entry.rowId)))
+            default:
+                fixes.append(ReportFix(time: time, uuid: uuid, latitude: lat, longitude: lon,
+                                       outputLatitude: number(11) ?? lat, outputLongitude: number(12) ?? lon,
+                                       accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId)))
+            }
+        }
+        // Time order; ties keep reading order (sort is not stable, so break ties by position).
+        // Usually the fixes already are in order: then no copy is made.
+        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].time <= fixes[$0].time }
+        let ordered = inOrder ? fixes : fixes.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+        geofences.sort { $0.time < $1.time }
+        return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+@Suite struct ReportBuilderTests {
+    @Test func traceHasEveryDecision() {
+        let doc = ReportFixture.built.document
+        let trace = doc.trace
+        #expect(trace.fixes.count > 200)
+        // The demo config says Adjust: replay moves the teleports and rejects the inaccurate fixes.
+        #expect(trace.count(.adjusted) >= 5)
+        let reasons = Set(trace.fixes.filter { $0.decision == .rejected }.compactMap(\.reason))
+        #expect(reasons == ["accuracy"])
+        #expect(trace.count(.rejected) == 7)
+        #expect(trace.geofences.count == 1)
+        #expect(trace.queueHeadUUID != nil)
+        // Time order.
+        #expect(zip(trace.fixes, trace.fixes.dropFirst()).allSatisfy { $0.time <= $1.time })
+    }
+
+    @Test func findingsMostSevereFirstWithEvidence() throws {
+        let doc = ReportFixture.built.document
+        #expect(zip(doc.findings, doc.findings.dropFirst()).allSatisfy { $0.severity <= $1.severity })
+        #expect(doc.findings.map(\.code) == ["poison.dropped", "tracking.gap", "queue.stranded"])
+        #expect(doc.findings[1].summary.contains("relaunched"))
+        let stranded = doc.findings[2]
+        #expect(stranded.evidence.map(\.anchor) == ["log-438", "log-441", "log-444"])
+        #expect(stranded.notes.contains("state http.failures = 2"))
+        // Every evidence row is embedded even though tables are capped at 60 rows, and named uuids
+        // that are still queued link to their queue row.
+        let anchors = Set(doc.tables.flatMap(\.anchors))
+        for f in doc.findings { for e in f.evidence { #expect(anchors.contains(e.anchor), "\(e.anchor) missing") } }
+        let linked = stranded.uuids.compactMap { doc.uuidAnchors[$0] }
+        #expect(linked.count == stranded.uuids.count && !linked.isEmpty)
+        for anchor in linked { #expect(anchors.contains(anchor)) }
+    }
+
+    @Test func replaySectionAndDepth() {
+        let doc = ReportFixture.built.document
+        #expect(doc.replay.odometerRecorded != nil)
+        #expect(doc.replay.odometerReplayed ?? 0 > 0)
+        #expect(doc.replay.counts.first { $0.label == "rejected: accuracy" }?.count == 7)
+        #expect(!doc.replay.topContributors.isEmpty)
+        // Depth climbs to 20, drops to 0 after each 2xx, ends at the queue's size.
+        #expect(doc.queueDepth.map(\.depth).max() == 68)
+        #expect(doc.queueDepth.last?.depth == doc.summary.queue.count)
+        #expect(doc.queueDepth.contains { $0.depth == 0 })
+    }
+
+    @Test func attemptsCarryOutcomeAndBackoff() {
+        let attempts = ReportFixture.built.document.attempts
+        let failing = attempts.suffix(3)
+        #expect(failing.map(\.status) == [500, 503, 0])
+        #expect(failing.map(\.outcome) == ["retry", "retry", "retry"])
+        #expect(failing.map(\.backoffDelay) == [5, 10, 20])
+        #expect(attempts.dropLast(3).allSatisfy { $0.outcome == "success" })
+    }
+
+    @Test func tablesAreCappedButCountExact() throws {
+        let doc = ReportFixture.built.document
+        let log = try #require(doc.tables.first { $0.id == "log" })
+        #expect(log.total > 60)
+        #expect(log.rows.count >= 60 && log.rows.count < log.total)
+        #expect(log.note?.contains("bgeo-forensics logs") == true)
+        let ids = log.rows.compactMap { $0.first?.intValue }
+        #expect(ids == ids.sorted())
+    }
+
+    @Test func rowSamplerKeepsHeadTailAndForced() {
+        var sampler = RowSampler<Int>(head: 3, tail: 2)
+        for i in 0..<100 { sampler.add(i, force: i == 50 || i == 1) }
+        #expect(sampler.items == [0, 1, 2, 50, 98, 99])
+        #expect(sampler.seen == 100)
+    }
+}
