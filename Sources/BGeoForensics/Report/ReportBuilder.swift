@@ -21,13 +21,29 @@ public enum ReportBuilder {
         var clock = StageClock()
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
         clock.lap("redactor")
-        // The timeline: attempts, gaps and findings.
-        let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
-        clock.lap("timeline")
-        // The replay of the complete trace with the dump's config (and any overrides).
+        // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
-        let complete = TraceBuilder.completeTrace(dump: dump)
+        // The complete trace (for the replay) and the timeline (attempts, gaps, findings) read
+        // different rows and are the two big scans: the trace is read on a second thread through its
+        // own connection to the private copy. Its warnings are appended after the timeline's, the
+        // order a sequential build gives.
+        let traceReader = try? dump.parallelReader()
+        let traceScan = UncheckedBox<Trace?>(nil)
+        let group = DispatchGroup()
+        if let traceReader {
+            let reader = UncheckedBox(traceReader)
+            group.enter()
+            Thread.detachNewThread {
+                traceScan.value = TraceBuilder.completeTrace(dump: reader.value)
+                group.leave()
+            }
+        }
+        let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
+        clock.lap("timeline")
+        group.wait()
+        let complete = traceScan.value ?? TraceBuilder.completeTrace(dump: dump)
+        if let traceReader { dump.warnings.add(contentsOf: traceReader.warnings) }
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
         clock.lap("trace+replay")
