@@ -22,7 +22,8 @@ extension Dump {
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = query.order == .oldestFirst ? "ASC" : "DESC"
-        let sql = "SELECT id, ts, level, src, event, message, data, uploaded, json_valid(data) FROM log_entries \(whereClause) ORDER BY id \(order)"
+        let validity = query.validatesData ? "json_valid(data)" : "1"
+        let sql = "SELECT id, ts, level, src, event, message, data, uploaded, \(validity) FROM log_entries \(whereClause) ORDER BY id \(order)"
         let needle = query.grep?.lowercased()
         var emitted = 0
         try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in

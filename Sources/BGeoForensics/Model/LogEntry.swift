@@ -88,6 +88,10 @@ public struct LogQuery: Sendable {
     /// Whether `tsText`, `src`, `message` and `dataText` are filled in. Counting scans (inspect)
     /// skip them: building those strings is most of a million-row scan's cost.
     public var includeText = true
+    /// Whether the reader checks each row's `data` is JSON (and warns). Readers that parse `data`
+    /// themselves, and warn on failure with their own located message, turn it off to avoid
+    /// parsing every row twice.
+    public var validatesData = true
 
     public init(order: Order = .oldestFirst, limit: Int? = nil, maxLevel: LogLevel? = nil, events: [String] = [],
                 src: String? = nil, since: Double? = nil, until: Double? = nil, grep: String? = nil) {

@@ -100,7 +100,10 @@ public enum TraceBuilder {
         var adjustLines: [Fix] = []
         var values: [ScannedValue] = []
         let scanner = logScanner
-        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
+        // data is parsed below by the field scanner, which warns with its own located message.
+        var lines = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
+        lines.validatesData = false
+        dump.forEachLogEntry(lines) { entry in
             guard var text = entry.dataText else {
                 skip(dump, entry, "\(entry.event) line has no data", &stats)
                 return
