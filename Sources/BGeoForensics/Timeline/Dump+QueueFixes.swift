@@ -18,53 +18,40 @@ extension Dump {
             return false
         }
         let sql = "SELECT id, uuid, timestamp FROM \(quoteIdentifier(table)) ORDER BY id"
-        let stmt: Statement
-        do { stmt = try database.prepare(sql) } catch {
-            warnScanFailure(error, table: table, afterRow: nil)
-            return true
-        }
-        var lastRow: Int64?
-        while true {
-            let hasRow: Bool
-            do { hasRow = try stmt.step() } catch {
-                warnScanFailure(error, table: table, afterRow: lastRow)
-                return true
-            }
-            guard hasRow else { return true }
-            let rowId = stmt.int64(0)
-            lastRow = rowId
+        scanRows(sql, table: table) { stmt, rowId in
             guard let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
-                continue
+                return true
             }
             body(QueueFix(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" }))
+            return true
         }
+        return true
     }
 
     /// One queued record's motion state (`is_moving`, else `coords.speed > 1 m/s`) and position,
     /// filled into `fix`; used only for the fixes that border a gap.
     func completeQueueFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
-        guard let rowId = fix.queueRow, let table = layout.queueTable,
-              let stmt = try? database.prepare("SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?"),
-              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
-              let text = stmt.text(0), let values = Dump.motionScanner.scan(text) else { return fix }
-        var completed = fix
-        if completed.moving == nil {
-            if let moving = values[0].bool { completed.moving = moving }
-            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
-        }
-        if completed.latitude == nil { completed.latitude = values[2].double }
-        if completed.longitude == nil { completed.longitude = values[3].double }
-        return completed
+        guard let rowId = fix.queueRow, let table = layout.queueTable else { return fix }
+        return completeFix(fix, sql: "SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?",
+                           rowId: rowId, scanner: Dump.motionScanner)
     }
 
     static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed", "coords.latitude", "coords.longitude"])
 
     /// A `location` log line's motion state and position, filled into `fix` (gap edges only).
     func completeLogFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
-        guard let rowId = fix.logRow, let stmt = try? database.prepare("SELECT data FROM log_entries WHERE id = ?"),
-              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
-              let text = stmt.text(0), let values = Dump.locationLineScanner.scan(text) else { return fix }
+        guard let rowId = fix.logRow else { return fix }
+        return completeFix(fix, sql: "SELECT data FROM log_entries WHERE id = ?", rowId: rowId, scanner: Dump.locationLineScanner)
+    }
+
+    static let locationLineScanner = FieldScanner(paths: ["is_moving", "speed", "latitude", "longitude"])
+
+    /// Reads one row's JSON with `scanner` (paths: moving, speed, latitude, longitude) and fills
+    /// what `fix` is missing.
+    private func completeFix(_ fix: CoverageMap.Fix, sql: String, rowId: Int64, scanner: FieldScanner) -> CoverageMap.Fix {
+        guard let stmt = try? database.prepare(sql), (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let values = scanner.scan(text) else { return fix }
         var completed = fix
         if completed.moving == nil {
             if let moving = values[0].bool { completed.moving = moving }
@@ -74,6 +61,4 @@ extension Dump {
         if completed.longitude == nil { completed.longitude = values[3].double }
         return completed
     }
-
-    static let locationLineScanner = FieldScanner(paths: ["is_moving", "speed", "latitude", "longitude"])
 }
