@@ -141,17 +141,40 @@ public final class ResyncEngine {
         let halved = try wc.progress("batch_limit")
         if halved > 0 { limit = min(limit ?? Int.max, Int(halved)) }
         report("locations", remaining: remaining, force: true)
+        // The batch after the one in flight, read and built while the server answers. It is used
+        // only when the in-flight batch was delivered: then its rows are exactly the oldest queued
+        // ones, the token and the batch limit are unchanged, and it is still sent only after that
+        // delivery is committed (a kill re-sends at most the batch in flight).
+        var prepared: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
         while remaining > 0 {
             if mustStop(failures: failures) { break }
-            var rows = try wc.nextBatch(limit: limit)
-            guard let first = rows.first else { break }
-            if try first.id <= wc.progress("split_until") { rows = [first] }
+            let splitUntil = try wc.progress("split_until")
+            var rows: [WorkingCopy.Row]
+            let request: HTTPRequestSpec
+            if let next = prepared, let first = next.rows.first, first.id > splitUntil {
+                rows = next.rows
+                request = next.request
+            } else {
+                rows = try wc.nextBatch(limit: limit)
+                guard let first = rows.first else { break }
+                if first.id <= splitUntil { rows = [first] }
+                request = builder.locationRequest(rows.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
+                                                  accessToken: bearer, url: options.url)
+            }
+            prepared = nil
+            let first = rows[0]
             if first.id != attemptRow { attempt = 0 }
             attemptRow = first.id
             attempt += 1
-            let request = builder.locationRequest(rows.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
-                                                  accessToken: bearer, url: options.url)
-            let result = transport.send(request)
+            var next: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
+            let prefetch = remaining > rows.count && first.id > splitUntil
+            let token = bearer
+            let result = transport.send(request) {
+                guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
+                      !following.isEmpty else { return }
+                next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
+                                                           accessToken: token, url: options.url))
+            }
             requests += 1
             let input = ResyncStateMachine.Input(status: result.status, batchCount: rows.count,
                                                  alreadyRefreshed: alreadyRefreshed, failures: failures,
@@ -187,6 +210,7 @@ public final class ResyncEngine {
                 failures = 0
                 alreadyRefreshed = false
                 attempt = 0
+                prepared = next
             case .split:
                 onEvent(.note("status \(result.status) on a batch of \(rows.count): re-sending its records one at a time"))
             case .quarantine:

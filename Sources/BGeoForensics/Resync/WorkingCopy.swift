@@ -196,6 +196,17 @@ public final class WorkingCopy {
         return rows
     }
 
+    /// The `limit` queued rows after `id`, oldest first: the batch that follows one in flight.
+    public func nextBatch(after id: Int64, limit: Int?) throws -> [Row] {
+        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(id), .integer(Int64(limit ?? -1))])
+        var rows: [Row] = []
+        while try stmt.step() {
+            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
+        }
+        return rows
+    }
+
     public func count(_ table: String, where condition: String = "1") throws -> Int {
         let stmt = try database.prepare("SELECT count(*) FROM \(table) WHERE \(condition)")
         return try stmt.step() ? stmt.int(0) : 0
