@@ -146,9 +146,10 @@ public final class ResyncEngine {
         // ones, the token and the batch limit are unchanged, and it is still sent only after that
         // delivery is committed (a kill re-sends at most the batch in flight).
         var prepared: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
+        // Only this engine writes split_until: read once, then kept in step with what it commits.
+        var splitUntil = try wc.progress("split_until")
         while remaining > 0 {
             if mustStop(failures: failures) { break }
-            let splitUntil = try wc.progress("split_until")
             var rows: [WorkingCopy.Row]
             let request: HTTPRequestSpec
             if let next = prepared, let first = next.rows.first, first.id > splitUntil {
@@ -169,7 +170,10 @@ public final class ResyncEngine {
             var next: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
             let prefetch = remaining > rows.count && first.id > splitUntil
             let token = bearer
+            var bodySHA256: String?
             let result = transport.send(request) {
+                // The journal's fingerprint of this body, hashed while the server works.
+                bodySHA256 = SHA256Hasher.hex(bytes: request.body)
                 guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
                       !following.isEmpty else { return }
                 next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
@@ -185,7 +189,8 @@ public final class ResyncEngine {
             try wc.transaction {
                 try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: result.status,
                                      response: response, ms: result.milliseconds, attempt: attempt,
-                                     outcome: ResyncEngine.name(action)), redactor: redactor, storeBody: !(200...299).contains(result.status))
+                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256),
+                               redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:
                     try wc.delete(rows)
@@ -212,6 +217,7 @@ public final class ResyncEngine {
                 attempt = 0
                 prepared = next
             case .split:
+                splitUntil = rows[rows.count - 1].id
                 onEvent(.note("status \(result.status) on a batch of \(rows.count): re-sending its records one at a time"))
             case .quarantine:
                 quarantinedThisRun += rows.count

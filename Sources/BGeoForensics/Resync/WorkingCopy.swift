@@ -264,7 +264,18 @@ public final class WorkingCopy {
 
     // MARK: transitions (each caller wraps them in one transaction)
 
-    func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
+    /// Like `Database.transaction`, with BEGIN/COMMIT prepared once instead of compiled per request.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try cached("BEGIN IMMEDIATE").run()
+        do {
+            let value = try body()
+            try cached("COMMIT").run()
+            return value
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
 
     /// Deletes a batch. A batch is always the oldest rows in id order, so no other queued row
     /// lies between its first and last id: one range delete instead of one per row. Should that
@@ -305,7 +316,35 @@ public final class WorkingCopy {
         public var ms: Int
         public var attempt: Int
         public var outcome: String
+        /// The body's SHA-256 when already computed (the engine hashes it while awaiting the response).
+        public var requestSHA256: String? = nil
     }
+
+    /// Same text as `JSONValue.array(strings.map { .string($0) }).jsonText`, written as bytes:
+    /// uuids almost never need escaping, and String appends per uuid cost more than the insert.
+    static func jsonArray(_ strings: [String]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        let writer = JSONWriter()
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                var escaped = ""
+                writer.writeString(string, into: &escaped)
+                out.append(contentsOf: escaped.utf8)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: string.utf8)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The redacted headers JSON of the last journaled request: a drain journals thousands of
+    /// requests with the same headers, and redaction scans every value for secrets.
+    private var journaledHeaders: (headers: [HTTPHeader], redactor: Redactor, text: String)?
 
     /// `storeBody`: the request text itself (kept for failed requests, to diagnose them; a
     /// delivered request keeps its size and SHA-256 — its records are still in the evidence).
@@ -315,12 +354,20 @@ public final class WorkingCopy {
                                 ms, attempt, outcome)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let headers: String
+        if let last = journaledHeaders, last.headers == entry.request.headers, last.redactor.redactsLike(redactor) {
+            headers = last.text
+        } else {
+            headers = entry.request.redactedHeaders(redactor).jsonText
+            journaledHeaders = (entry.request.headers, redactor, headers)
+        }
+        let uuids = WorkingCopy.jsonArray(entry.uuids)
         try stmt.run([
             .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
-            .text(entry.request.url), .text(JSONValue.array(entry.uuids.map { .string($0) }).jsonText),
-            .integer(Int64(entry.uuids.count)), .text(entry.request.redactedHeaders(redactor).jsonText),
+            .text(entry.request.url), .text(uuids),
+            .integer(Int64(entry.uuids.count)), .text(headers),
             storeBody ? .text(entry.request.bodyText) : .null, .integer(Int64(entry.request.body.count)),
-            .text(SHA256Hasher.hex(bytes: entry.request.body)),
+            .text(entry.requestSHA256 ?? SHA256Hasher.hex(bytes: entry.request.body)),
             .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
             .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
         ])
@@ -380,5 +427,12 @@ public final class WorkingCopy {
                                          reason: stmt.text(5) ?? "", at: stmt.text(6) ?? ""))
         }
         return out
+    }
+}
+
+extension Redactor {
+    /// Same switch and same learned secrets: both redact any text identically.
+    func redactsLike(_ other: Redactor) -> Bool {
+        enabled == other.enabled && knownSecrets == other.knownSecrets
     }
 }
