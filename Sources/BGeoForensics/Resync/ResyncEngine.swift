@@ -174,6 +174,9 @@ public final class ResyncEngine {
             let result = transport.send(request) {
                 // The journal's fingerprint of this body, hashed while the server works.
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
+                // Rows of the batch delivered before this one leave the table now, off the
+                // request path; should this fail, the next purge (or the next open) retries.
+                try? wc.purgeDelivered()
                 guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
                       !following.isEmpty else { return }
                 next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
@@ -193,7 +196,7 @@ public final class ResyncEngine {
                                redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:
-                    try wc.delete(rows)
+                    try wc.markDelivered(rows)
                 case .split:
                     try wc.setProgress("split_until", rows[rows.count - 1].id)
                 case .quarantine:
@@ -254,6 +257,7 @@ public final class ResyncEngine {
             if stopReason != nil { break }
             report("locations", remaining: remaining)
         }
+        try wc.purgeDelivered()
         report("locations", remaining: remaining, force: true)
     }
 

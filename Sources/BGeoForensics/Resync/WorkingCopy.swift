@@ -8,6 +8,17 @@ public final class WorkingCopy {
     let database: Database
     /// Prepared once per connection: a drain runs the same few statements per request.
     private var statements: [String: Statement] = [:]
+    /// Every queued row with an id up to this one was delivered (`progress.delivered_through`).
+    /// Delivered batches are always the oldest queued rows, so one id records a delivery: the
+    /// commit that ends a request writes the journal line and this value (two or three pages)
+    /// instead of deleting the batch's rows on the request path (a dozen pages, one WAL frame
+    /// each). The rows themselves are purged later (`purgeDelivered`), off the request path, and
+    /// when a copy is opened after a killed run; every query of the queue skips them meanwhile.
+    private(set) var deliveredThrough: Int64 = 0
+    /// Rows up to this id are gone from the table (purged this session).
+    private var purgedThrough: Int64 = 0
+    /// Set by `markDelivered` inside a transaction; becomes `deliveredThrough` once committed.
+    private var pendingDeliveredThrough: Int64?
 
     func cached(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
@@ -65,6 +76,8 @@ public final class WorkingCopy {
                 throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
                     + "this dump is \(hash)); choose another --work folder")
             }
+            deliveredThrough = try WorkingCopy.progress(database, "delivered_through")
+            try purgeDelivered()
             return
         }
         let building = path == ":memory:" ? path : path + ".partial"
@@ -108,6 +121,9 @@ public final class WorkingCopy {
             try db.execute("PRAGMA secure_delete = OFF")
             // Checkpoints are the only fsyncs in WAL/NORMAL: every 16k pages, not every 1k.
             try db.execute("PRAGMA wal_autocheckpoint = 16384")
+            // Reads through a memory map: the queue is read once, in order, page by page, and
+            // each page was a pread() call. Writes still go through the WAL as before.
+            try db.execute("PRAGMA mmap_size = 268435456")
         }
     }
 
@@ -187,19 +203,45 @@ public final class WorkingCopy {
 
     /// The next `limit` rows oldest first (nil = all).
     public func nextBatch(limit: Int?) throws -> [Row] {
-        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue ORDER BY id LIMIT ?")
-        try stmt.bind([.integer(Int64(limit ?? -1))])
-        var rows: [Row] = []
-        while try stmt.step() {
-            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
-        }
-        return rows
+        try nextBatch(after: deliveredThrough, limit: limit)
     }
 
-    /// The `limit` queued rows after `id`, oldest first: the batch that follows one in flight.
+    /// Deletes the rows of delivered batches (ids up to `deliveredThrough`) in one transaction.
+    /// The engine calls it while a request is in flight; opening a copy calls it too, so rows a
+    /// killed run had delivered never linger.
+    public func purgeDelivered() throws {
+        guard deliveredThrough > purgedThrough else { return }
+        let through = deliveredThrough
+        try transaction {
+            try cached("DELETE FROM queue WHERE id <= ?").run([.integer(through)])
+        }
+        purgedThrough = through
+    }
+
+    /// The batch's rows as delivered: `delivered_through` moves to its last id (in the caller's
+    /// transaction; effective once it commits).
+    func markDelivered(_ rows: [Row]) throws {
+        guard let first = rows.first, let last = rows.last else { return }
+        // A batch is always the oldest queued rows: anything else means the queue changed
+        // underneath the run, and the caller's transaction rolls back whole.
+        guard first.id > (pendingDeliveredThrough ?? deliveredThrough) else {
+            throw Mismatch(description: "queue rows \(first.id)…\(last.id) were already delivered; nothing was committed")
+        }
+        try setProgress("delivered_through", last.id)
+        pendingDeliveredThrough = last.id
+    }
+
+    private static func progress(_ db: Database, _ key: String) throws -> Int64 {
+        let stmt = try db.prepare("SELECT value FROM progress WHERE key = ?")
+        try stmt.bind([.text(key)])
+        return try stmt.step() ? stmt.int64(0) : 0
+    }
+
+    /// The `limit` queued rows after `id` (and after every delivered row), oldest first: the
+    /// batch that follows one in flight.
     public func nextBatch(after id: Int64, limit: Int?) throws -> [Row] {
         let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
-        try stmt.bind([.integer(id), .integer(Int64(limit ?? -1))])
+        try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
         var rows: [Row] = []
         while try stmt.step() {
             rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
@@ -212,7 +254,8 @@ public final class WorkingCopy {
         return try stmt.step() ? stmt.int(0) : 0
     }
 
-    public var remaining: Int { (try? count("queue")) ?? 0 }
+    /// Queued rows not yet delivered.
+    public var remaining: Int { (try? count("queue", where: "id > \(deliveredThrough)")) ?? 0 }
     public var pendingLogs: Int { (try? count("log_entries", where: "uploaded = 0")) ?? 0 }
 
     // MARK: progress counters and auth
@@ -267,24 +310,17 @@ public final class WorkingCopy {
     /// Like `Database.transaction`, with BEGIN/COMMIT prepared once instead of compiled per request.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try cached("BEGIN IMMEDIATE").run()
+        pendingDeliveredThrough = nil
         do {
             let value = try body()
             try cached("COMMIT").run()
+            if let pending = pendingDeliveredThrough { deliveredThrough = pending }
+            pendingDeliveredThrough = nil
             return value
         } catch {
+            pendingDeliveredThrough = nil
             try? database.execute("ROLLBACK")
             throw error
-        }
-    }
-
-    /// Deletes a batch. A batch is always the oldest rows in id order, so no other queued row
-    /// lies between its first and last id: one range delete instead of one per row. Should that
-    /// ever not hold, the count check throws and the caller's transaction rolls back whole.
-    func delete(_ rows: [Row]) throws {
-        guard let first = rows.first, let last = rows.last else { return }
-        try cached("DELETE FROM queue WHERE id BETWEEN ? AND ?").run([.integer(first.id), .integer(last.id)])
-        guard database.changes == rows.count else {
-            throw Mismatch(description: "queue rows \(first.id)…\(last.id) changed underneath the run; nothing was committed")
         }
     }
 

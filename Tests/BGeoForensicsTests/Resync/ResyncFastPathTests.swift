@@ -67,6 +67,29 @@ final class PipelinedTransport: HTTPSending {
         #expect(hashes == transport.requests.map { SHA256Hasher.hex(bytes: $0.body) })
     }
 
+    /// A delivery commits only the journal line and `delivered_through`; the rows are purged
+    /// later. A run killed in between leaves them in the table: they are never offered again and
+    /// the next open removes them.
+    @Test func deliveredRowsAreSkippedThenPurgedWhenTheCopyIsReopened() throws {
+        let dir = TestDirectory("resync-watermark")
+        let path = try ResyncEngineTests.makeDump(dir, count: 5, config: [:])
+        do {
+            let wc = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+            let batch = try wc.nextBatch(limit: 2)
+            try wc.transaction { try wc.markDelivered(batch) }
+            #expect(wc.remaining == 3)
+            #expect(try wc.count("queue") == 5)
+            #expect(try wc.nextBatch(limit: nil).map(\.uuid) == (3...5).map(Fixtures.uuid))
+            #expect(try wc.nextBatch(after: 0, limit: 1).map(\.uuid) == [Fixtures.uuid(3)])
+            // The same rows cannot be delivered twice; the transaction rolls back whole.
+            #expect(throws: WorkingCopy.Mismatch.self) { try wc.transaction { try wc.markDelivered(batch) } }
+            #expect(wc.remaining == 3)
+        }
+        let reopened = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+        #expect(try reopened.count("queue") == 3 && reopened.remaining == 3)
+        #expect(try reopened.progress("delivered_through") == 2)
+    }
+
     @Test func bodyBytesKeepNonASCIIAndParams() throws {
         var config = SDKConfig()
         config.set(path: "batchSync", to: true)
