@@ -66,6 +66,8 @@ public final class ResyncEngine {
     public private(set) var failedRefreshes = 0
     public private(set) var logsUploaded = 0
     public private(set) var stopReason: String?
+    /// Seconds spent inside `drainLocations`/`drainLogs` (this run).
+    public private(set) var drainSeconds = 0.0
     private var lastProgressAt = -1.0
 
     public init(workingCopy: WorkingCopy, settings: ResyncSettings, tokens: TokenRefresh.Tokens, options: ResyncOptions,
@@ -131,6 +133,8 @@ public final class ResyncEngine {
 
     /// Drains the location queue of the working copy, oldest first.
     public func drainLocations() throws {
+        let began = clock()
+        defer { drainSeconds += clock() - began }
         let wc = workingCopy
         var remaining = wc.remaining
         var failures = 0
@@ -174,9 +178,6 @@ public final class ResyncEngine {
             let result = transport.send(request) {
                 // The journal's fingerprint of this body, hashed while the server works.
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
-                // Rows of the batch delivered before this one leave the table now, off the
-                // request path; should this fail, the next purge (or the next open) retries.
-                try? wc.purgeDelivered()
                 guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
                       !following.isEmpty else { return }
                 next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
@@ -315,6 +316,8 @@ public final class ResyncEngine {
 
     /// Re-uploads `log_entries` not yet uploaded, in batches of 100, as the SDK's log flusher.
     public func drainLogs() throws {
+        let began = clock()
+        defer { drainSeconds += clock() - began }
         guard let url = options.logURL else { return }
         let wc = workingCopy
         var remaining = wc.pendingLogs

@@ -52,6 +52,9 @@ final class PipelinedTransport: HTTPSending {
         #expect(transport.seen.map(\.journal) == [0, 1, 2, 3, 4])
         #expect(transport.seen.map(\.queued) == [10, 7, 7, 4, 1])
         #expect(transport.waited == 5 && engine.delivered == 10 && wc.remaining == 0)
+        // Delivered rows stay in the table during the drain and are cleared once it ends.
+        #expect(try wc.count("queue") == 0 && wc.progress("delivered_through") == 10)
+        #expect(engine.drainSeconds > 0)
         // Prepared bodies are byte-identical to bodies built from the queue at send time.
         var stored: [RequestBuilder.Record] = []
         dump.forEachQueueRow { row in
