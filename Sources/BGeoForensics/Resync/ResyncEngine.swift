@@ -175,9 +175,11 @@ public final class ResyncEngine {
             let prefetch = remaining > rows.count && first.id > splitUntil
             let token = bearer
             var bodySHA256: String?
+            var uuidsJSON: String?
             let result = transport.send(request) {
-                // The journal's fingerprint of this body, hashed while the server works.
+                // The journal's fingerprint of this body and its uuid list, written while the server works.
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
+                uuidsJSON = WorkingCopy.jsonArray(rows.map(\.uuid))
                 guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
                       !following.isEmpty else { return }
                 next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
@@ -193,7 +195,7 @@ public final class ResyncEngine {
             try wc.transaction {
                 try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: result.status,
                                      response: response, ms: result.milliseconds, attempt: attempt,
-                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256),
+                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256, uuidsJSON: uuidsJSON),
                                redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:

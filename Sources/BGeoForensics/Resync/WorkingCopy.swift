@@ -237,7 +237,10 @@ public final class WorkingCopy {
         guard first.id > (pendingDeliveredThrough ?? deliveredThrough) else {
             throw Mismatch(description: "queue rows \(first.id)…\(last.id) were already delivered; nothing was committed")
         }
-        try setProgress("delivered_through", last.id)
+        // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too, one more
+        // WAL frame on every request.
+        try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
+        if database.changes == 0 { try setProgress("delivered_through", last.id) }
         pendingDeliveredThrough = last.id
     }
 
@@ -364,6 +367,8 @@ public final class WorkingCopy {
         public var outcome: String
         /// The body's SHA-256 when already computed (the engine hashes it while awaiting the response).
         public var requestSHA256: String? = nil
+        /// `uuids` as JSON when already written (also prepared while awaiting the response).
+        public var uuidsJSON: String? = nil
     }
 
     /// Same text as `JSONValue.array(strings.map { .string($0) }).jsonText`, written as bytes:
@@ -407,7 +412,7 @@ public final class WorkingCopy {
             headers = entry.request.redactedHeaders(redactor).jsonText
             journaledHeaders = (entry.request.headers, redactor, headers)
         }
-        let uuids = WorkingCopy.jsonArray(entry.uuids)
+        let uuids = entry.uuidsJSON ?? WorkingCopy.jsonArray(entry.uuids)
         try stmt.run([
             .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
             .text(entry.request.url), .text(uuids),
