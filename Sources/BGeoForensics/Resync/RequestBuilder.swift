@@ -22,6 +22,20 @@ public struct RequestBuilder: Sendable {
                         body: locationBodyBytes(records))
     }
 
+    /// The location request for `count` stored records whose UTF-8 is already comma-joined in
+    /// `storedRecords` (see `storedRecordsFrame`); nil when the batch needs the general path.
+    /// Same bytes as `locationRequest(_:accessToken:url:)` for the same records.
+    public func locationRequest(storedRecords: [UInt8], count: Int, accessToken: String?, url: String? = nil) -> HTTPRequestSpec? {
+        guard let frame = storedRecordsFrame(count: count) else { return nil }
+        var body: [UInt8] = []
+        body.reserveCapacity(frame.head.count + storedRecords.count + frame.tail.count)
+        body.append(contentsOf: frame.head)
+        body.append(contentsOf: storedRecords)
+        body.append(contentsOf: frame.tail)
+        return HTTPRequestSpec(method: settings.method, url: url ?? settings.url ?? "", headers: headers(accessToken: accessToken),
+                               body: body)
+    }
+
     /// Content-Type, then the config's headers (a config Content-Type or Authorization is replaced
     /// by ours), then the bearer token when there is one.
     public func headers(accessToken: String?) -> [HTTPHeader] {
@@ -55,6 +69,27 @@ public struct RequestBuilder: Sendable {
             for member in settings.params where root[member.key] == nil { root[member.key] = member.value }
             return Array(writer.string(.object(root)).utf8)
         }
+        let texts = settings.extras.isEmpty ? records.map(\.json) : records.map(recordText)
+        let frame = frame()
+        var out: [UInt8] = []
+        out.reserveCapacity(frame.head.count + texts.reduce(0) { $0 + $1.utf8.count + 1 } + frame.tail.count)
+        out.append(contentsOf: frame.head)
+        if settings.batchSync {
+            for (index, text) in texts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: text.utf8)
+            }
+        } else {
+            out.append(contentsOf: (texts.first ?? "null").utf8)
+        }
+        out.append(contentsOf: frame.tail)
+        return out
+    }
+
+    /// The bytes before and after the records when they are nested under a key: `{params…,"key":[`
+    /// and `]}` (or without brackets when not batching).
+    func frame() -> (head: [UInt8], tail: [UInt8]) {
+        let writer = JSONWriter()
         // "." cannot hold an array: a batch nests under the default key instead.
         let key = settings.rootProperty == "." ? "location" : settings.rootProperty
         var head = "{"
@@ -66,21 +101,16 @@ public struct RequestBuilder: Sendable {
         }
         writer.writeString(key, into: &head)
         head += settings.batchSync ? ":[" : ":"
-        let texts = settings.extras.isEmpty ? records.map(\.json) : records.map(recordText)
-        var out: [UInt8] = []
-        out.reserveCapacity(head.utf8.count + texts.reduce(0) { $0 + $1.utf8.count + 1 } + 2)
-        out.append(contentsOf: head.utf8)
-        if settings.batchSync {
-            for (index, text) in texts.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: text.utf8)
-            }
-            out.append(UInt8(ascii: "]"))
-        } else {
-            out.append(contentsOf: (texts.first ?? "null").utf8)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
+        return (Array(head.utf8), Array((settings.batchSync ? "]}" : "}").utf8))
+    }
+
+    /// The frame for a batch of stored records sent as they are (comma-joined, between head and
+    /// tail), or nil when this batch needs the general path: extras to merge, a lone record
+    /// merged into the root, or several records without batchSync.
+    public func storedRecordsFrame(count: Int) -> (head: [UInt8], tail: [UInt8])? {
+        guard settings.extras.isEmpty, count >= 1 else { return nil }
+        if !settings.batchSync && (count != 1 || settings.rootProperty == ".") { return nil }
+        return frame()
     }
 
     /// A record's upload text: stored text when there are no config extras; otherwise config

@@ -180,10 +180,19 @@ public final class ResyncEngine {
                 // The journal's fingerprint of this body and its uuid list, written while the server works.
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
                 uuidsJSON = WorkingCopy.jsonArray(rows.map(\.uuid))
-                guard prefetch, let last = rows.last, let following = try? wc.nextBatch(after: last.id, limit: limit),
+                guard prefetch, let last = rows.last else { return }
+                // Stored records go into the body as bytes; a batch that needs re-serialising
+                // (extras, a record merged into the root) is read again as text.
+                var stored: [UInt8] = []
+                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored),
                       !following.isEmpty else { return }
-                next = (following, builder.locationRequest(following.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
+                if let request = builder.locationRequest(storedRecords: stored, count: following.count, accessToken: token,
+                                                         url: options.url) {
+                    next = (following, request)
+                } else if let texts = try? wc.nextBatch(after: last.id, limit: limit), !texts.isEmpty {
+                    next = (texts, builder.locationRequest(texts.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
                                                            accessToken: token, url: options.url))
+                }
             }
             requests += 1
             let input = ResyncStateMachine.Input(status: result.status, batchCount: rows.count,

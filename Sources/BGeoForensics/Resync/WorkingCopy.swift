@@ -268,6 +268,29 @@ public final class WorkingCopy {
     }
 
     /// Queued rows not yet delivered.
+    /// The fast path of a drain: like `nextBatch(after:limit:)`, but each record's stored UTF-8
+    /// is appended to `body` (comma-separated) instead of becoming a String, and the rows carry
+    /// an empty `json`. Bytes that are not plain ASCII go through the same UTF-8 repair as the
+    /// String path, so the body is byte-identical to `RequestBuilder.locationBodyBytes`.
+    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8]) throws -> [Row] {
+        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
+        var rows: [Row] = []
+        while try stmt.step() {
+            if !rows.isEmpty { body.append(UInt8(ascii: ",")) }
+            stmt.withUTF8(2) { bytes in
+                guard let bytes else { return }
+                if bytes.allSatisfy({ $0 < 0x80 }) {
+                    body.append(contentsOf: bytes)
+                } else {
+                    body.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+                }
+            }
+            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: "", attempts: stmt.int(3)))
+        }
+        return rows
+    }
+
     public var remaining: Int { (try? count("queue", where: "id > \(deliveredThrough)")) ?? 0 }
     public var pendingLogs: Int { (try? count("log_entries", where: "uploaded = 0")) ?? 0 }
 
@@ -338,13 +361,18 @@ public final class WorkingCopy {
     }
 
     func quarantine(_ rows: [Row], status: Int, response: String?, reason: String) throws {
+        // The record text is copied from the queue row itself: a batch prepared as bytes
+        // (`nextBatch(after:limit:appendingRecordsTo:)`) carries no text in its rows.
         let stmt = try cached("""
-            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at)
+            SELECT id, uuid, json, ?, ?, ?, ? FROM queue WHERE id = ?
             """)
         let now = Timestamp.format(Date().timeIntervalSince1970)
         for row in rows {
-            try stmt.run([.integer(row.id), .text(row.uuid), .text(row.json), .integer(Int64(status)),
-                          response.map { .text($0) } ?? .null, .text(reason), .text(now)])
+            try stmt.run([.integer(Int64(status)), response.map { .text($0) } ?? .null, .text(reason), .text(now), .integer(row.id)])
+            guard database.changes == 1 else {
+                throw Mismatch(description: "queue row \(row.id) (\(row.uuid)) vanished before its quarantine; nothing was committed")
+            }
         }
         // Row by row: quarantined rows may be any subset of a batch (LongPing's attempt limit).
         let delete = try cached("DELETE FROM queue WHERE id = ?")

@@ -93,6 +93,39 @@ final class PipelinedTransport: HTTPSending {
         #expect(try reopened.progress("delivered_through") == 2)
     }
 
+    /// Batches prepared as bytes carry no record text: their bodies must still equal the general
+    /// path's byte for byte (non-ASCII included), and a quarantined record keeps its stored text.
+    @Test func preparedBytesMatchTheTextPathAndQuarantineKeepsTheRecord() throws {
+        let dir = TestDirectory("resync-prepared-bytes")
+        let path = dir.file("bgeo.db")
+        let w = try DumpWriter(path: path, layout: .current)
+        let texts = (1...5).map { #"{"uuid":"r\#($0)","note":"łódź \#($0) ✓","coords":{"latitude":52.1,"longitude":21.0}}"# }
+        for (i, text) in texts.enumerated() { try w.insertRecord(uuid: "r\(i + 1)", timestamp: "2026-07-24T09:00:0\(i).000Z", json: text) }
+        try w.setState("config", ["batchSync": true, "maxBatchSize": 2, "params": ["device": "dev-ż"]])
+        try w.close()
+        let dump = try Dump(path: path)
+        let settings = try ResyncSettings(config: dump.recordedConfig().config)
+        let wc = try WorkingCopy(path: dir.file("work.db"), dump: dump)
+        let transport = PipelinedTransport(workingCopy: { nil }) { request, _ in
+            ResyncEngineTests.uuids(in: request).contains("r4") ? HTTPResult(status: 422, body: "bad") : HTTPResult(status: 200, body: "")
+        }
+        let engine = ResyncEngine(workingCopy: wc, settings: settings, tokens: .init(accessToken: nil, refreshToken: nil),
+                                  options: ResyncOptions(policy: .bgeo, url: "http://test/locs"),
+                                  transport: transport, redactor: Redactor(), sleep: { _ in })
+        try engine.drainLocations()
+        let builder = RequestBuilder(settings: settings)
+        for request in transport.requests {
+            let records = ResyncEngineTests.uuids(in: request).map { uuid in
+                RequestBuilder.Record(uuid: uuid, json: texts[Int(uuid.dropFirst())! - 1])
+            }
+            #expect(request.body == builder.locationRequest(records, accessToken: nil, url: "http://test/locs").body)
+        }
+        #expect(transport.requests.map { ResyncEngineTests.uuids(in: $0) } == [["r1", "r2"], ["r3", "r4"], ["r3"], ["r4"], ["r5"]])
+        let quarantined = try wc.quarantined()
+        #expect(quarantined.map(\.uuid) == ["r4"] && quarantined.first?.json == texts[3])
+        #expect(wc.remaining == 0 && engine.delivered == 4)
+    }
+
     @Test func bodyBytesKeepNonASCIIAndParams() throws {
         var config = SDKConfig()
         config.set(path: "batchSync", to: true)
