@@ -6,7 +6,8 @@ import Foundation
 /// Uses its own small dump (a re-sync of 1M records would only measure the server).
 enum ResyncBench {
     static let records = 20_000
-    static let repetitions = 3
+    /// Best of 5: two shared cores make single runs vary by 2x (a batch run takes ~0.05 s).
+    static let repetitions = 5
 
     static var serverScript: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

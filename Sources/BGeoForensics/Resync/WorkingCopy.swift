@@ -113,7 +113,10 @@ public final class WorkingCopy {
             // the same copy fail instead of interleaving with this one.
             try db.execute("PRAGMA busy_timeout = 200")
             try db.execute("PRAGMA locking_mode = EXCLUSIVE")
-            // WAL + NORMAL: each commit survives a killed process without an fsync per request.
+            // WAL + NORMAL: each commit survives a killed process (kill -9 included: the WAL
+            // frames are in the OS page cache once write() returns) without an fsync per request.
+            // Only an OS crash or power loss can lose the last commits before a checkpoint; those
+            // records then stay queued and are re-sent (duplicates, never losses).
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             // Debian builds SQLite with SECURE_DELETE on: every delivered row would be zeroed and
