@@ -184,6 +184,7 @@ public final class ResyncEngine {
                 // Stored records go into the body as bytes; a batch that needs re-serialising
                 // (extras, a record merged into the root) is read again as text.
                 var stored: [UInt8] = []
+                stored.reserveCapacity(request.body.count + request.body.count / 4)
                 guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored),
                       !following.isEmpty else { return }
                 if let request = builder.locationRequest(storedRecords: stored, count: following.count, accessToken: token,

@@ -283,7 +283,7 @@ public final class WorkingCopy {
             if !rows.isEmpty { body.append(UInt8(ascii: ",")) }
             stmt.withUTF8(2) { bytes in
                 guard let bytes else { return }
-                if bytes.allSatisfy({ $0 < 0x80 }) {
+                if WorkingCopy.isASCII(bytes) {
                     body.append(contentsOf: bytes)
                 } else {
                     body.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
@@ -292,6 +292,23 @@ public final class WorkingCopy {
             rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: "", attempts: stmt.int(3)))
         }
         return rows
+    }
+
+    /// True when no byte has its high bit set (8 bytes per step: this runs over every record).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var bits: UInt64 = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            bits |= UInt64(base[i])
+            i += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     public var remaining: Int { (try? count("queue", where: "id > \(deliveredThrough)")) ?? 0 }

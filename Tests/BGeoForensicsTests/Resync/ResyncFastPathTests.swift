@@ -139,6 +139,18 @@ final class PipelinedTransport: HTTPSending {
         #expect(builder.locationBody(records) == text)
     }
 
+    @Test func asciiCheckSeesAHighBitAnywhere() {
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 40] {
+            let plain = [UInt8](repeating: 0x7F, count: length)
+            #expect(plain.withUnsafeBufferPointer(WorkingCopy.isASCII))
+            for position in 0..<length {
+                var bytes = plain
+                bytes[position] = 0x80
+                #expect(!bytes.withUnsafeBufferPointer(WorkingCopy.isASCII))
+            }
+        }
+    }
+
     @Test func uuidArrayMatchesTheJSONWriter() {
         let cases: [[String]] = [[], ["plain-1", "plain-2"], ["quo\"te", "back\\slash", "tab\there", "żółw", "ctl\u{01}"]]
         for uuids in cases {
