@@ -23,6 +23,19 @@ public struct HTTPResult: Sendable, Equatable {
 /// Sends requests; a protocol so the engine can be driven by a scripted fake in unit tests.
 public protocol HTTPSending: AnyObject {
     func send(_ request: HTTPRequestSpec) -> HTTPResult
+    /// Sends, and runs `whileWaiting` once the request has left (while the server works on it)
+    /// and before the response is read, so a caller can prepare its next request meanwhile.
+    /// `whileWaiting` must not send anything itself.
+    func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult
+}
+
+extension HTTPSending {
+    /// Transports without a separate write phase: the work simply runs after the exchange.
+    public func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult {
+        let result = send(request)
+        whileWaiting()
+        return result
+    }
 }
 
 /// URLSession (libcurl underneath on Linux): one long-lived session, method set explicitly,
@@ -50,6 +63,10 @@ public final class URLSessionTransport: HTTPSending, @unchecked Sendable {
     }
 
     public func send(_ request: HTTPRequestSpec) -> HTTPResult {
+        send(request, whileWaiting: {})
+    }
+
+    public func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
             return HTTPResult(status: 0, body: "invalid URL '\(request.url)'")
         }
@@ -73,6 +90,7 @@ public final class URLSessionTransport: HTTPSending, @unchecked Sendable {
             done.signal()
         }
         task.resume()
+        whileWaiting()
         done.wait()
         return box.result
     }

@@ -66,6 +66,8 @@ public final class ResyncEngine {
     public private(set) var failedRefreshes = 0
     public private(set) var logsUploaded = 0
     public private(set) var stopReason: String?
+    /// Seconds spent inside `drainLocations`/`drainLogs` (this run).
+    public private(set) var drainSeconds = 0.0
     private var lastProgressAt = -1.0
 
     public init(workingCopy: WorkingCopy, settings: ResyncSettings, tokens: TokenRefresh.Tokens, options: ResyncOptions,
@@ -131,6 +133,8 @@ public final class ResyncEngine {
 
     /// Drains the location queue of the working copy, oldest first.
     public func drainLocations() throws {
+        let began = clock()
+        defer { drainSeconds += clock() - began }
         let wc = workingCopy
         var remaining = wc.remaining
         var failures = 0
@@ -141,17 +145,56 @@ public final class ResyncEngine {
         let halved = try wc.progress("batch_limit")
         if halved > 0 { limit = min(limit ?? Int.max, Int(halved)) }
         report("locations", remaining: remaining, force: true)
+        // The batch after the one in flight, read and built while the server answers. It is used
+        // only when the in-flight batch was delivered: then its rows are exactly the oldest queued
+        // ones, the token and the batch limit are unchanged, and it is still sent only after that
+        // delivery is committed (a kill re-sends at most the batch in flight).
+        var prepared: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
+        // Only this engine writes split_until: read once, then kept in step with what it commits.
+        var splitUntil = try wc.progress("split_until")
         while remaining > 0 {
             if mustStop(failures: failures) { break }
-            var rows = try wc.nextBatch(limit: limit)
-            guard let first = rows.first else { break }
-            if try first.id <= wc.progress("split_until") { rows = [first] }
+            var rows: [WorkingCopy.Row]
+            let request: HTTPRequestSpec
+            if let next = prepared, let first = next.rows.first, first.id > splitUntil {
+                rows = next.rows
+                request = next.request
+            } else {
+                rows = try wc.nextBatch(limit: limit)
+                guard let first = rows.first else { break }
+                if first.id <= splitUntil { rows = [first] }
+                request = builder.locationRequest(rows.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
+                                                  accessToken: bearer, url: options.url)
+            }
+            prepared = nil
+            let first = rows[0]
             if first.id != attemptRow { attempt = 0 }
             attemptRow = first.id
             attempt += 1
-            let request = builder.locationRequest(rows.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
-                                                  accessToken: bearer, url: options.url)
-            let result = transport.send(request)
+            var next: (rows: [WorkingCopy.Row], request: HTTPRequestSpec)?
+            let prefetch = remaining > rows.count && first.id > splitUntil
+            let token = bearer
+            var bodySHA256: String?
+            var uuidsJSON: String?
+            let result = transport.send(request) {
+                // The journal's fingerprint of this body and its uuid list, written while the server works.
+                bodySHA256 = SHA256Hasher.hex(bytes: request.body)
+                uuidsJSON = WorkingCopy.jsonArray(rows.map(\.uuid))
+                guard prefetch, let last = rows.last else { return }
+                // Stored records go into the body as bytes; a batch that needs re-serialising
+                // (extras, a record merged into the root) is read again as text.
+                var stored: [UInt8] = []
+                stored.reserveCapacity(request.body.count + request.body.count / 4)
+                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored),
+                      !following.isEmpty else { return }
+                if let request = builder.locationRequest(storedRecords: stored, count: following.count, accessToken: token,
+                                                         url: options.url) {
+                    next = (following, request)
+                } else if let texts = try? wc.nextBatch(after: last.id, limit: limit), !texts.isEmpty {
+                    next = (texts, builder.locationRequest(texts.map { RequestBuilder.Record(uuid: $0.uuid, json: $0.json) },
+                                                           accessToken: token, url: options.url))
+                }
+            }
             requests += 1
             let input = ResyncStateMachine.Input(status: result.status, batchCount: rows.count,
                                                  alreadyRefreshed: alreadyRefreshed, failures: failures,
@@ -162,10 +205,11 @@ public final class ResyncEngine {
             try wc.transaction {
                 try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: result.status,
                                      response: response, ms: result.milliseconds, attempt: attempt,
-                                     outcome: ResyncEngine.name(action)), redactor: redactor, storeBody: !(200...299).contains(result.status))
+                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256, uuidsJSON: uuidsJSON),
+                               redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:
-                    try wc.delete(rows)
+                    try wc.markDelivered(rows)
                 case .split:
                     try wc.setProgress("split_until", rows[rows.count - 1].id)
                 case .quarantine:
@@ -187,7 +231,9 @@ public final class ResyncEngine {
                 failures = 0
                 alreadyRefreshed = false
                 attempt = 0
+                prepared = next
             case .split:
+                splitUntil = rows[rows.count - 1].id
                 onEvent(.note("status \(result.status) on a batch of \(rows.count): re-sending its records one at a time"))
             case .quarantine:
                 quarantinedThisRun += rows.count
@@ -224,6 +270,7 @@ public final class ResyncEngine {
             if stopReason != nil { break }
             report("locations", remaining: remaining)
         }
+        try wc.purgeDelivered()
         report("locations", remaining: remaining, force: true)
     }
 
@@ -281,6 +328,8 @@ public final class ResyncEngine {
 
     /// Re-uploads `log_entries` not yet uploaded, in batches of 100, as the SDK's log flusher.
     public func drainLogs() throws {
+        let began = clock()
+        defer { drainSeconds += clock() - began }
         guard let url = options.logURL else { return }
         let wc = workingCopy
         var remaining = wc.pendingLogs

@@ -17,6 +17,9 @@ public struct ResyncSummary: Sendable {
     public var refreshes: Int
     public var failedRefreshes: Int
     public var seconds: Double
+    /// Time spent draining (requests, responses, commits) without the setup and the final
+    /// evidence re-hash that `seconds` includes: the figure to compare with another client.
+    public var drainSeconds: Double?
     public var stopReason: String?
     public var tokens: TokenRefresh.Tokens
     /// True when the evidence hash was re-checked after the run and still matched.
@@ -63,7 +66,8 @@ public struct ResyncSummary: Sendable {
             "remaining": .int(Int64(remaining)), "logsUploaded": .int(Int64(logsUploaded)),
             "logsPending": .int(Int64(logsPending)), "requests": .int(Int64(requests)),
             "refreshes": .int(Int64(refreshes)), "failedRefreshes": .int(Int64(failedRefreshes)),
-            "seconds": .double((seconds * 1000).rounded() / 1000), "stopReason": .from(stopReason),
+            "seconds": .double((seconds * 1000).rounded() / 1000),
+            "drainSeconds": .from(drainSeconds.map { ($0 * 1_000_000).rounded() / 1_000_000 }), "stopReason": .from(stopReason),
             "auth": ["accessToken": shown(tokens.accessToken, redactor), "refreshToken": shown(tokens.refreshToken, redactor)],
             "evidenceUnchanged": .bool(evidenceUnchanged), "exitCode": .int(Int64(exitCode)),
         ]

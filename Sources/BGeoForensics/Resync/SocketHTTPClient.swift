@@ -46,11 +46,38 @@ public final class SocketHTTPClient: HTTPSending {
         return Target(host: bareHost, port: port, pathAndQuery: path, hostHeader: hostHeader)
     }
 
+    /// The parsed URL and the request head up to (not including) Content-Length, for the last
+    /// URL and header list: a drain sends thousands of requests to one URL with the same headers,
+    /// and URLComponents plus header formatting cost more than the socket I/O of a small batch.
+    private var cachedHead: (url: String, method: String, headers: [HTTPHeader], target: Target, head: [UInt8])?
+    /// Reused between requests (head + body go out in one send).
+    private var outgoing: [UInt8] = []
+
     public func send(_ request: HTTPRequestSpec) -> HTTPResult {
+        send(request, whileWaiting: {})
+    }
+
+    /// Writes the request, runs `whileWaiting` while the server works on it, then reads the
+    /// response. `whileWaiting` runs only once the whole request is written.
+    public func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult {
         let start = now()
         func elapsed() -> Int { Int((now() - start) * 1000) }
-        guard let target = SocketHTTPClient.target(request.url) else {
-            return HTTPResult(status: 0, body: "invalid http URL '\(request.url)'")
+        let target: Target
+        let head: [UInt8]
+        if let cached = cachedHead, cached.url == request.url, cached.method == request.method, cached.headers == request.headers {
+            target = cached.target
+            head = cached.head
+        } else {
+            guard let parsed = SocketHTTPClient.target(request.url) else {
+                return HTTPResult(status: 0, body: "invalid http URL '\(request.url)'")
+            }
+            var text = "\(request.method) \(parsed.pathAndQuery) HTTP/1.1\r\nHost: \(parsed.hostHeader)\r\n"
+            for header in request.headers where !["host", "content-length", "connection"].contains(header.name.lowercased()) {
+                text += "\(header.name): \(header.value)\r\n"
+            }
+            target = parsed
+            head = Array(text.utf8)
+            cachedHead = (request.url, request.method, request.headers, parsed, head)
         }
         let key = "\(target.host):\(target.port)"
         if let c = connection, c.key != key || start - c.lastUsed > maxIdle { closeConnection() }
@@ -61,17 +88,15 @@ public final class SocketHTTPClient: HTTPSending {
             }
         }
         guard let fd = connection?.fd else { return HTTPResult(status: 0, body: "network error: no connection") }
-        var head = "\(request.method) \(target.pathAndQuery) HTTP/1.1\r\nHost: \(target.hostHeader)\r\n"
-        for header in request.headers where !["host", "content-length", "connection"].contains(header.name.lowercased()) {
-            head += "\(header.name): \(header.value)\r\n"
-        }
-        head += "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n\r\n"
-        var bytes = Array(head.utf8)
-        bytes.append(contentsOf: request.body)
-        if let message = writeAll(fd, bytes) {
+        outgoing.removeAll(keepingCapacity: true)
+        outgoing.append(contentsOf: head)
+        outgoing.append(contentsOf: "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n\r\n".utf8)
+        outgoing.append(contentsOf: request.body)
+        if let message = writeAll(fd, outgoing) {
             closeConnection()
             return HTTPResult(status: 0, body: "network error: \(message)", milliseconds: elapsed())
         }
+        whileWaiting()
         let deadline = start + timeout
         switch readResponse(fd, deadline: deadline) {
         case .failure(let message):
@@ -181,20 +206,12 @@ public final class SocketHTTPClient: HTTPSending {
                 if let error = fill() { return .failure(error) }
             }
             let end = headEnd!
-            let headText = String(decoding: data[0..<end], as: UTF8.self)
-            var lines = headText.components(separatedBy: "\r\n")
-            let statusParts = lines.removeFirst().split(separator: " ", maxSplits: 2)
-            guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/"), let status = Int(statusParts[1]) else {
-                return .failure("not an HTTP response")
-            }
-            var headers: [String: String] = [:]
-            for line in lines {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
+            guard let head = SocketHTTPClient.parseHead(data[0..<end]) else { return .failure("not an HTTP response") }
+            let status = head.status
+            let headers = head.headers
             data.removeFirst(end + 4)
             if (100...199).contains(status) { continue }  // 100 Continue and friends: the real answer follows
-            let http10 = statusParts[0] == "HTTP/1.0"
+            let http10 = head.http10
             var close = headers["connection"]?.lowercased() == "close" || (http10 && headers["connection"]?.lowercased() != "keep-alive")
             var body: [UInt8] = []
             if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
@@ -246,6 +263,58 @@ public final class SocketHTTPClient: HTTPSending {
         }
     }
 
+    /// `http://` in any case, without lower-casing the whole URL per request.
+    static func isPlainHTTP(_ url: String) -> Bool {
+        var iterator = url.utf8.makeIterator()
+        for expected in "http://".utf8 {
+            guard let byte = iterator.next(), byte | 0x20 == expected | 0x20 else { return false }
+        }
+        return true
+    }
+
+    /// Status line and headers (names lower-cased, values trimmed) from the bytes before the
+    /// blank line; nil when the status line is not HTTP. Bytes, not Strings: the head of every
+    /// response is parsed, and Foundation's line splitting cost more than the rest of the read.
+    static func parseHead(_ bytes: ArraySlice<UInt8>) -> (status: Int, http10: Bool, headers: [String: String])? {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = bytes.startIndex
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == 13, i + 1 < bytes.endIndex, bytes[i + 1] == 10 {
+                lines.append(bytes[lineStart..<i])
+                i += 2
+                lineStart = i
+            } else {
+                i += 1
+            }
+        }
+        lines.append(bytes[lineStart..<bytes.endIndex])
+        // Status line: HTTP/x.y SP code [SP reason]
+        let statusLine = lines[0]
+        guard statusLine.starts(with: "HTTP/".utf8), let space = statusLine.firstIndex(of: 32) else { return nil }
+        var codeEnd = space + 1
+        var status = 0
+        var digits = 0
+        while codeEnd < statusLine.endIndex, statusLine[codeEnd] >= 48, statusLine[codeEnd] <= 57, digits < 4 {
+            status = status * 10 + Int(statusLine[codeEnd] - 48)
+            codeEnd += 1
+            digits += 1
+        }
+        guard digits > 0, codeEnd == statusLine.endIndex || statusLine[codeEnd] == 32 else { return nil }
+        let http10 = statusLine[statusLine.startIndex..<space].elementsEqual("HTTP/1.0".utf8)
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: 58) else { continue }
+            let name = String(decoding: line[line.startIndex..<colon].map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+            var valueStart = colon + 1
+            var valueEnd = line.endIndex
+            while valueStart < valueEnd, line[valueStart] == 32 || line[valueStart] == 9 { valueStart += 1 }
+            while valueEnd > valueStart, line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9 { valueEnd -= 1 }
+            headers[name] = String(decoding: line[valueStart..<valueEnd], as: UTF8.self)
+        }
+        return (status, http10, headers)
+    }
+
     static func find(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         var i = 0
@@ -274,6 +343,11 @@ public final class RoutingTransport: HTTPSending {
     }
 
     public func send(_ request: HTTPRequestSpec) -> HTTPResult {
-        request.url.lowercased().hasPrefix("http://") ? plain.send(request) : tls.send(request)
+        send(request, whileWaiting: {})
+    }
+
+    public func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult {
+        SocketHTTPClient.isPlainHTTP(request.url)
+            ? plain.send(request, whileWaiting: whileWaiting) : tls.send(request, whileWaiting: whileWaiting)
     }
 }

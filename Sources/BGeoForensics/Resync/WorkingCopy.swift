@@ -8,6 +8,17 @@ public final class WorkingCopy {
     let database: Database
     /// Prepared once per connection: a drain runs the same few statements per request.
     private var statements: [String: Statement] = [:]
+    /// Every queued row with an id up to this one was delivered (`progress.delivered_through`).
+    /// Delivered batches are always the oldest queued rows, so one id records a delivery: the
+    /// commit that ends a request writes the journal line and this value (two or three pages)
+    /// instead of deleting the batch's rows on the request path (a dozen pages, one WAL frame
+    /// each, plus the per-row delete work). The rows themselves are purged when the drain ends
+    /// and when a copy is opened after a killed run; every query of the queue skips them meanwhile.
+    private(set) var deliveredThrough: Int64 = 0
+    /// Rows up to this id are gone from the table (purged this session).
+    private var purgedThrough: Int64 = 0
+    /// Set by `markDelivered` inside a transaction; becomes `deliveredThrough` once committed.
+    private var pendingDeliveredThrough: Int64?
 
     func cached(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
@@ -65,6 +76,8 @@ public final class WorkingCopy {
                 throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
                     + "this dump is \(hash)); choose another --work folder")
             }
+            deliveredThrough = try WorkingCopy.progress(database, "delivered_through")
+            try purgeDelivered()
             return
         }
         let building = path == ":memory:" ? path : path + ".partial"
@@ -100,7 +113,10 @@ public final class WorkingCopy {
             // the same copy fail instead of interleaving with this one.
             try db.execute("PRAGMA busy_timeout = 200")
             try db.execute("PRAGMA locking_mode = EXCLUSIVE")
-            // WAL + NORMAL: each commit survives a killed process without an fsync per request.
+            // WAL + NORMAL: each commit survives a killed process (kill -9 included: the WAL
+            // frames are in the OS page cache once write() returns) without an fsync per request.
+            // Only an OS crash or power loss can lose the last commits before a checkpoint; those
+            // records then stay queued and are re-sent (duplicates, never losses).
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             // Debian builds SQLite with SECURE_DELETE on: every delivered row would be zeroed and
@@ -108,6 +124,9 @@ public final class WorkingCopy {
             try db.execute("PRAGMA secure_delete = OFF")
             // Checkpoints are the only fsyncs in WAL/NORMAL: every 16k pages, not every 1k.
             try db.execute("PRAGMA wal_autocheckpoint = 16384")
+            // Reads through a memory map: the queue is read once, in order, page by page, and
+            // each page was a pread() call. Writes still go through the WAL as before.
+            try db.execute("PRAGMA mmap_size = 268435456")
         }
     }
 
@@ -187,8 +206,58 @@ public final class WorkingCopy {
 
     /// The next `limit` rows oldest first (nil = all).
     public func nextBatch(limit: Int?) throws -> [Row] {
-        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue ORDER BY id LIMIT ?")
-        try stmt.bind([.integer(Int64(limit ?? -1))])
+        try nextBatch(after: deliveredThrough, limit: limit)
+    }
+
+    /// Deletes the rows of delivered batches (ids up to `deliveredThrough`) in one transaction.
+    /// The engine calls it once a drain ends; opening a copy calls it too, so rows a killed run
+    /// had delivered never linger. When nothing undelivered is left the table is cleared whole,
+    /// which SQLite does page by page instead of row by row (a per-batch delete cost ~1 µs per row
+    /// on the request path).
+    public func purgeDelivered() throws {
+        guard deliveredThrough > purgedThrough else { return }
+        let through = deliveredThrough
+        try transaction {
+            let undelivered = try cached("SELECT EXISTS (SELECT 1 FROM queue WHERE id > ?)")
+            try undelivered.bind([.integer(through)])
+            let anyLeft = try undelivered.step() && undelivered.int(0) != 0
+            try undelivered.bind([])  // reset: no statement may stay active across the commit
+            if anyLeft {
+                try cached("DELETE FROM queue WHERE id <= ?").run([.integer(through)])
+            } else {
+                try cached("DELETE FROM queue").run()
+            }
+        }
+        purgedThrough = through
+    }
+
+    /// The batch's rows as delivered: `delivered_through` moves to its last id (in the caller's
+    /// transaction; effective once it commits).
+    func markDelivered(_ rows: [Row]) throws {
+        guard let first = rows.first, let last = rows.last else { return }
+        // A batch is always the oldest queued rows: anything else means the queue changed
+        // underneath the run, and the caller's transaction rolls back whole.
+        guard first.id > (pendingDeliveredThrough ?? deliveredThrough) else {
+            throw Mismatch(description: "queue rows \(first.id)…\(last.id) were already delivered; nothing was committed")
+        }
+        // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too, one more
+        // WAL frame on every request.
+        try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
+        if database.changes == 0 { try setProgress("delivered_through", last.id) }
+        pendingDeliveredThrough = last.id
+    }
+
+    private static func progress(_ db: Database, _ key: String) throws -> Int64 {
+        let stmt = try db.prepare("SELECT value FROM progress WHERE key = ?")
+        try stmt.bind([.text(key)])
+        return try stmt.step() ? stmt.int64(0) : 0
+    }
+
+    /// The `limit` queued rows after `id` (and after every delivered row), oldest first: the
+    /// batch that follows one in flight.
+    public func nextBatch(after id: Int64, limit: Int?) throws -> [Row] {
+        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
         var rows: [Row] = []
         while try stmt.step() {
             rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: stmt.text(2) ?? "", attempts: stmt.int(3)))
@@ -201,7 +270,48 @@ public final class WorkingCopy {
         return try stmt.step() ? stmt.int(0) : 0
     }
 
-    public var remaining: Int { (try? count("queue")) ?? 0 }
+    /// Queued rows not yet delivered.
+    /// The fast path of a drain: like `nextBatch(after:limit:)`, but each record's stored UTF-8
+    /// is appended to `body` (comma-separated) instead of becoming a String, and the rows carry
+    /// an empty `json`. Bytes that are not plain ASCII go through the same UTF-8 repair as the
+    /// String path, so the body is byte-identical to `RequestBuilder.locationBodyBytes`.
+    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8]) throws -> [Row] {
+        let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
+        try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
+        var rows: [Row] = []
+        while try stmt.step() {
+            if !rows.isEmpty { body.append(UInt8(ascii: ",")) }
+            stmt.withUTF8(2) { bytes in
+                guard let bytes else { return }
+                if WorkingCopy.isASCII(bytes) {
+                    body.append(contentsOf: bytes)
+                } else {
+                    body.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+                }
+            }
+            rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: "", attempts: stmt.int(3)))
+        }
+        return rows
+    }
+
+    /// True when no byte has its high bit set (8 bytes per step: this runs over every record).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var bits: UInt64 = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            bits |= UInt64(base[i])
+            i += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
+    public var remaining: Int { (try? count("queue", where: "id > \(deliveredThrough)")) ?? 0 }
     public var pendingLogs: Int { (try? count("log_entries", where: "uploaded = 0")) ?? 0 }
 
     // MARK: progress counters and auth
@@ -253,27 +363,36 @@ public final class WorkingCopy {
 
     // MARK: transitions (each caller wraps them in one transaction)
 
-    func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
-
-    /// Deletes a batch. A batch is always the oldest rows in id order, so no other queued row
-    /// lies between its first and last id: one range delete instead of one per row. Should that
-    /// ever not hold, the count check throws and the caller's transaction rolls back whole.
-    func delete(_ rows: [Row]) throws {
-        guard let first = rows.first, let last = rows.last else { return }
-        try cached("DELETE FROM queue WHERE id BETWEEN ? AND ?").run([.integer(first.id), .integer(last.id)])
-        guard database.changes == rows.count else {
-            throw Mismatch(description: "queue rows \(first.id)…\(last.id) changed underneath the run; nothing was committed")
+    /// Like `Database.transaction`, with BEGIN/COMMIT prepared once instead of compiled per request.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try cached("BEGIN IMMEDIATE").run()
+        pendingDeliveredThrough = nil
+        do {
+            let value = try body()
+            try cached("COMMIT").run()
+            if let pending = pendingDeliveredThrough { deliveredThrough = pending }
+            pendingDeliveredThrough = nil
+            return value
+        } catch {
+            pendingDeliveredThrough = nil
+            try? database.execute("ROLLBACK")
+            throw error
         }
     }
 
     func quarantine(_ rows: [Row], status: Int, response: String?, reason: String) throws {
+        // The record text is copied from the queue row itself: a batch prepared as bytes
+        // (`nextBatch(after:limit:appendingRecordsTo:)`) carries no text in its rows.
         let stmt = try cached("""
-            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO quarantine(row_id, uuid, json, status, response, reason, at)
+            SELECT id, uuid, json, ?, ?, ?, ? FROM queue WHERE id = ?
             """)
         let now = Timestamp.format(Date().timeIntervalSince1970)
         for row in rows {
-            try stmt.run([.integer(row.id), .text(row.uuid), .text(row.json), .integer(Int64(status)),
-                          response.map { .text($0) } ?? .null, .text(reason), .text(now)])
+            try stmt.run([.integer(Int64(status)), response.map { .text($0) } ?? .null, .text(reason), .text(now), .integer(row.id)])
+            guard database.changes == 1 else {
+                throw Mismatch(description: "queue row \(row.id) (\(row.uuid)) vanished before its quarantine; nothing was committed")
+            }
         }
         // Row by row: quarantined rows may be any subset of a batch (LongPing's attempt limit).
         let delete = try cached("DELETE FROM queue WHERE id = ?")
@@ -294,7 +413,37 @@ public final class WorkingCopy {
         public var ms: Int
         public var attempt: Int
         public var outcome: String
+        /// The body's SHA-256 when already computed (the engine hashes it while awaiting the response).
+        public var requestSHA256: String? = nil
+        /// `uuids` as JSON when already written (also prepared while awaiting the response).
+        public var uuidsJSON: String? = nil
     }
+
+    /// Same text as `JSONValue.array(strings.map { .string($0) }).jsonText`, written as bytes:
+    /// uuids almost never need escaping, and String appends per uuid cost more than the insert.
+    static func jsonArray(_ strings: [String]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        let writer = JSONWriter()
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                var escaped = ""
+                writer.writeString(string, into: &escaped)
+                out.append(contentsOf: escaped.utf8)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: string.utf8)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The redacted headers JSON of the last journaled request: a drain journals thousands of
+    /// requests with the same headers, and redaction scans every value for secrets.
+    private var journaledHeaders: (headers: [HTTPHeader], redactor: Redactor, text: String)?
 
     /// `storeBody`: the request text itself (kept for failed requests, to diagnose them; a
     /// delivered request keeps its size and SHA-256 — its records are still in the evidence).
@@ -304,12 +453,20 @@ public final class WorkingCopy {
                                 ms, attempt, outcome)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let headers: String
+        if let last = journaledHeaders, last.headers == entry.request.headers, last.redactor.redactsLike(redactor) {
+            headers = last.text
+        } else {
+            headers = entry.request.redactedHeaders(redactor).jsonText
+            journaledHeaders = (entry.request.headers, redactor, headers)
+        }
+        let uuids = entry.uuidsJSON ?? WorkingCopy.jsonArray(entry.uuids)
         try stmt.run([
             .text(Timestamp.format(Date().timeIntervalSince1970)), .text(entry.lane), .text(entry.request.method),
-            .text(entry.request.url), .text(JSONValue.array(entry.uuids.map { .string($0) }).jsonText),
-            .integer(Int64(entry.uuids.count)), .text(entry.request.redactedHeaders(redactor).jsonText),
+            .text(entry.request.url), .text(uuids),
+            .integer(Int64(entry.uuids.count)), .text(headers),
             storeBody ? .text(entry.request.bodyText) : .null, .integer(Int64(entry.request.body.count)),
-            .text(SHA256Hasher.hex(bytes: entry.request.body)),
+            .text(entry.requestSHA256 ?? SHA256Hasher.hex(bytes: entry.request.body)),
             .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
             .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
         ])
@@ -369,5 +526,12 @@ public final class WorkingCopy {
                                          reason: stmt.text(5) ?? "", at: stmt.text(6) ?? ""))
         }
         return out
+    }
+}
+
+extension Redactor {
+    /// Same switch and same learned secrets: both redact any text identically.
+    func redactsLike(_ other: Redactor) -> Bool {
+        enabled == other.enabled && knownSecrets == other.knownSecrets
     }
 }

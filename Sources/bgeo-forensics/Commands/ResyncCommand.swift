@@ -145,7 +145,7 @@ enum ResyncCommand: CLICommand {
         if logLane { try engine.drainLogs() } else { try engine.drainLocations() }
         progress.finish()
         let unchanged = (try? EvidenceCopy.sha256(ofFile: dump.path)) == dump.inputs.first?.sha256
-        let summary = ResyncSummary(
+        var summary = ResyncSummary(
             workingCopy: workPath, logLane: logLane, dumpSHA256: dump.inputs.first?.sha256 ?? "", policy: policy.engine.rawValue,
             delivered: engine.delivered, deliveredTotal: try wc.deliveredTotal(),
             quarantinedThisRun: engine.quarantinedThisRun, quarantined: try wc.quarantined(),
@@ -153,6 +153,7 @@ enum ResyncCommand: CLICommand {
             requests: engine.requests, refreshes: engine.refreshes, failedRefreshes: engine.failedRefreshes,
             seconds: Date().timeIntervalSince(started), stopReason: engine.stopReason, tokens: engine.tokens,
             evidenceUnchanged: unchanged)
+        summary.drainSeconds = engine.drainSeconds
         let finalRedactor = engine.redactor
         if let file = arguments.value("--export-quarantine") { try exportQuarantine(wc, to: file, redactor: finalRedactor) }
         if arguments.flag("--json") {
