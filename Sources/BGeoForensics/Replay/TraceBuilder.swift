@@ -1,3 +1,5 @@
+import Foundation
+
 /// The complete trace of a dump: every fix the engine saw, in time order, ready for replay.
 public struct Trace: Sendable {
     /// Sorted by time, ties by row id (see `Fix.tieOrder`); `fixes[i].index == i`.
@@ -62,10 +64,22 @@ public enum TraceBuilder {
 
     public static func completeTrace(dump: Dump) -> Trace {
         var stats = Trace.Stats()
+        // The queue and the log lines are independent scans, the two big costs of a replay: the log
+        // lines are parsed on a second thread through their own connection to the private copy.
+        // Their warnings are appended after the queue's, the order a sequential read gives.
+        let lineReader = try? dump.parallelReader()
+        let parsedLines = UncheckedBox<ParsedLines?>(nil)
+        let group = DispatchGroup()
+        if let lineReader {
+            let reader = UncheckedBox(lineReader)
+            group.enter()
+            Thread.detachNewThread {
+                parsedLines.value = readLogLines(reader.value)
+                group.leave()
+            }
+        }
         var fixes: [Fix] = []
         var geofences: [QueueRecord] = []
-        var byUUID: [String: Int] = [:]
-
         dump.forEachRecord(.fieldsOnly) { record in
             if record.kind == .geofence {
                 geofences.append(record)
@@ -77,10 +91,24 @@ public enum TraceBuilder {
                              source: .queue, rowId: record.rowId, uuid: record.uuid, timestampText: record.timestampText,
                              isRaw: false))
         }
+        group.wait()
+        let lines: ParsedLines
+        if let lineReader, let parsed = parsedLines.value {
+            lines = parsed
+            dump.warnings.add(contentsOf: lineReader.warnings)
+        } else {
+            lines = readLogLines(dump)
+        }
+        stats.logLocations = lines.locations
+        stats.logRejects = lines.rejects
+        stats.logAdjusts = lines.adjusts
+        stats.skippedLines = lines.skipped
+
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary row by row
         // rehashes it ~20 times). The uuid column is UNIQUE in every known schema, but a damaged
         // or hand-made dump may repeat one: the first row wins.
-        byUUID.reserveCapacity(fixes.count + 1024)
+        var byUUID: [String: Int] = [:]
+        byUUID.reserveCapacity(fixes.count + lines.items.count + 1024)
         var queueDuplicates: [Int] = []
         for i in fixes.indices {
             if let existing = byUUID.updateValue(i, forKey: fixes[i].uuid) {
@@ -95,96 +123,42 @@ public enum TraceBuilder {
             byUUID.removeAll(keepingCapacity: true)
             for i in fixes.indices { byUUID[fixes[i].uuid] = i }
         }
-        fixes.reserveCapacity(fixes.count + 1024)
+        fixes.reserveCapacity(fixes.count + lines.items.count)
 
         var adjustLines: [Fix] = []
-        var values: [ScannedValue] = []
-        let scanner = logScanner
-        // data is parsed below by the field scanner, which warns with its own located message.
-        var lines = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
-        lines.validatesData = false
-        dump.forEachLogEntry(lines) { entry in
-            guard var text = entry.dataText else {
-                skip(dump, entry, "\(entry.event) line has no data", &stats)
-                return
-            }
-            let valid = text.withUTF8 { scanner.scan($0, into: &values) }
-            guard valid else {
-                skip(dump, entry, "\(entry.event) data is not a JSON object", &stats)
-                return
-            }
-            // The fix's own time; the line's ts is when it was logged (a fallback only).
-            var time = entry.time
-            var timestampText = entry.tsText
-            if let ts = values[Slot.timestamp].string {
-                guard let parsed = Timestamp.parse(ts) else {
-                    skip(dump, entry, "\(entry.event) timestamp '\(ts)' is not an ISO-8601 time", &stats)
-                    return
-                }
-                time = parsed
-                timestampText = ts
-            }
-            func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
-                guard let v = values[slot].double, range.contains(v) else { return nil }
-                return v
-            }
-            let rawLat = coordinate(Slot.rawLatitude, -90...90)
-            let rawLon = coordinate(Slot.rawLongitude, -180...180)
-            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
-            // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
-            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
-                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
-                skip(dump, entry, "\(entry.event) has no usable latitude/longitude", &stats)
-                return
-            }
-            let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
-            let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
-            switch entry.event {
-            case "location":
-                stats.logLocations += 1
-                let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
-                              speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
-                              logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
-                              isRaw: hasRaw)
-                guard !fix.uuid.isEmpty else {
-                    skip(dump, entry, "location line has no uuid (cannot be matched to the queue)", &stats, counted: false)
-                    fixes.append(fix)
-                    return
-                }
-                if let existing = byUUID[fix.uuid] {
-                    stats.duplicates += 1
-                    var kept = fixes[existing]
-                    if abs(kept.time - fix.time) > 0.0005 {
-                        stats.conflictingDuplicates += 1
-                        let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
-                        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
-                                          "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(timestampText)); the first is used")
-                    }
-                    // raw_* wins over the engine's smoothed output; otherwise keep the first copy.
-                    if hasRaw && !kept.isRaw {
-                        kept.latitude = fix.latitude
-                        kept.longitude = fix.longitude
-                        kept.isRaw = true
-                        kept.source = .logLocation
-                    }
-                    kept.logId = kept.logId ?? entry.rowId
-                    kept.accuracy = kept.accuracy ?? fix.accuracy
-                    kept.speed = kept.speed ?? fix.speed
-                    kept.recordedOdometer = kept.recordedOdometer ?? fix.recordedOdometer
-                    fixes[existing] = kept
-                    return
-                }
-                byUUID[fix.uuid] = fixes.count
+        for item in lines.items {
+            let fix = item.fix
+            switch item.kind {
+            case .reject, .unmatchedLocation:
                 fixes.append(fix)
-            case "filter.reject":
-                stats.logRejects += 1
-                fixes.append(Fix(time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                                 source: .logReject, logId: entry.rowId, timestampText: timestampText,
-                                 recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:))))
-            default:  // filter.adjust: latitude/longitude are the raw position before the move
-                stats.logAdjusts += 1
-                adjustLines.append(Fix(time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                                       source: .logAdjust, logId: entry.rowId, timestampText: timestampText))
+            case .adjust:
+                adjustLines.append(fix)
+            case .location:
+                guard let existing = byUUID[fix.uuid] else {
+                    byUUID[fix.uuid] = fixes.count
+                    fixes.append(fix)
+                    continue
+                }
+                stats.duplicates += 1
+                var kept = fixes[existing]
+                if abs(kept.time - fix.time) > 0.0005 {
+                    stats.conflictingDuplicates += 1
+                    let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
+                    dump.warnings.add(table: "log_entries", rowId: fix.logId,
+                                      "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(fix.timestampText)); the first is used")
+                }
+                // raw_* wins over the engine's smoothed output; otherwise keep the first copy.
+                if fix.isRaw && !kept.isRaw {
+                    kept.latitude = fix.latitude
+                    kept.longitude = fix.longitude
+                    kept.isRaw = true
+                    kept.source = .logLocation
+                }
+                kept.logId = kept.logId ?? fix.logId
+                kept.accuracy = kept.accuracy ?? fix.accuracy
+                kept.speed = kept.speed ?? fix.speed
+                kept.recordedOdometer = kept.recordedOdometer ?? fix.recordedOdometer
+                fixes[existing] = kept
             }
         }
 
@@ -203,6 +177,96 @@ public enum TraceBuilder {
             if fixes[i].isRaw { stats.rawPositions += 1 } else { stats.smoothedOnly += 1 }
         }
         return Trace(fixes: fixes, geofences: geofences, stats: stats)
+    }
+
+    /// The usable `location`, `filter.reject` and `filter.adjust` lines, in log order, before
+    /// they are merged with the queue.
+    struct ParsedLines {
+        enum Kind { case location, unmatchedLocation, reject, adjust }
+        struct Item {
+            let kind: Kind
+            let fix: Fix
+        }
+        var items: [Item] = []
+        var locations = 0
+        var rejects = 0
+        var adjusts = 0
+        var skipped = 0
+    }
+
+    /// Parses the fix lines of the log with the field scanner; unusable lines become located
+    /// warnings on `dump`.
+    static func readLogLines(_ dump: Dump) -> ParsedLines {
+        var parsed = ParsedLines()
+        var values: [ScannedValue] = []
+        let scanner = logScanner
+        // data is parsed here by the field scanner, which warns with its own located message.
+        var query = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
+        query.validatesData = false
+        dump.forEachLogEntry(query) { entry in
+            guard var text = entry.dataText else {
+                skip(dump, entry, "\(entry.event) line has no data", &parsed.skipped)
+                return
+            }
+            let valid = text.withUTF8 { scanner.scan($0, into: &values) }
+            guard valid else {
+                skip(dump, entry, "\(entry.event) data is not a JSON object", &parsed.skipped)
+                return
+            }
+            // The fix's own time; the line's ts is when it was logged (a fallback only).
+            var time = entry.time
+            var timestampText = entry.tsText
+            if let ts = values[Slot.timestamp].string {
+                guard let t = Timestamp.parse(ts) else {
+                    skip(dump, entry, "\(entry.event) timestamp '\(ts)' is not an ISO-8601 time", &parsed.skipped)
+                    return
+                }
+                time = t
+                timestampText = ts
+            }
+            func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
+                guard let v = values[slot].double, range.contains(v) else { return nil }
+                return v
+            }
+            let rawLat = coordinate(Slot.rawLatitude, -90...90)
+            let rawLon = coordinate(Slot.rawLongitude, -180...180)
+            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
+            // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
+            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
+                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
+                skip(dump, entry, "\(entry.event) has no usable latitude/longitude", &parsed.skipped)
+                return
+            }
+            let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
+            let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
+            switch entry.event {
+            case "location":
+                parsed.locations += 1
+                let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
+                              speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
+                              logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
+                              isRaw: hasRaw)
+                if fix.uuid.isEmpty {
+                    var uncounted = 0
+                    skip(dump, entry, "location line has no uuid (cannot be matched to the queue)", &uncounted, counted: false)
+                    parsed.items.append(.init(kind: .unmatchedLocation, fix: fix))
+                } else {
+                    parsed.items.append(.init(kind: .location, fix: fix))
+                }
+            case "filter.reject":
+                parsed.rejects += 1
+                parsed.items.append(.init(kind: .reject, fix: Fix(
+                    time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
+                    source: .logReject, logId: entry.rowId, timestampText: timestampText,
+                    recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:)))))
+            default:  // filter.adjust: latitude/longitude are the raw position before the move
+                parsed.adjusts += 1
+                parsed.items.append(.init(kind: .adjust, fix: Fix(
+                    time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
+                    source: .logAdjust, logId: entry.rowId, timestampText: timestampText)))
+            }
+        }
+        return parsed
     }
 
     /// An adjusted fix is logged twice: the filter.adjust line (raw position, before the move) and
@@ -233,9 +297,9 @@ public enum TraceBuilder {
         }
     }
 
-    private static func skip(_ dump: Dump, _ entry: LogEntry, _ message: String, _ stats: inout Trace.Stats,
+    private static func skip(_ dump: Dump, _ entry: LogEntry, _ message: String, _ skipped: inout Int,
                              counted: Bool = true) {
         dump.warnings.add(table: "log_entries", rowId: entry.rowId, message + (counted ? "; not replayed" : "; replayed without dedupe"))
-        if counted { stats.skippedLines += 1 }
+        if counted { skipped += 1 }
     }
 }
