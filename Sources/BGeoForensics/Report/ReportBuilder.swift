@@ -29,20 +29,21 @@ public enum ReportBuilder {
         // own connection to the private copy. Its warnings are appended after the timeline's, the
         // order a sequential build gives.
         let traceReader = try? dump.parallelReader()
-        let traceScan = UncheckedBox<Trace?>(nil)
+        let traceScan = UncheckedBox<(trace: Trace, levels: [QueueDepthSeries.Level])?>(nil)
         let group = DispatchGroup()
         if let traceReader {
             let reader = UncheckedBox(traceReader)
             group.enter()
             Thread.detachNewThread {
-                traceScan.value = TraceBuilder.completeTrace(dump: reader.value)
+                traceScan.value = (TraceBuilder.completeTrace(dump: reader.value), QueueDepthSeries.readLevels(dump: reader.value))
                 group.leave()
             }
         }
         let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
         clock.lap("timeline")
         group.wait()
-        let complete = traceScan.value ?? TraceBuilder.completeTrace(dump: dump)
+        let complete = traceScan.value?.trace ?? TraceBuilder.completeTrace(dump: dump)
+        let depthLevels = traceScan.value?.levels ?? QueueDepthSeries.readLevels(dump: dump)
         if let traceReader { dump.warnings.add(contentsOf: traceReader.warnings) }
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
@@ -58,7 +59,7 @@ public enum ReportBuilder {
             for e in g.contextEvents where !kinds.contains(e.kind.rawValue) { kinds.append(e.kind.rawValue) }
             return ReportGap(start: g.start, end: g.end, context: kinds)
         }
-        let depth = QueueDepthSeries.build(dump: dump, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
+        let depth = QueueDepthSeries.build(levels: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                            dumpTime: summary.newestTime)
         clock.lap("depth")
         let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)

@@ -2,13 +2,32 @@
 /// `sync.deferred` pending counts set it; successful uploads and poison drops (from the
 /// timeline's attempts) take their batch off it. The last point is the queue at dump time.
 public enum QueueDepthSeries {
-    public static func build(dump: Dump, attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) -> [(time: Double, depth: Int)] {
-        var sets: [(time: Double, depth: Int?, minus: Int, order: Int64)] = []
+    /// A depth the log states outright (`queue.insert`/`queue.prune` count, `sync.deferred` pending).
+    public struct Level: Sendable {
+        let time: Double
+        let depth: Int
+        let logId: Int64
+    }
+
+    static let scanner = FieldScanner(paths: ["count", "pending"])
+
+    /// Reads the stated depths: one log scan, `data` picked by the field scanner (no JSON trees).
+    public static func readLevels(dump: Dump) -> [Level] {
+        var levels: [Level] = []
+        var values: [ScannedValue] = []
         dump.forEachLogEntry(LogQuery(events: ["queue.insert", "queue.prune", "sync.deferred"])) { entry in
-            guard let data = entry.data else { return }
-            let value = entry.event == "sync.deferred" ? data["pending"]?.intValue : data["count"]?.intValue
-            if let value { sets.append((entry.time, value, 0, entry.rowId)) }
+            guard var text = entry.dataText, text.withUTF8({ scanner.scan($0, into: &values) }) else { return }
+            let value = entry.event == "sync.deferred" ? values[1].double : values[0].double
+            if let value, value.rounded() == value, abs(value) < 1e15 {
+                levels.append(Level(time: entry.time, depth: Int(value), logId: entry.rowId))
+            }
         }
+        return levels
+    }
+
+    /// The series: stated depths, minus each delivered or dropped batch, ending at the queue at dump time.
+    public static func build(levels: [Level], attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) -> [(time: Double, depth: Int)] {
+        var sets: [(time: Double, depth: Int?, minus: Int, order: Int64)] = levels.map { ($0.time, $0.depth, 0, $0.logId) }
         guard !sets.isEmpty else { return [] }
         for a in attempts where a.outcome == .success || a.outcome == .drop {
             let at = a.respondedAt ?? a.at
