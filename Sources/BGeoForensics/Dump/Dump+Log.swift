@@ -22,8 +22,7 @@ extension Dump {
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = query.order == .oldestFirst ? "ASC" : "DESC"
-        let validity = query.validatesData ? "json_valid(data)" : "1"
-        let sql = "SELECT id, ts, level, src, event, message, data, uploaded, \(validity) FROM log_entries \(whereClause) ORDER BY id \(order)"
+        let sql = "SELECT id, ts, level, src, event, message, data, uploaded FROM log_entries \(whereClause) ORDER BY id \(order)"
         let needle = query.grep?.lowercased()
         var emitted = 0
         try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
@@ -35,7 +34,7 @@ extension Dump {
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
-            if !stmt.isNull(6), stmt.int(8) == 0 {
+            if query.validatesData, stmt.withUTF8(6, { $0.map { !FieldScanner.isValidJSON($0) } ?? false }) {
                 warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
             }
             let text = query.includeText || needle != nil

@@ -70,3 +70,17 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONValidityTests {
+    /// The validity check must agree with the strict parser on every kind of document.
+    @Test(arguments: [
+        #"{"a":[1,2.5e3,-0.1,true,false,null,"x\n\u00e9"]}"#, "[]", "\"s\"", " 12 ", "null",
+        #"{"a":NaN}"#, #"{"a":1,}"#, "[1 2]", "", "  ", #"{"a":"\x"}"#, "01", "{\"a\":\"\u{01}\"}", "[1]x", #"{"a""#,
+    ])
+    func agreesWithTheParser(_ text: String) {
+        var copy = text
+        let valid = copy.withUTF8 { FieldScanner.isValidJSON($0) }
+        let parses = (try? JSONParser.parse(text)) != nil
+        #expect(valid == parses, "\(text)")
+    }
+}
