@@ -62,12 +62,15 @@ public enum TraceBuilder {
         static let rawLatitude = 7, rawLongitude = 8, reason = 9
     }
 
-    public static func completeTrace(dump: Dump) -> Trace {
+    /// - Parameter parallel: read the log lines on a second thread (faster, but holds the parsed
+    ///   lines and the queue fixes at once). Callers that already run this concurrently with other
+    ///   work pass false.
+    public static func completeTrace(dump: Dump, parallel: Bool = true) -> Trace {
         var stats = Trace.Stats()
         // The queue and the log lines are independent scans, the two big costs of a replay: the log
         // lines are parsed on a second thread through their own connection to the private copy.
         // Their warnings are appended after the queue's, the order a sequential read gives.
-        let lineReader = try? dump.parallelReader()
+        let lineReader = parallel ? try? dump.parallelReader() : nil
         let parsedLines = UncheckedBox<ParsedLines?>(nil)
         let group = DispatchGroup()
         if let lineReader {
@@ -183,9 +186,45 @@ public enum TraceBuilder {
     /// they are merged with the queue.
     struct ParsedLines {
         enum Kind { case location, unmatchedLocation, reject, adjust }
+        /// A parsed line, compact: a million of them are held while the queue is read, so optional
+        /// numbers are NaN-encoded and ids are plain (a `Fix` is rebuilt at merge time).
         struct Item {
             let kind: Kind
-            let fix: Fix
+            let isRaw: Bool
+            let reason: RejectReason?
+            let time: Double
+            let latitude: Double
+            let longitude: Double
+            let accuracy: Double
+            let speed: Double
+            let odometer: Double
+            let logId: Int64
+            let uuid: String
+            let timestampText: String
+
+            init(kind: Kind, fix: Fix) {
+                self.kind = kind
+                isRaw = fix.isRaw
+                reason = fix.recordedReason
+                time = fix.time
+                latitude = fix.latitude
+                longitude = fix.longitude
+                accuracy = fix.accuracy ?? .nan
+                speed = fix.speed ?? .nan
+                odometer = fix.recordedOdometer ?? .nan
+                logId = fix.logId ?? 0
+                uuid = fix.uuid
+                timestampText = fix.timestampText
+            }
+
+            var fix: Fix {
+                func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
+                let source: FixSource = kind == .reject ? .logReject : (kind == .adjust ? .logAdjust : .logLocation)
+                return Fix(time: time, latitude: latitude, longitude: longitude, accuracy: optional(accuracy),
+                           speed: optional(speed), recordedOdometer: optional(odometer), source: source, logId: logId,
+                           uuid: uuid, timestampText: timestampText, recordedReason: reason,
+                           isRaw: isRaw)
+            }
         }
         var items: [Item] = []
         var locations = 0
