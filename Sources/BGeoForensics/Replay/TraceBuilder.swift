@@ -62,15 +62,12 @@ public enum TraceBuilder {
         static let rawLatitude = 7, rawLongitude = 8, reason = 9
     }
 
-    /// - Parameter parallel: read the log lines on a second thread (faster, but holds the parsed
-    ///   lines and the queue fixes at once). Callers that already run this concurrently with other
-    ///   work pass false.
-    public static func completeTrace(dump: Dump, parallel: Bool = true) -> Trace {
+    public static func completeTrace(dump: Dump) -> Trace {
         var stats = Trace.Stats()
         // The queue and the log lines are independent scans, the two big costs of a replay: the log
         // lines are parsed on a second thread through their own connection to the private copy.
         // Their warnings are appended after the queue's, the order a sequential read gives.
-        let lineReader = parallel ? try? dump.parallelReader() : nil
+        let lineReader = try? dump.parallelReader()
         let parsedLines = UncheckedBox<ParsedLines?>(nil)
         let group = DispatchGroup()
         if let lineReader {

@@ -35,7 +35,7 @@ public enum ReportBuilder {
             let reader = UncheckedBox(traceReader)
             group.enter()
             Thread.detachNewThread {
-                traceScan.value = (TraceBuilder.completeTrace(dump: reader.value, parallel: false), QueueDepthSeries.readLevels(dump: reader.value))
+                traceScan.value = (TraceBuilder.completeTrace(dump: reader.value), QueueDepthSeries.readLevels(dump: reader.value))
                 group.leave()
             }
         }
