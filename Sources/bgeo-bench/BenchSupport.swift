@@ -19,7 +19,7 @@ struct BenchContext {
     /// Peak RSS is the child's own `VmHWM`, sampled from /proc every 5 ms while it runs: rusage's
     /// ru_maxrss is useless here because glibc's posix_spawn shares this process's memory map until
     /// exec, and Linux then reports this (large) process's high-water mark as the child's.
-    func timeCommand(_ path: String, _ arguments: [String], stdoutTo: String? = nil) throws -> (seconds: Double, status: Int32, peakMB: Double) {
+    func timeCommand(_ path: String, _ arguments: [String], stdoutTo: String? = nil) throws -> CommandRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -58,13 +58,16 @@ struct BenchContext {
         }
         sampler.start()
         var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         peak.lock.lock()
         peak.done = true
         let kilobytes = peak.kilobytes
         peak.lock.unlock()
-        return (seconds, (status >> 8) & 0xff, Double(kilobytes) / 1024)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return CommandRun(seconds: seconds, status: (status >> 8) & 0xff, peakMB: Double(kilobytes) / 1024, cpu: cpu)
     }
 
     /// The `bgeo-forensics` binary built next to this one.
@@ -77,6 +80,14 @@ struct BenchContext {
         print("== \(section)")
         for line in lines { print("  " + line) }
     }
+}
+
+/// One timed child process: wall seconds, exit status, its own peak RSS (MB), CPU seconds (user + system).
+struct CommandRun {
+    let seconds: Double
+    let status: Int32
+    let peakMB: Double
+    let cpu: Double
 }
 
 /// Formats a rate as "1.23 M/s" or "456 k/s".

@@ -29,7 +29,7 @@ enum InspectBench {
 /// The independent baseline: the `sqlite3` CLI scanning the same rows, always on a copy (the CLI
 /// opens read-write and would checkpoint a WAL into the file).
 enum SQLiteBaseline {
-    static func scan(_ context: BenchContext, sql: String) throws -> (seconds: Double, status: Int32, peakMB: Double) {
+    static func scan(_ context: BenchContext, sql: String) throws -> CommandRun {
         let copy = context.scratch + "/sqlite3-baseline-copy.db"
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: context.dumpPath, toPath: copy)

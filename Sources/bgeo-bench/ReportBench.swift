@@ -8,7 +8,7 @@ enum ReportBench {
     static func run(_ context: BenchContext) throws {
         var lines: [String] = []
         let html = context.scratch + "/bench-report.html"
-        let report = spawn(context.toolPath, ["report", context.dumpPath, "-o", html, "--generated-at", "2026-07-25T00:00:00Z"])
+        let report = spawn(context, context.toolPath, ["report", context.dumpPath, "-o", html, "--generated-at", "2026-07-25T00:00:00Z"])
         let htmlBytes = fileSize(html)
         lines.append("report: \(report.text), output \(String(format: "%.2f", Double(htmlBytes) / 1e6)) MB — targets < 10 s, < 15 MB: "
             + (report.wall < 10 && htmlBytes < 15_000_000 && report.status == 0 ? "met" : "NOT met")
@@ -17,7 +17,7 @@ enum ReportBench {
         var gpxRuns: [String: Run] = [:]
         for mode in ["recorded", "replayed"] {
             let out = context.scratch + "/bench-\(mode).gpx"
-            let gpx = spawn(context.toolPath, ["gpx", context.dumpPath, "-o", out, "--track", mode])
+            let gpx = spawn(context, context.toolPath, ["gpx", context.dumpPath, "-o", out, "--track", mode])
             gpxRuns[mode] = gpx
             lines.append("gpx --track \(mode): \(gpx.text), output \(String(format: "%.1f", Double(fileSize(out)) / 1e6)) MB")
             try? FileManager.default.removeItem(atPath: out)
@@ -47,7 +47,7 @@ enum ReportBench {
             try text.write(toFile: csv, atomically: false, encoding: .utf8)
         }
         let babelOut = context.scratch + "/bench-gpsbabel.gpx"
-        let babel = spawn(gpsbabel, ["-i", "unicsv", "-f", csv, "-o", "gpx", "-F", babelOut])
+        let babel = spawn(context, gpsbabel, ["-i", "unicsv", "-f", csv, "-o", "gpx", "-F", babelOut])
         lines.append("gpsbabel -i unicsv -o gpx on the same \(points) points: \(babel.text), output \(String(format: "%.1f", Double(fileSize(babelOut)) / 1e6)) MB "
             + "(writing its CSV took \(String(format: "%.2f", csvSeconds)) s, not counted)")
         for mode in ["recorded", "replayed"] {
@@ -72,26 +72,10 @@ enum ReportBench {
         }
     }
 
-    /// Runs a program with posix_spawn and reaps it with wait4 ourselves, so its rusage (CPU
-    /// time, peak RSS) is ours to read (Foundation's Process may reap the child first).
-    static func spawn(_ path: String, _ arguments: [String]) -> Run {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return Run(wall: 0, cpu: 0, peakMB: 0, status: -1) }
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xff)
+    /// Runs a program through the shared timer (its own CPU time and peak RSS).
+    static func spawn(_ context: BenchContext, _ path: String, _ arguments: [String]) -> Run {
+        guard let run = try? context.timeCommand(path, arguments) else { return Run(wall: 0, cpu: 0, peakMB: 0, status: -1) }
+        return Run(wall: run.seconds, cpu: run.cpu, peakMB: run.peakMB, status: run.status)
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -50,7 +50,7 @@ enum TimelineBench {
     }
 
     /// The `sqlite3` CLI on a copy of `path` (it opens read-write and may checkpoint).
-    static func sqliteScan(_ context: BenchContext, path: String, sql: String) throws -> (seconds: Double, status: Int32, peakMB: Double) {
+    static func sqliteScan(_ context: BenchContext, path: String, sql: String) throws -> CommandRun {
         let copy = context.scratch + "/sqlite3-timeline-copy.db"
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
