@@ -3,7 +3,7 @@ import Foundation
 
 /// `report` and `gpx` on the big dump, as processes: seconds, peak memory, output size; beside
 /// `gpsbabel` converting the same accepted points from a CSV we write ourselves to GPX.
-/// Targets: report < 10 s and < 15 MB; gpx no slower than gpsbabel.
+/// Targets: report < 10 s and < 15 MB; gpx no slower than gpsbabel (wall time).
 enum ReportBench {
     static func run(_ context: BenchContext) throws {
         var lines: [String] = []
@@ -52,10 +52,11 @@ enum ReportBench {
             + "(writing its CSV took \(String(format: "%.2f", csvSeconds)) s, not counted)")
         for mode in ["recorded", "replayed"] {
             guard let run = gpxRuns[mode] else { continue }
-            // CPU time is the fair comparison on a shared machine; wall time is shown too.
-            lines.append("gpx --track \(mode) vs gpsbabel: CPU \(String(format: "%.2f", babel.cpu / max(run.cpu, 1e-9)))× faster, wall "
-                + "\(String(format: "%.2f", babel.wall / max(run.wall, 1e-9)))× — "
-                + (run.cpu <= babel.cpu ? "at least as fast: target met" : "slower: target NOT met"))
+            // The verdict is on wall time (what the user waits; the replayed track reads the queue and
+            // the log on two threads, so its CPU time exceeds its wall time). CPU is shown beside it.
+            lines.append("gpx --track \(mode) vs gpsbabel: wall \(String(format: "%.2f", babel.wall / max(run.wall, 1e-9)))× gpsbabel's speed, "
+                + "CPU \(String(format: "%.2f", babel.cpu / max(run.cpu, 1e-9)))× — "
+                + (run.wall <= babel.wall ? "at least as fast: target met" : "slower: target NOT met"))
         }
         for path in [csv, babelOut, html] { try? FileManager.default.removeItem(atPath: path) }
         context.report("Report", lines)
