@@ -244,18 +244,11 @@ public final class ResyncEngine {
                 limit = n
                 onEvent(.note("status \(result.status): halving the batch to \(n)"))
             case .refresh:
-                if try refresh() {
-                    alreadyRefreshed = true
-                } else {
-                    failures += 1
-                    alreadyRefreshed = false
-                    guard wait(machine.backoff(input), lane: "locations", remaining: remaining, failures: failures,
-                               status: result.status) else { break }
-                }
+                guard try recover(refreshing: true, delay: machine.backoff(input), lane: "locations", remaining: remaining,
+                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .retry(let delay):
-                failures += 1
-                alreadyRefreshed = false
-                guard wait(delay, lane: "locations", remaining: remaining, failures: failures, status: result.status) else { break }
+                guard try recover(refreshing: false, delay: delay, lane: "locations", remaining: remaining,
+                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .countAttempts(_, let drop, let delay):
                 quarantinedThisRun += drop.count
                 remaining -= drop.count
@@ -290,6 +283,20 @@ public final class ResyncEngine {
 
     /// POSTs refreshUrl; on success stores the rotated pair in the working copy (like
     /// getAuthState()) and uses it from the next request on.
+    /// What both lanes do after a transient failure: try the token refresh when asked (a success
+    /// retries at once), otherwise count a failure and wait out `delay`. False when the run must
+    /// stop (deadline or attempt limit reached while waiting).
+    private func recover(refreshing: Bool, delay: Double, lane: String, remaining: Int, status: Int,
+                         failures: inout Int, alreadyRefreshed: inout Bool) throws -> Bool {
+        if refreshing, try refresh() {
+            alreadyRefreshed = true
+            return true
+        }
+        failures += 1
+        alreadyRefreshed = false
+        return wait(delay, lane: lane, remaining: remaining, failures: failures, status: status)
+    }
+
     private func refresh() throws -> Bool {
         refreshes += 1
         guard let authorization = builder.settings.authorization,
@@ -369,18 +376,11 @@ public final class ResyncEngine {
                 alreadyRefreshed = false
                 attempt = 0
             case .refresh:
-                if try refresh() {
-                    alreadyRefreshed = true
-                } else {
-                    failures += 1
-                    alreadyRefreshed = false
-                    guard wait(machine.backoff(input), lane: "logs", remaining: remaining, failures: failures,
-                               status: result.status) else { break }
-                }
+                guard try recover(refreshing: true, delay: machine.backoff(input), lane: "logs", remaining: remaining,
+                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .retry(let delay):
-                failures += 1
-                alreadyRefreshed = false
-                guard wait(delay, lane: "logs", remaining: remaining, failures: failures, status: result.status) else { break }
+                guard try recover(refreshing: false, delay: delay, lane: "logs", remaining: remaining,
+                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             }
             if stopReason != nil { break }
             report("logs", remaining: remaining)
