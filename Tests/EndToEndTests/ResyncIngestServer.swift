@@ -12,7 +12,7 @@ final class ResyncIngestServer: @unchecked Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ingest_server.py").path
     }
 
-    init(_ dir: TestDirectory, behaviour: JSONValue = [:]) throws {
+    init(_ dir: TestDirectory, behaviour: JSONValue = [:], tlsCertificate: String? = nil) throws {
         let tag = UUID().uuidString.prefix(8)
         let behaviourPath = dir.file("behaviour-\(tag).json")
         let portPath = dir.file("port-\(tag)")
@@ -20,6 +20,7 @@ final class ResyncIngestServer: @unchecked Sendable {
         try behaviour.jsonText.write(toFile: behaviourPath, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.scriptPath, "--port-file", portPath, "--record", recordPath, "--behaviour", behaviourPath]
+            + (tlsCertificate.map { ["--tls-cert", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

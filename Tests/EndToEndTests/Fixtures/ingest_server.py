@@ -150,6 +150,7 @@ def main():
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--record")
     parser.add_argument("--behaviour")
+    parser.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM, key included)")
     args = parser.parse_args()
     behaviour = {}
     if args.behaviour:
@@ -161,6 +162,11 @@ def main():
     STATE["record"] = open(args.record, "a") if args.record else None
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     tmp = args.port_file + ".tmp"
     with open(tmp, "w") as f:
         f.write(str(server.server_address[1]))
