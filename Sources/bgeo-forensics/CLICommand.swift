@@ -21,6 +21,16 @@ enum CommandSupport {
         OptionSpec("--format", value: "FORMAT", help: "table | csv | ndjson | json (default \(value)).")
     }
 
+    /// `--json` on listing commands: shorthand for `--format json`.
+    static let jsonFormatOption = OptionSpec("--json", help: "Same as --format json.")
+
+    /// The listing format from `--json` / `--format` (default table).
+    static func rowFormat(_ arguments: ParsedArguments) throws(UsageError) -> RowFormat {
+        if arguments.flag("--json") { return .json }
+        let name = try arguments.choice("--format", RowFormat.allCases.map(\.rawValue)) ?? RowFormat.table.rawValue
+        return RowFormat(rawValue: name) ?? .table
+    }
+
     /// Opens the dump named by the first positional; DumpError propagates (exit 2).
     static func openDump(_ arguments: ParsedArguments) throws -> Dump {
         try Dump(path: arguments.positionals[0])

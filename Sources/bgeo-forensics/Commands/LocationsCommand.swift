@@ -13,13 +13,12 @@ enum LocationsCommand: CLICommand {
             OptionSpec("--kind", value: "KIND", help: "location | geofence."),
             OptionSpec("--limit", value: "N", help: "At most N records."),
             CommandSupport.formatOption(),
-            OptionSpec("--json", help: "Same as --format json."),
+            CommandSupport.jsonFormatOption,
             CommandSupport.showSecretsOption,
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let format = arguments.flag("--json") ? .json
-            : RowFormat(rawValue: try arguments.choice("--format", RowFormat.allCases.map(\.rawValue)) ?? "table")!
+        let format = try CommandSupport.rowFormat(arguments)
         let query = QueueQuery(
             since: try arguments.time("--since"), until: try arguments.time("--until"), uuid: arguments.value("--uuid"),
             limit: try arguments.int("--limit", range: 0...Int.max),

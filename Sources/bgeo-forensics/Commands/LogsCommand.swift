@@ -16,13 +16,12 @@ enum LogsCommand: CLICommand {
             OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive)."),
             OptionSpec("--oldest-first", help: "Oldest first instead."),
             CommandSupport.formatOption(),
-            OptionSpec("--json", help: "Same as --format json."),
+            CommandSupport.jsonFormatOption,
             CommandSupport.showSecretsOption,
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let format = arguments.flag("--json") ? .json
-            : RowFormat(rawValue: try arguments.choice("--format", RowFormat.allCases.map(\.rawValue)) ?? "table")!
+        let format = try CommandSupport.rowFormat(arguments)
         var level: LogLevel?
         if let text = arguments.value("--level") {
             guard let parsed = LogLevel(text: text) else {
