@@ -76,7 +76,9 @@ public enum Timestamp {
         return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 
-    /// `2026-07-24T09:14:32.118Z` (UTC, milliseconds).
+    /// `2026-07-24T09:14:32.118Z` (UTC, milliseconds; without them `2026-07-24T09:14:32Z`).
+    /// Built in one fixed-size buffer: a GPX export or a trace writes one per point, and string
+    /// concatenation would dominate a million-point run.
     public static func format(_ seconds: Double, milliseconds: Bool = true) -> String {
         let totalMillis = Int64((seconds * 1000).rounded(.down))
         var days = totalMillis / 86_400_000
@@ -87,9 +89,33 @@ public enum Timestamp {
         let mi = Int(millisOfDay / 60_000 % 60)
         let s = Int(millisOfDay / 1000 % 60)
         let ms = Int(millisOfDay % 1000)
-        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(s, 2)
-        if milliseconds { out += "." + pad(ms, 3) }
-        return out + "Z"
+        guard (0...9999).contains(y) else {
+            var out = String(y) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(s, 2)
+            if milliseconds { out += "." + pad(ms, 3) }
+            return out + "Z"
+        }
+        let length = milliseconds ? 24 : 20
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            func put(_ value: Int, _ width: Int, at index: Int) {
+                var v = value
+                for i in stride(from: index + width - 1, through: index, by: -1) {
+                    buffer[i] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, 4, at: 0); buffer[4] = UInt8(ascii: "-")
+            put(m, 2, at: 5); buffer[7] = UInt8(ascii: "-")
+            put(d, 2, at: 8); buffer[10] = UInt8(ascii: "T")
+            put(h, 2, at: 11); buffer[13] = UInt8(ascii: ":")
+            put(mi, 2, at: 14); buffer[16] = UInt8(ascii: ":")
+            put(s, 2, at: 17)
+            if milliseconds {
+                buffer[19] = UInt8(ascii: ".")
+                put(ms, 3, at: 20)
+            }
+            buffer[length - 1] = UInt8(ascii: "Z")
+            return length
+        }
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

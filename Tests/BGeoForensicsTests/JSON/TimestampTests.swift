@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BGeoForensics
 
@@ -29,5 +30,18 @@ import Testing
         #expect(DurationText.parse("1h30m") == 5400)
         #expect(DurationText.parse("90") == 90)
         #expect(DurationText.parse("soon") == nil)
+    }
+
+    /// The formatter against Foundation's ISO-8601 formatter, an independent judge.
+    @Test(arguments: [0.0, 1_785_000_000.118, 951_782_400.5, -86_400.25, 4_102_444_799.999, 1_785_000_000.0004, 253_402_300_799.0])
+    func formatAgreesWithFoundation(seconds: Double) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let millis = (seconds * 1000).rounded(.down) / 1000
+        #expect(Timestamp.format(seconds) == formatter.string(from: Date(timeIntervalSince1970: millis)))
+        let plain = ISO8601DateFormatter()
+        plain.timeZone = TimeZone(identifier: "UTC")
+        #expect(Timestamp.format(seconds, milliseconds: false) == plain.string(from: Date(timeIntervalSince1970: millis.rounded(.down))))
     }
 }

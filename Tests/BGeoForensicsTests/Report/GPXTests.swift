@@ -124,10 +124,3 @@ import Testing
         #expect(bar.pixels > 40 && bar.pixels <= 120)
     }
 }
-
-@Suite struct FastTimestampTests {
-    @Test(arguments: [0.0, 1_785_000_000.118, 951_782_400.5, -86_400.25, 4_102_444_799.999, 1_785_000_000.0004])
-    func matchesTimestampFormat(seconds: Double) {
-        #expect(FastTimestamp.format(seconds) == Timestamp.format(seconds))
-    }
-}

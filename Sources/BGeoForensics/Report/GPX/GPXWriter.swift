@@ -208,7 +208,7 @@ public final class GPXWriter {
         attribute("lon", GPXWriter.longitude(p.longitude))
         // wptType order: ele, time, …, name, cmt, desc, src, link, sym, type, …, extensions.
         if let ele = p.elevation, ele.isFinite { element("ele", DecimalText.format(ele, places: 2)) }
-        if let time = p.time { element("time", FastTimestamp.format(time)) }
+        if let time = p.time { element("time", Timestamp.format(time)) }
         if let name = p.name { element("name", name) }
         if let desc = p.description { element("desc", desc) }
         if let type = p.type { element("type", type) }
