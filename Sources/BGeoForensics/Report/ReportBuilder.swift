@@ -24,27 +24,55 @@ public enum ReportBuilder {
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
-        // The complete trace (for the replay) and the timeline (attempts, gaps, findings) read
-        // different rows and are the two big scans: the trace is read on a second thread through its
-        // own connection to the private copy. Its warnings are appended after the timeline's, the
-        // order a sequential build gives.
-        let traceReader = try? dump.parallelReader()
-        let traceScan = UncheckedBox<(trace: Trace, levels: [QueueDepthSeries.Level])?>(nil)
+        // The log is read once, by the timeline: the trace's fix lines and the stated queue depths
+        // are picked from the entries it reads. The queue (the trace's other half) is read at the
+        // same time on a second thread, through its own connection to the private copy, which
+        // then merges the parsed lines as they arrive. Its warnings follow the log's.
+        let lineBatches = BatchChannel<TraceBuilder.ParsedLines.Item>()
+        let merged = UncheckedBox<(merger: TraceMerger, warnings: WarningLog)?>(nil)
         let group = DispatchGroup()
-        if let traceReader {
-            let reader = UncheckedBox(traceReader)
+        let queueReader = try? dump.parallelReader()
+        if let queueReader {
+            let reader = UncheckedBox(queueReader)
             group.enter()
             Thread.detachNewThread {
-                traceScan.value = (TraceBuilder.completeTrace(dump: reader.value), QueueDepthSeries.readLevels(dump: reader.value))
+                var queueClock = StageClock()
+                var merger = TraceMerger(queue: TraceBuilder.readQueue(reader.value), warnings: reader.value.warnings)
+                queueClock.lap("queue (second thread)")
+                while let batch = lineBatches.receive() { merger.add(batch) }
+                merged.value = (merger, reader.value.warnings)
                 group.leave()
             }
         }
-        let timeline = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor).build()
+        var lines = TraceBuilder.ParsedLines()
+        var levels = QueueDepthSeries.LevelReader()
+        let warnings = dump.warnings
+        let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor)
+        timelineBuilder.logObserver = { entry in
+            if TraceBuilder.ParsedLines.events.contains(entry.event) {
+                lines.add(entry, warnings: warnings)
+                if queueReader != nil, lines.items.count >= 8192 { lineBatches.send(lines.takeItems()) }
+            } else {
+                levels.add(entry)
+            }
+        }
+        let timeline = timelineBuilder.build()
+        if queueReader != nil { lineBatches.send(lines.takeItems()) }
+        lineBatches.close()
         clock.lap("timeline")
         group.wait()
-        let complete = traceScan.value?.trace ?? TraceBuilder.completeTrace(dump: dump)
-        let depthLevels = traceScan.value?.levels ?? QueueDepthSeries.readLevels(dump: dump)
-        if let traceReader { dump.warnings.add(contentsOf: traceReader.warnings) }
+        var merger: TraceMerger
+        if let done = merged.value {
+            merged.value = nil  // the merger then owns the only copy of the fixes and mutates them in place
+            merger = done.merger
+            dump.warnings.add(contentsOf: done.warnings)
+        } else {
+            // No second connection: read the queue here and merge everything the log gave.
+            merger = TraceMerger(queue: TraceBuilder.readQueue(dump), warnings: dump.warnings)
+            merger.add(lines.takeItems())
+        }
+        let complete = merger.finish(lines: lines)
+        let depthLevels = levels.levels
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
         clock.lap("trace+replay")

@@ -6,9 +6,11 @@ public enum ReportFile {
     /// Returns the document and the bytes written.
     @discardableResult
     public static func write(dumpPath: String, to outputPath: String, options: ReportOptions) throws -> (document: ReportDocument, bytes: Int) {
-        let dump = try Dump(path: dumpPath)
-        let document = try ReportBuilder.build(dump: dump, options: options)
         var clock = StageClock()
+        let dump = try Dump(path: dumpPath)
+        clock.lap("evidence")
+        let document = try ReportBuilder.build(dump: dump, options: options)
+        clock.lap("build")
         let html = HTMLReportRenderer().render(document)
         clock.lap("render")
         let folder = (outputPath as NSString).deletingLastPathComponent

@@ -20,14 +20,21 @@ public enum ReportFindings {
                                  evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes)
         }
         if !warnings.isEmpty {
-            let refs: [EvidenceRef] = warnings.prefix(evidenceLimit).compactMap { w in
-                guard let id = w.rowId else { return nil }
-                return w.table == "log_entries" ? .log(rowId: id) : .queue(rowId: id)
+            // A row can have several warnings (unreadable JSON, then not replayed): rows are counted once.
+            var rows: [EvidenceRef] = []
+            var seen: Set<String> = []
+            for w in warnings {
+                guard let id = w.rowId else { continue }
+                let ref: EvidenceRef = w.table == "log_entries" ? .log(rowId: id) : .queue(rowId: id)
+                if seen.insert(ref.anchor).inserted { rows.append(ref) }
             }
-            out.append(ReportFinding(
-                code: "dump.unreadable_rows", severity: .warning,
-                summary: "\(warnings.count) row\(warnings.count == 1 ? "" : "s") could not be read completely; everything else was read (see Warnings).",
-                evidence: refs))
+            let others = warnings.filter { $0.rowId == nil }.count
+            let otherText = "\(others) other input problem\(others == 1 ? "" : "s")"
+            let summary = rows.isEmpty
+                ? "\(otherText) found; everything else was read (see Warnings)."
+                : "\(rows.count) row\(rows.count == 1 ? "" : "s") could not be read completely\(others > 0 ? " and \(otherText) found" : ""); everything else was read (see Warnings)."
+            out.append(ReportFinding(code: "dump.unreadable_rows", severity: .warning, summary: summary,
+                                     evidence: Array(rows.prefix(evidenceLimit))))
         }
         return sorted(out)
     }

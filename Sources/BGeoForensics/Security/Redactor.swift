@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps secrets out of every output. Two layers:
 /// 1. structural: in JSON, string values under sensitive keys (tokens, secrets, passwords, api
 ///    keys, Authorization headers) are replaced by a fingerprint;
@@ -8,7 +10,12 @@
 public struct Redactor: Sendable {
     /// When false, nothing is redacted (the user passed `--show-secrets`).
     public var enabled: Bool
-    private(set) var knownSecrets: Set<String> = []
+    private(set) var knownSecrets: Set<String> = [] {
+        didSet { secretsLongestFirst = knownSecrets.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
+    }
+    /// The known secrets, longest first: a secret that contains another is replaced whole, the
+    /// same way in every run, and a text is only searched for secrets that fit in it.
+    private var secretsLongestFirst: [String] = []
 
     public init(enabled: Bool = true) { self.enabled = enabled }
 
@@ -22,7 +29,7 @@ public struct Redactor: Sendable {
     /// True for keys whose string values are secrets.
     public static func isSensitiveKey(_ key: String) -> Bool {
         let lowered = key.lowercased()
-        return sensitiveKeyFragments.contains { lowered.contains($0) }
+        return sensitiveKeyFragments.contains { contains(lowered, $0) }
     }
 
     /// Placeholders the SDK substitutes are templates, not secrets.
@@ -112,12 +119,49 @@ public struct Redactor: Sendable {
     public func redact(text: String) -> String {
         guard enabled, !text.isEmpty else { return text }
         var out = text
-        for secret in knownSecrets where out.contains(secret) {
+        let length = text.utf8.count
+        for secret in secretsLongestFirst where secret.utf8.count <= length && Redactor.contains(out, secret) {
             out = out.replacingOccurrences(of: secret, with: Redactor.fingerprint(secret))
         }
-        if out.contains("eyJ") { out = Redactor.scrubJWTs(out) }
-        if out.range(of: "bearer ", options: .caseInsensitive) != nil { out = Redactor.scrubBearer(out) }
+        if Redactor.contains(out, "eyJ") { out = Redactor.scrubJWTs(out) }
+        if Redactor.containsBearer(out) { out = Redactor.scrubBearer(out) }
         return out
+    }
+
+    /// Byte search: a report redacts thousands of short texts against every known secret, and
+    /// Foundation's `range(of:)` costs a bridge per call.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { t in
+            needle.withUTF8 { n in
+                guard !n.isEmpty else { return true }
+                guard n.count <= t.count else { return false }
+                let first = n[0], last = t.count - n.count
+                var start = 0
+                while start <= last {
+                    guard let hit = memchr(t.baseAddress! + start, Int32(first), last - start + 1) else { return false }
+                    let at = t.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(t.baseAddress! + at, n.baseAddress!, n.count) == 0 { return true }
+                    start = at + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// "bearer " in any letter case (ASCII), as `scrubBearer` looks for it.
+    static func containsBearer(_ text: String) -> Bool {
+        let word: [UInt8] = Array("bearer ".utf8)
+        var text = text
+        return text.withUTF8 { t in
+            guard t.count >= word.count else { return false }
+            for start in 0...(t.count - word.count) where t[start] | 0x20 == word[0] {
+                var i = 1
+                while i < word.count, (i == word.count - 1 ? t[start + i] : t[start + i] | 0x20) == word[i] { i += 1 }
+                if i == word.count { return true }
+            }
+            return false
+        }
     }
 
     /// Replaces `eyJ….….…` (a JWT: base64url header, payload, signature) wherever it stands.

@@ -63,6 +63,11 @@ public final class TimelineBuilder {
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
 
+    /// Sees every log entry the timeline reads, in order, after the timeline has: lets a caller
+    /// that needs other facts from the log (the report's trace lines and queue levels) share
+    /// this scan instead of reading a million rows again.
+    public var logObserver: ((LogEntry) -> Void)?
+
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
     public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor? = nil) {
@@ -138,6 +143,7 @@ public final class TimelineBuilder {
             if firstAt == nil { firstAt = entry.time }
             lastAt = entry.time
             handle(entry)
+            logObserver?(entry)
         }
     }
 

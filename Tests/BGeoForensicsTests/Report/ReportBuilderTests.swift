@@ -72,4 +72,39 @@ import Testing
         #expect(sampler.items == [0, 1, 2, 50, 98, 99])
         #expect(sampler.seen == 100)
     }
+
+    /// Row 52 of the damaged sample has two warnings (bad JSON kept as text; not replayed): the
+    /// finding counts rows, not warnings, and links each row once.
+    @Test func unreadableRowsFindingCountsEachRowOnce() throws {
+        let (dump, summary) = try SimulatedDumps.shared.dump(.damagedRows)
+        let doc = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 0))
+        let finding = try #require(doc.findings.first { $0.code == "dump.unreadable_rows" })
+        let rows = summary.damagedQueueRowIds.count + summary.damagedLogRowIds.count
+        #expect(doc.summary.warnings.filter { $0.table == "log_entries" && $0.rowId == 52 }.count == 2)
+        #expect(finding.summary == "\(rows) rows could not be read completely and 1 other input problem found; everything else was read (see Warnings).")
+        let anchors = finding.evidence.map(\.anchor)
+        #expect(anchors.count == ReportFindings.evidenceLimit)
+        #expect(Set(anchors).count == anchors.count)
+    }
+
+    /// The report reads the log once (the timeline's scan feeds the trace) and merges on a second
+    /// thread: its trace must be the one the stand-alone replay builds, fix for fix.
+    @Test(arguments: [Scenario.teleports, .damagedRows, .strandedRefresh, .walMode])
+    func sharedScanGivesTheStandAloneTrace(scenario: Scenario) throws {
+        let (dump, _) = try SimulatedDumps.shared.dump(scenario)
+        let doc = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 0))
+        let alone = try Dump(path: SimulatedDumps.shared.path(scenario))
+        let configuration = ReplayConfiguration.recorded(from: alone)
+        let result = ReplayEngine.run(trace: TraceBuilder.completeTrace(dump: alone), config: configuration.filter,
+                                      source: configuration.sourceDescription, notes: configuration.notes, isWhatIf: false)
+        let reference = ReportTrace(replay: result, geofences: [], queueHeadUUID: nil)
+        #expect(doc.trace.fixes.count == reference.fixes.count)
+        #expect(doc.trace.fixes.map(\.time) == reference.fixes.map(\.time))
+        #expect(doc.trace.fixes.map(\.uuid) == reference.fixes.map(\.uuid))
+        #expect(doc.trace.fixes.map(\.decision) == reference.fixes.map(\.decision))
+        #expect(doc.trace.fixes.map(\.latitude) == reference.fixes.map(\.latitude))
+        #expect(doc.trace.fixes.map(\.source.anchor) == reference.fixes.map(\.source.anchor))
+        // Every warning the stand-alone trace gives is in the report (which adds the timeline's).
+        #expect(Set(alone.warnings.all).isSubset(of: Set(doc.summary.warnings)))
+    }
 }

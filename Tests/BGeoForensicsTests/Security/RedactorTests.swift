@@ -33,4 +33,33 @@ import Testing
         #expect(JWT.expiry(Fixtures.accessToken) == 1_784_880_000)
         #expect(JWT.expiry("not-a-jwt") == nil)
     }
+
+    // MARK: byte search
+
+    @Test func byteSearchFindsNeedlesAnywhere() {
+        #expect(Redactor.contains("abcdef", "abc"))
+        #expect(Redactor.contains("abcdef", "def"))
+        #expect(Redactor.contains("aaab", "aab"))
+        #expect(Redactor.contains("x‹y›z", "‹y›"))
+        #expect(!Redactor.contains("abcdef", "abd"))
+        #expect(!Redactor.contains("abc", "abcd"))
+        #expect(!Redactor.contains("", "a"))
+    }
+
+    @Test func bearerIsFoundInAnyLetterCase() {
+        #expect(Redactor.containsBearer("Authorization: BeArEr abcdef123456"))
+        #expect(Redactor.containsBearer("bearer x"))
+        #expect(!Redactor.containsBearer("bearerx"))
+        #expect(!Redactor.containsBearer("bear"))
+        #expect(!Redactor().redact(text: "auth: BEARER abcdef123456").contains("abcdef123456"))
+    }
+
+    /// A secret that contains another is replaced whole, whatever order the set iterates in.
+    @Test func longerSecretWinsOverOneItContains() {
+        var redactor = Redactor()
+        redactor.learn(secret: "token-123456")
+        redactor.learn(secret: "token-123456-refresh")
+        let out = redactor.redact(text: "rt=token-123456-refresh at=token-123456")
+        #expect(out == "rt=\(Redactor.fingerprint("token-123456-refresh")) at=\(Redactor.fingerprint("token-123456"))")
+    }
 }

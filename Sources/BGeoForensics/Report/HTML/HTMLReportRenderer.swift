@@ -42,8 +42,20 @@ public struct HTMLReportRenderer: Sendable {
         h += "<main>\n<nav class=\"toc\"><a href=\"#overview\">Overview</a><a href=\"#findings\">Findings</a><a href=\"#map\">Map</a><a href=\"#charts\">Charts</a><a href=\"#replay\">Replay</a><a href=\"#tables\">Tables</a><a href=\"#state\">State</a><a href=\"#warnings\">Warnings</a></nav>\n"
         overview(doc, into: &h)
         findings(doc, into: &h)
-        map(doc, into: &h)
-        charts(doc, into: &h)
+        // The map and the charts each walk every fix: drawn on two threads, joined in page order.
+        let mapSection = UncheckedBox("")
+        let drawing = DispatchGroup()
+        drawing.enter()
+        let job = UncheckedBox((renderer: self, doc: doc))
+        Thread.detachNewThread {
+            job.value.renderer.map(job.value.doc, into: &mapSection.value)
+            drawing.leave()
+        }
+        var chartsSection = ""
+        charts(doc, into: &chartsSection)
+        drawing.wait()
+        h += mapSection.value
+        h += chartsSection
         replay(doc, into: &h)
         tables(doc, into: &h)
         state(doc, into: &h)
@@ -199,8 +211,7 @@ public struct HTMLReportRenderer: Sendable {
             h += chart.close() + "</div><p class=\"chart-note\">From queue.insert / queue.prune counts and sync.deferred pending counts, minus records uploaded or dropped; the last point is the queue at dump time.</p>"
         }
         // Speed and accuracy.
-        let accepted = doc.trace.fixes.filter { $0.decision != .rejected }
-        let speeds = accepted.compactMap { f in f.speed.map { (time: f.time, value: $0) } }
+        let speeds = doc.trace.fixes.compactMap { f in f.decision == .rejected ? nil : f.speed.map { (time: f.time, value: $0) } }
         let accuracies = doc.trace.fixes.compactMap { f in f.accuracy.map { (time: f.time, value: $0) } }
         h += "<h3>Speed</h3>"
         if speeds.isEmpty {

@@ -11,18 +11,31 @@ public enum QueueDepthSeries {
 
     static let scanner = FieldScanner(paths: ["count", "pending"])
 
-    /// Reads the stated depths: one log scan, `data` picked by the field scanner (no JSON trees).
-    public static func readLevels(dump: Dump) -> [Level] {
-        var levels: [Level] = []
-        var values: [ScannedValue] = []
-        dump.forEachLogEntry(LogQuery(events: ["queue.insert", "queue.prune", "sync.deferred"])) { entry in
-            guard var text = entry.dataText, text.withUTF8({ scanner.scan($0, into: &values) }) else { return }
+    /// Collects the stated depths from log entries, `data` picked by the field scanner (no JSON trees).
+    public struct LevelReader {
+        /// The log events that state a depth.
+        public static let events: Set<String> = ["queue.insert", "queue.prune", "sync.deferred"]
+        public private(set) var levels: [Level] = []
+        private var values: [ScannedValue] = []
+
+        public init() {}
+
+        /// Takes `entry` if it states a depth (other entries are ignored).
+        public mutating func add(_ entry: LogEntry) {
+            guard LevelReader.events.contains(entry.event), var text = entry.dataText,
+                  text.withUTF8({ scanner.scan($0, into: &values) }) else { return }
             let value = entry.event == "sync.deferred" ? values[1].double : values[0].double
             if let value, value.rounded() == value, abs(value) < 1e15 {
                 levels.append(Level(time: entry.time, depth: Int(value), logId: entry.rowId))
             }
         }
-        return levels
+    }
+
+    /// Reads the stated depths in one log scan of their events.
+    public static func readLevels(dump: Dump) -> [Level] {
+        var reader = LevelReader()
+        dump.forEachLogEntry(LogQuery(events: LevelReader.events.sorted())) { reader.add($0) }
+        return reader.levels
     }
 
     /// The series: stated depths, minus each delivered or dropped batch, ending at the queue at dump time.

@@ -1,0 +1,158 @@
+import Foundation
+
+extension TraceBuilder {
+    /// The fields replay needs from a log line's `data`, picked in one pass (no JSON tree).
+    static let logScanner = FieldScanner(paths: [
+        "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "odometer",
+        "raw_latitude", "raw_longitude", "reason",
+    ])
+    fileprivate enum Slot {
+        static let uuid = 0, timestamp = 1, latitude = 2, longitude = 3, accuracy = 4, speed = 5, odometer = 6
+        static let rawLatitude = 7, rawLongitude = 8, reason = 9
+    }
+
+    /// The usable `location`, `filter.reject` and `filter.adjust` lines, in log order, before
+    /// they are merged with the queue.
+    struct ParsedLines {
+        /// The log events that carry fixes.
+        static let events: Set<String> = ["location", "filter.reject", "filter.adjust"]
+        enum Kind { case location, unmatchedLocation, reject, adjust }
+        /// A parsed line, compact: a million of them are held while the queue is read, so optional
+        /// numbers are NaN-encoded and ids are plain (a `Fix` is rebuilt at merge time).
+        struct Item {
+            let kind: Kind
+            let isRaw: Bool
+            let reason: RejectReason?
+            let time: Double
+            let latitude: Double
+            let longitude: Double
+            let accuracy: Double
+            let speed: Double
+            let odometer: Double
+            let logId: Int64
+            let uuid: String
+            let timestampText: String
+
+            init(kind: Kind, fix: Fix) {
+                self.kind = kind
+                isRaw = fix.isRaw
+                reason = fix.recordedReason
+                time = fix.time
+                latitude = fix.latitude
+                longitude = fix.longitude
+                accuracy = fix.accuracy ?? .nan
+                speed = fix.speed ?? .nan
+                odometer = fix.recordedOdometer ?? .nan
+                logId = fix.logId ?? 0
+                uuid = fix.uuid
+                timestampText = fix.timestampText
+            }
+
+            var fix: Fix {
+                func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
+                let source: FixSource = kind == .reject ? .logReject : (kind == .adjust ? .logAdjust : .logLocation)
+                return Fix(time: time, latitude: latitude, longitude: longitude, accuracy: optional(accuracy),
+                           speed: optional(speed), recordedOdometer: optional(odometer), source: source, logId: logId,
+                           uuid: uuid, timestampText: timestampText, recordedReason: reason,
+                           isRaw: isRaw)
+            }
+        }
+        var items: [Item] = []
+        var locations = 0
+        var rejects = 0
+        var adjusts = 0
+        var skipped = 0
+        private var values: [ScannedValue] = []
+
+        init() {}
+
+        /// Hands over the items parsed so far (the counts stay), for a consumer that merges
+        /// them while the log is still being read.
+        mutating func takeItems() -> [Item] {
+            defer { items = [] }
+            return items
+        }
+
+        /// Parses one fix line (an entry whose event is in `events`, with its text); an unusable
+        /// line becomes a located warning in `warnings` and is counted as skipped.
+        mutating func add(_ entry: LogEntry, warnings: WarningLog) {
+            guard var text = entry.dataText else {
+                skip(warnings, entry, "\(entry.event) line has no data")
+                return
+            }
+            let valid = text.withUTF8 { TraceBuilder.logScanner.scan($0, into: &values) }
+            guard valid else {
+                skip(warnings, entry, "\(entry.event) data is not a JSON object")
+                return
+            }
+            // The fix's own time; the line's ts is when it was logged (a fallback only).
+            var time = entry.time
+            var timestampText = entry.tsText
+            if let ts = values[Slot.timestamp].string {
+                guard let t = Timestamp.parse(ts) else {
+                    skip(warnings, entry, "\(entry.event) timestamp '\(ts)' is not an ISO-8601 time")
+                    return
+                }
+                time = t
+                timestampText = ts
+            }
+            func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
+                guard let v = values[slot].double, range.contains(v) else { return nil }
+                return v
+            }
+            let rawLat = coordinate(Slot.rawLatitude, -90...90)
+            let rawLon = coordinate(Slot.rawLongitude, -180...180)
+            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
+            // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
+            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
+                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
+                skip(warnings, entry, "\(entry.event) has no usable latitude/longitude")
+                return
+            }
+            let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
+            let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
+            switch entry.event {
+            case "location":
+                locations += 1
+                let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
+                              speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
+                              logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
+                              isRaw: hasRaw)
+                if fix.uuid.isEmpty {
+                    warnings.add(table: "log_entries", rowId: entry.rowId,
+                                 "location line has no uuid (cannot be matched to the queue); replayed without dedupe")
+                    items.append(.init(kind: .unmatchedLocation, fix: fix))
+                } else {
+                    items.append(.init(kind: .location, fix: fix))
+                }
+            case "filter.reject":
+                rejects += 1
+                items.append(.init(kind: .reject, fix: Fix(
+                    time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
+                    source: .logReject, logId: entry.rowId, timestampText: timestampText,
+                    recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:)))))
+            default:  // filter.adjust: latitude/longitude are the raw position before the move
+                adjusts += 1
+                items.append(.init(kind: .adjust, fix: Fix(
+                    time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
+                    source: .logAdjust, logId: entry.rowId, timestampText: timestampText)))
+            }
+        }
+
+        private mutating func skip(_ warnings: WarningLog, _ entry: LogEntry, _ message: String) {
+            warnings.add(table: "log_entries", rowId: entry.rowId, message + "; not replayed")
+            skipped += 1
+        }
+    }
+
+    /// Parses the fix lines of the log with the field scanner; unusable lines become located
+    /// warnings on `dump`.
+    static func readLogLines(_ dump: Dump) -> ParsedLines {
+        var parsed = ParsedLines()
+        // data is parsed here by the field scanner, which warns with its own located message.
+        var query = LogQuery(events: Array(ParsedLines.events).sorted())
+        query.validatesData = false
+        dump.forEachLogEntry(query) { entry in parsed.add(entry, warnings: dump.warnings) }
+        return parsed
+    }
+}
