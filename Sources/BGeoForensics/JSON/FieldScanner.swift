@@ -236,20 +236,27 @@ private struct Cursor {
     /// Skips a string starting at the quote, validating escapes and control characters.
     mutating func skipString() -> Bool {
         index += 1
-        while index < bytes.count {
-            let b = bytes[index]
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return false }
+        while true {
+            // Eight bytes at a time while none of them needs a look (most of every string).
+            while index + 8 <= count, !Cursor.needsLook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
+            guard index < count else { return false }
+            let b = base[index]
             if b == UInt8(ascii: "\"") { index += 1; return true }
             if b < 0x20 { return false }
             if b == UInt8(ascii: "\\") {
                 index += 1
-                guard index < bytes.count else { return false }
-                switch bytes[index] {
+                guard index < count else { return false }
+                switch base[index] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 1
                 case UInt8(ascii: "u"):
-                    guard index + 4 < bytes.count else { return false }
-                    for k in 1...4 where !isHex(bytes[index + k]) { return false }
+                    guard index + 4 < count else { return false }
+                    for k in 1...4 where !isHex(base[index + k]) { return false }
                     index += 5
                 default:
                     return false
@@ -258,7 +265,19 @@ private struct Cursor {
             }
             index += 1
         }
-        return false
+    }
+
+    /// True when one of the eight bytes in `word` is a quote, a backslash or a control character
+    /// (below 0x20). The zero-byte tests are exact as a yes/no, which is all that is asked.
+    @inline(__always)
+    static func needsLook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let hasQuote = (quotes &- ones) & ~quotes
+        let hasBackslash = (backslashes &- ones) & ~backslashes
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl) & highs != 0
     }
 
     private func isHex(_ b: UInt8) -> Bool {
@@ -346,9 +365,51 @@ private struct Cursor {
         case UInt8(ascii: "n"): return skipLiteral("null") ? .null : nil
         case UInt8(ascii: "{"), UInt8(ascii: "["): return skipValue(depth: 2) ? .composite : nil
         default:
-            guard skipNumber() else { return nil }
-            return .number(Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+            return scanNumber().map(ScannedValue.number)
         }
+    }
+
+    /// Skips a number as `skipNumber` does and returns its value: a plain decimal of up to 15
+    /// digits is accumulated on the way (exact), anything else goes to `parseDouble`.
+    mutating func scanNumber() -> Double? {
+        let start = index
+        let negative = peek == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard peek >= 48, peek <= 57 else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        if peek == 48 {
+            index += 1
+            digits = 1
+        } else {
+            while peek >= 48, peek <= 57 {
+                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+                digits += 1
+                index += 1
+            }
+        }
+        var fractionDigits = 0
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard peek >= 48, peek <= 57 else { return nil }
+            while peek >= 48, peek <= 57 {
+                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+                digits += 1
+                fractionDigits += 1
+                index += 1
+            }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard peek >= 48, peek <= 57 else { return nil }
+            while peek >= 48, peek <= 57 { index += 1 }
+            return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        }
+        guard digits <= 15 else { return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+        // Exact: mantissa and 10^k are both exactly representable, one correctly rounded division.
+        let value = Double(mantissa) / Cursor.powersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 
     /// The grammar has been checked; short plain decimals are converted exactly by hand,

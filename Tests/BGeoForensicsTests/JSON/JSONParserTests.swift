@@ -71,6 +71,110 @@ import Testing
     }
 }
 
+/// The scanner against the strict parser on thousands of generated documents and damaged
+/// copies of them: same verdict on validity, same values for the picked fields. Strings are
+/// long enough to cross the scanner's eight-byte steps with the special byte at every offset.
+@Suite struct FieldScannerDifferentialTests {
+    private static let paths = ["a", "b", "n.x", "n.y", "s"]
+
+    private static func randomString(_ rng: inout SplitMix64) -> String {
+        // No surrogate escapes: a damaged pair leaves a lone surrogate, valid to the grammar (and
+        // to the scanner, like SQLite's json_valid) but refused by the strict parser.
+        let pieces = ["x", "é", "✓", "😀", "\\\"", "\\\\", "\\n", "\\u00e9", " ", "1234567", "\\/"]
+        var out = ""
+        for _ in 0..<rng.int(0...24) { out += pieces[rng.int(0...(pieces.count - 1))] }
+        return "\"" + out + "\""
+    }
+
+    private static func randomNumber(_ rng: inout SplitMix64) -> String {
+        let shapes = ["0", "-0", "7", "-12.5", "52.2440006", "123456789012345", "1234567890123456789", "0.000001",
+                      "1e3", "-2.5E-3", "3.14159265358979", "20.98600470000001"]
+        return shapes[rng.int(0...(shapes.count - 1))]
+    }
+
+    private static func randomValue(_ rng: inout SplitMix64, depth: Int) -> String {
+        switch rng.int(0...(depth > 1 ? 4 : 6)) {
+        case 0, 1: return randomString(&rng)
+        case 2, 3: return randomNumber(&rng)
+        case 4: return ["true", "false", "null"][rng.int(0...2)]
+        case 5: return "[" + (0..<rng.int(0...3)).map { _ in randomValue(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
+        default: return randomObject(&rng, depth: depth + 1)
+        }
+    }
+
+    private static func randomObject(_ rng: inout SplitMix64, depth: Int) -> String {
+        let keys = ["a", "b", "n", "s", "x", "y", "longer_key_name", "k\\\"q"]
+        let members = (0..<rng.int(0...5)).map { _ in
+            "\"" + keys[rng.int(0...(keys.count - 1))] + "\":" + randomValue(&rng, depth: depth)
+        }
+        return "{" + members.joined(separator: rng.chance(0.2) ? " , " : ",") + "}"
+    }
+
+    /// What the scanner should give for `path`, from the parser's tree.
+    private static func expected(_ tree: JSONValue, _ path: String) -> ScannedValue {
+        let parts = path.split(separator: ".").map(String.init)
+        var node: JSONValue? = tree
+        for part in parts {
+            guard case .object(let object)? = node else { return .missing }
+            // The scanner keeps the last of repeated keys at the top level, like the parser.
+            node = object[part]
+        }
+        switch node {
+        case nil: return .missing
+        case .null?: return .null
+        case .bool(let b)?: return .bool(b)
+        case .int(let i)?: return .number(Double(i))
+        case .double(let d)?: return .number(d)
+        case .string(let s)?: return .string(s)
+        default: return .composite
+        }
+    }
+
+    @Test func agreesWithTheParserOnGeneratedAndDamagedDocuments() {
+        var rng = SplitMix64(seed: 20261130)
+        let scanner = FieldScanner(paths: Self.paths)
+        var checkedValid = 0, checkedInvalid = 0
+        for round in 0..<3000 {
+            var text = Self.randomObject(&rng, depth: 0)
+            if round % 2 == 1, !text.utf8.isEmpty {
+                // Damage: drop, duplicate or replace one byte (a control byte among them).
+                var bytes = Array(text.utf8)
+                let at = rng.int(0...(bytes.count - 1))
+                switch rng.int(0...2) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(bytes[at], at: at)
+                default: bytes[at] = [0x01, 0x22, 0x5C, 0x7D, 0x2C, 0x20][rng.int(0...5)]
+                }
+                text = String(decoding: bytes, as: UTF8.self)
+            }
+            let tree = try? JSONParser.parse(text)
+            let isObject: Bool = { if case .object? = tree { return true } else { return false } }()
+            var copy = text
+            #expect(copy.withUTF8 { FieldScanner.isValidJSON($0) } == (tree != nil), "\(text)")
+            let values = scanner.scan(text)
+            #expect((values != nil) == isObject, "\(text)")
+            guard let tree, let values, isObject, !Self.hasRepeatedKeys(text) else {
+                checkedInvalid += 1
+                continue
+            }
+            checkedValid += 1
+            for (i, path) in Self.paths.enumerated() {
+                #expect(values[i] == Self.expected(tree, path), "\(path) in \(text)")
+            }
+        }
+        #expect(checkedValid > 1000)
+        #expect(checkedInvalid > 500)
+    }
+
+    /// Repeated keys: which copy wins is not what this test is about.
+    private static func hasRepeatedKeys(_ text: String) -> Bool {
+        for key in ["a", "b", "n", "s", "x", "y"] {
+            if text.components(separatedBy: "\"\(key)\":").count > 2 { return true }
+        }
+        return false
+    }
+}
+
 @Suite struct JSONValidityTests {
     /// The validity check must agree with the strict parser on every kind of document.
     @Test(arguments: [
