@@ -48,11 +48,18 @@ public struct Fix: Sendable {
     /// True when the position is the raw (pre-Kalman) one: raw_* of a location line, or a
     /// filter line. False for queue-only fixes, whose position is the engine's smoothed output.
     public var isRaw: Bool
+    /// Heading (degrees, ≥ 0) and altitude (metres) as the fix's row records them: not replay
+    /// inputs, carried for exports (a GPX track point has both). NaN when unknown, which keeps
+    /// a million fixes 16 bytes smaller than two optionals would.
+    var headingOrNaN: Double = .nan
+    var altitudeOrNaN: Double = .nan
+    public var heading: Double? { headingOrNaN.isNaN ? nil : headingOrNaN }
+    public var altitude: Double? { altitudeOrNaN.isNaN ? nil : altitudeOrNaN }
 
     public init(index: Int = 0, time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil,
                 speed: Double? = nil, recordedOdometer: Double? = nil, source: FixSource = .queue,
                 rowId: Int64? = nil, logId: Int64? = nil, uuid: String = "", timestampText: String = "",
-                recordedReason: RejectReason? = nil, isRaw: Bool = true) {
+                recordedReason: RejectReason? = nil, isRaw: Bool = true, heading: Double? = nil, altitude: Double? = nil) {
         self.index = index
         self.time = time
         self.latitude = latitude
@@ -67,6 +74,9 @@ public struct Fix: Sendable {
         self.timestampText = timestampText
         self.recordedReason = recordedReason
         self.isRaw = isRaw
+        // Same filters as the queue table shows: a negative heading means "unknown".
+        headingOrNaN = heading.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } ?? .nan
+        altitudeOrNaN = altitude.flatMap { $0.isFinite ? $0 : nil } ?? .nan
     }
 
     /// How a person finds this fix in the dump: its uuid, else the log row.

@@ -4,11 +4,11 @@ extension TraceBuilder {
     /// The fields replay needs from a log line's `data`, picked in one pass (no JSON tree).
     static let logScanner = FieldScanner(paths: [
         "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "odometer",
-        "raw_latitude", "raw_longitude", "reason",
+        "raw_latitude", "raw_longitude", "reason", "heading", "altitude",
     ])
     fileprivate enum Slot {
         static let uuid = 0, timestamp = 1, latitude = 2, longitude = 3, accuracy = 4, speed = 5, odometer = 6
-        static let rawLatitude = 7, rawLongitude = 8, reason = 9
+        static let rawLatitude = 7, rawLongitude = 8, reason = 9, heading = 10, altitude = 11
     }
 
     /// The usable `location`, `filter.reject` and `filter.adjust` lines, in log order, before
@@ -29,6 +29,8 @@ extension TraceBuilder {
             let accuracy: Double
             let speed: Double
             let odometer: Double
+            let heading: Double
+            let altitude: Double
             let logId: Int64
             let uuid: String
             let timestampText: String
@@ -43,6 +45,8 @@ extension TraceBuilder {
                 accuracy = fix.accuracy ?? .nan
                 speed = fix.speed ?? .nan
                 odometer = fix.recordedOdometer ?? .nan
+                heading = fix.headingOrNaN
+                altitude = fix.altitudeOrNaN
                 logId = fix.logId ?? 0
                 uuid = fix.uuid
                 timestampText = fix.timestampText
@@ -54,7 +58,7 @@ extension TraceBuilder {
                 return Fix(time: time, latitude: latitude, longitude: longitude, accuracy: optional(accuracy),
                            speed: optional(speed), recordedOdometer: optional(odometer), source: source, logId: logId,
                            uuid: uuid, timestampText: timestampText, recordedReason: reason,
-                           isRaw: isRaw)
+                           isRaw: isRaw, heading: optional(heading), altitude: optional(altitude))
             }
         }
         var items: [Item] = []
@@ -117,7 +121,7 @@ extension TraceBuilder {
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
                               logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
-                              isRaw: hasRaw)
+                              isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double)
                 if fix.uuid.isEmpty {
                     warnings.add(table: "log_entries", rowId: entry.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")

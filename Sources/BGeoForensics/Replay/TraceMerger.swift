@@ -99,6 +99,8 @@ struct TraceMerger {
         if fixes[existing].accuracy == nil { fixes[existing].accuracy = fix.accuracy }
         if fixes[existing].speed == nil { fixes[existing].speed = fix.speed }
         if fixes[existing].recordedOdometer == nil { fixes[existing].recordedOdometer = fix.recordedOdometer }
+        if fixes[existing].headingOrNaN.isNaN { fixes[existing].headingOrNaN = fix.headingOrNaN }
+        if fixes[existing].altitudeOrNaN.isNaN { fixes[existing].altitudeOrNaN = fix.altitudeOrNaN }
     }
 
     /// The trace: adjust lines folded in, sorted by time, indexed. `lines` gives the line counts.

@@ -13,17 +13,33 @@ public enum DecimalText {
         guard abs(value) < limit else { return value > 0 ? "\(Int64(limit))" : "-\(Int64(limit))" }
         let scaled = Int64((abs(value) * Double(scale)).rounded())
         let negative = value < 0 && scaled != 0
-        let whole = scaled / scale
+        var whole = scaled / scale
         var fraction = scaled % scale
-        var text = negative ? "-" : ""
-        text += String(whole)
-        guard places > 0, fraction != 0 else { return text }
         var digits = places
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        let fractionText = String(fraction)
-        text += "."
-        if fractionText.count < digits { text += String(repeating: "0", count: digits - fractionText.count) }
-        text += fractionText
-        return text
+        while digits > 0, fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        // Written right to left into one buffer (a million points: no intermediate strings).
+        var wholeDigits = 1
+        var probe = whole
+        while probe >= 10 { probe /= 10; wholeDigits += 1 }
+        let length = (negative ? 1 : 0) + wholeDigits + (digits > 0 ? digits + 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = length
+            for _ in 0..<digits {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            if digits > 0 {
+                at -= 1
+                buffer[at] = UInt8(ascii: ".")
+            }
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
+            if negative { buffer[0] = UInt8(ascii: "-") }
+            return length
+        }
     }
 }

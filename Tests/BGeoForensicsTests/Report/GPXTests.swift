@@ -25,6 +25,34 @@ import Testing
         #expect(GPXWriter.latitude(91) == "90")
     }
 
+    /// The buffer-writing formatter against a plain string-building one on random values of
+    /// every magnitude and precision (the earlier implementation, kept here as the reference).
+    @Test func decimalTextMatchesStringBuilding() {
+        func reference(_ value: Double, _ places: Int) -> String {
+            var scale: Int64 = 1
+            for _ in 0..<places { scale *= 10 }
+            let scaled = Int64((abs(value) * Double(scale)).rounded())
+            var fraction = scaled % scale
+            var text = value < 0 && scaled != 0 ? "-" : ""
+            text += String(scaled / scale)
+            guard places > 0, fraction != 0 else { return text }
+            var digits = places
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            let fractionText = String(fraction)
+            return text + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        }
+        var rng = SplitMix64(seed: 11)
+        for i in 0..<20_000 {
+            let magnitude = [1e-9, 1e-5, 0.01, 1, 180, 1e4, 1e8][i % 7]
+            let value = rng.double(-1...1) * magnitude
+            let places = rng.int(0...9)
+            #expect(DecimalText.format(value, places: places) == reference(value, places), "\(value) \(places)")
+        }
+        #expect(DecimalText.format(-0.0, places: 3) == "0")
+        #expect(DecimalText.format(1e12, places: 2) == "1000000000000")
+        #expect(DecimalText.format(-0.05, places: 1) == "-0.1")
+    }
+
     @Test func segmentsSplitAtGaps() throws {
         let (_, summary, trace) = try GPXTests.export(.recorded)
         #expect(summary.points == trace.fixes.filter { $0.decision != .rejected }.count)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the trace exactly as the engine recorded it, from the dump alone: queued location
 /// records and `location` log lines are accepted fixes (deduplicated by uuid, the queue row
 /// wins), `filter.reject` lines are rejected fixes with their reason, `filter.adjust` lines are
@@ -8,12 +10,31 @@ public enum RecordedTraceReader {
         "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude",
     ])
 
+    /// A fix line of the log, parsed: `location` lines carry their raw position as `fix.latitude`.
+    struct LineFix {
+        let isLocation: Bool
+        let fix: ReportFix
+    }
+
     public static func read(_ dump: Dump) -> ReportTrace {
+        // The queue and the log's fix lines are independent scans: the lines are parsed on a
+        // second thread through their own connection; their warnings follow the queue's.
+        let lineReader = try? dump.parallelReader()
+        let parsedLines = UncheckedBox<[LineFix]?>(nil)
+        let group = DispatchGroup()
+        if let lineReader {
+            let reader = UncheckedBox(lineReader)
+            group.enter()
+            Thread.detachNewThread {
+                parsedLines.value = readLines(reader.value)
+                group.leave()
+            }
+        }
         var fixes: [ReportFix] = []
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
         var head: String?
-        dump.forEachRecord { record in
+        dump.forEachRecord(.fieldsOnly) { record in
             if head == nil { head = record.uuid }
             if record.kind == .geofence {
                 geofences.append(ReportGeofence(
@@ -31,7 +52,41 @@ public enum RecordedTraceReader {
         for i in fixes.indices {
             if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
         }
+        group.wait()
+        let lines: [LineFix]
+        if let lineReader, let parsed = parsedLines.value {
+            lines = parsed
+            dump.warnings.add(contentsOf: lineReader.warnings)
+        } else {
+            lines = readLines(dump)
+        }
         var seenLogUUIDs: Set<String> = []
+        for line in lines {
+            if line.isLocation, let uuid = line.fix.uuid {
+                if let index = queueIndex[uuid] {
+                    // Same fix as a queued record: keep the queue row, learn the raw position.
+                    fixes[index].latitude = line.fix.latitude
+                    fixes[index].longitude = line.fix.longitude
+                    continue
+                }
+                guard seenLogUUIDs.insert(uuid).inserted else { continue }
+            }
+            fixes.append(line.fix)
+        }
+        // Time order; ties keep reading order (sort is not stable, so break ties by position).
+        // Usually the fixes already are in order: then no copy is made.
+        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].time <= fixes[$0].time }
+        let ordered = inOrder ? fixes : fixes.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+        geofences.sort { $0.time < $1.time }
+        return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
+    }
+
+    /// The `location`, `filter.reject` and `filter.adjust` lines, parsed in log order; a line
+    /// without a usable position becomes a located warning.
+    static func readLines(_ dump: Dump) -> [LineFix] {
+        var lines: [LineFix] = []
         var values: [ScannedValue] = []
         let scanner = logScanner
         dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
@@ -48,37 +103,21 @@ public enum RecordedTraceReader {
             let uuid = values[0].string
             switch entry.event {
             case "location":
-                let rawLat = number(8) ?? lat
-                let rawLon = number(9) ?? lon
-                if let uuid {
-                    if let index = queueIndex[uuid] {
-                        // Same fix as a queued record: keep the queue row, learn the raw position.
-                        fixes[index].latitude = rawLat
-                        fixes[index].longitude = rawLon
-                        return
-                    }
-                    guard seenLogUUIDs.insert(uuid).inserted else { return }
-                }
-                fixes.append(ReportFix(time: time, uuid: uuid, latitude: rawLat, longitude: rawLon,
-                                       outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
-                                       heading: known(6), altitude: number(7), source: .log(rowId: entry.rowId)))
+                lines.append(LineFix(isLocation: true, fix: ReportFix(
+                    time: time, uuid: uuid, latitude: number(8) ?? lat, longitude: number(9) ?? lon,
+                    outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
+                    heading: known(6), altitude: number(7), source: .log(rowId: entry.rowId))))
             case "filter.reject":
-                fixes.append(ReportFix(time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
-                                       decision: .rejected, reason: values[10].string ?? "unknown",
-                                       source: .log(rowId: entry.rowId)))
+                lines.append(LineFix(isLocation: false, fix: ReportFix(
+                    time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
+                    decision: .rejected, reason: values[10].string ?? "unknown", source: .log(rowId: entry.rowId))))
             default:
-                fixes.append(ReportFix(time: time, uuid: uuid, latitude: lat, longitude: lon,
-                                       outputLatitude: number(11) ?? lat, outputLongitude: number(12) ?? lon,
-                                       accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId)))
+                lines.append(LineFix(isLocation: false, fix: ReportFix(
+                    time: time, uuid: uuid, latitude: lat, longitude: lon,
+                    outputLatitude: number(11) ?? lat, outputLongitude: number(12) ?? lon,
+                    accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId))))
             }
         }
-        // Time order; ties keep reading order (sort is not stable, so break ties by position).
-        // Usually the fixes already are in order: then no copy is made.
-        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].time <= fixes[$0].time }
-        let ordered = inOrder ? fixes : fixes.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-        }.map(\.element)
-        geofences.sort { $0.time < $1.time }
-        return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
+        return lines
     }
 }
