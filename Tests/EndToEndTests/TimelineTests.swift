@@ -201,9 +201,21 @@ import Testing
     }
 
     @Test func healthySamplesRaiseNoAlarm() throws {
-        for name in ["healthy-day.db", "wal-mode.db", "legacy-schema.db", "teleports.db", "longping.db"] {
+        for name in ["healthy-day.db", "wal-mode.db", "legacy-schema.db", "teleports.db"] {
             #expect(alarms(try findings(name)).isEmpty, "\(name)")
         }
+    }
+
+    /// The LongPing sample's attempts column (Samples/README.md: ids 1–12 at 2, ids 13–30 at 1)
+    /// is its only alarm: records one or two 4xx answers away from deletion.
+    @Test func longpingSampleWarnsAboutAttemptCounters() throws {
+        let all = try findings("longping.db")
+        #expect(alarms(all) == ["queue.attempts"])
+        let attempts = try #require(all.first { $0["code"] == "queue.attempts" })
+        #expect(attempts["severity"] == "warning")
+        let summary = attempts["summary"]?.stringValue ?? ""
+        #expect(summary.contains("30 queued records") && summary.contains("12 at 2 of 3, 18 at 1 of 3"))
+        #expect(summary.contains("deletes up to 12 records"))
     }
 
     @Test func strandedRefreshSample() throws {

@@ -3,6 +3,9 @@
 public struct UploadPolicy: Sendable, Equatable {
     public enum Engine: String, Sendable, CaseIterable {
         case bgeo, longping
+
+        /// The SDK's own spelling, for sentences.
+        public var productName: String { self == .bgeo ? "BGeo" : "LongPing" }
     }
 
     public var engine: Engine

@@ -13,6 +13,11 @@ public enum PolicyRule: String, Sendable, CaseIterable {
     case refreshSkipped = "refresh-skipped"
     /// A 2xx resets the consecutive-failure counter: the next `http.backoff` says failures 1.
     case successNoReset = "success-no-reset"
+    /// LongPing: a 413 is answered by re-sending at once with half the batch (at least one record).
+    case batchNotHalved = "batch-not-halved"
+    /// LongPing: a record is deleted at its third counted attempt (another 4xx), so none stays
+    /// queued with that many.
+    case keptAfterAttempts = "kept-after-attempts"
 
     /// The rule in plain words, as the SDK guides state it.
     public var statement: String {
@@ -22,14 +27,16 @@ public enum PolicyRule: String, Sendable, CaseIterable {
         case .backoffSchedule: return "the wait after a failure follows the documented backoff schedule"
         case .refreshSkipped: return "a 401/403 with authorization configured triggers a token refresh before the batch is retried"
         case .successNoReset: return "a 2xx resets the consecutive-failure counter, so the next backoff starts again at failure 1"
+        case .batchNotHalved: return "a 413 (payload too large) is answered at once by re-sending with half the batch (at least one record)"
+        case .keptAfterAttempts: return "a record answered by another 4xx is deleted at its third counted attempt (logged as dropped)"
         }
     }
 
     /// Dropping good records and never refreshing lose or strand data; timing slips do not.
     public var severity: Severity {
         switch self {
-        case .retryableDropped, .poisonNotSplit, .refreshSkipped: return .error
-        case .backoffSchedule, .successNoReset: return .warning
+        case .retryableDropped, .poisonNotSplit, .refreshSkipped, .batchNotHalved: return .error
+        case .backoffSchedule, .successNoReset, .keptAfterAttempts: return .warning
         }
     }
 }
@@ -48,6 +55,21 @@ public struct PolicyRules: Sendable {
         case .drop, .countAttempt: return false
         case .success, .retry, .refresh, .halveBatch: return true
         }
+    }
+
+    /// After `status` answered a batch of `count`, the most records the next request may carry,
+    /// when the policy halves batches on that status (LongPing 413); nil when it does not.
+    /// "Half" is read generously (rounded up), so only a batch that did not shrink is flagged.
+    public func halvedBatchLimit(status: Int, count: Int, authorizationConfigured: Bool) -> Int? {
+        guard policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured) == .halveBatch,
+              count > 1 else { return nil }
+        return (count + 1) / 2
+    }
+
+    /// True when a record still queued with `attempts` counted 4xx answers should have been deleted.
+    public func attemptsAreOverLimit(_ attempts: Int) -> Bool {
+        guard let limit = policy.maxAttemptsBeforeDrop else { return false }
+        return attempts >= limit
     }
 
     /// True when dropping `uuidCount` records at once breaks the split rule.

@@ -182,6 +182,13 @@ extension TimelineBuilder {
                            "the last upload succeeded (row \(lastSuccess.row)) but the dump's state still says http.failures = \(failures)",
                            logIds: [lastSuccess.row])
         }
+        // The queue's attempt counters are the engine's state at the moment of the dump.
+        if options.until == nil, queueAttempts.overLimitUUIDs.count > 0, let limit = policy.maxAttemptsBeforeDrop {
+            let n = queueAttempts.overLimitUUIDs.count
+            violations.add(.keptAfterAttempts,
+                           "\(n) record\(n == 1 ? " is" : "s are") still queued with \(limit) or more counted attempts (up to \(queueAttempts.highest))",
+                           logIds: [], uuids: queueAttempts.overLimitUUIDs.values)
+        }
         for rule in PolicyRule.allCases {
             guard let list = violations.lists[rule] else { continue }
             let n = list.total
@@ -189,6 +196,19 @@ extension TimelineBuilder {
             if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here: " : "First: ") + first + "." }
             findings.append(Finding(code: "policy.violation", severity: rule.severity, summary: summary,
                                     evidence: list.items, rule: rule.rawValue, omittedEvidence: list.omitted))
+        }
+
+        // queue.attempts: records one or two 4xx answers away from deletion.
+        if options.until == nil, queueAttempts.triedRecords > 0, let limit = policy.maxAttemptsBeforeDrop {
+            let tried = queueAttempts.triedRecords
+            let atBrink = queueAttempts.recordsByAttempts[limit - 1] ?? 0
+            var summary = "\(tried) queued record\(tried == 1 ? " was" : "s were") already answered by a non-retryable 4xx "
+            summary += "(the queue's attempts column): \(queueAttempts.levelsText(limit: limit)). "
+            summary += "\(policy.engine.productName) deletes a record at its \(Self.ordinal(limit)) such answer"
+            summary += atBrink > 0 ? ", so one more for a batch holding them deletes up to \(atBrink) record\(atBrink == 1 ? "" : "s")." : "."
+            findings.append(Finding(code: "queue.attempts", severity: .warning, summary: summary,
+                                    evidence: [Evidence(note: "the records with the most attempts (\(queueAttempts.highest))",
+                                                        logIds: [], uuids: queueAttempts.highestUUIDs.values)]))
         }
 
         // queue.pruned
@@ -339,5 +359,17 @@ extension TimelineBuilder {
         return exp <= reference
             ? "the stored access token expired at \(time(exp)), before the last log row (\(time(reference)))"
             : "the stored access token is valid until \(time(exp))"
+    }
+
+    /// "1st", "2nd", "3rd", "4th" …
+    static func ordinal(_ n: Int) -> String {
+        let suffix: String
+        switch (n % 10, n % 100) {
+        case (1, let h) where h != 11: suffix = "st"
+        case (2, let h) where h != 12: suffix = "nd"
+        case (3, let h) where h != 13: suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(n)\(suffix)"
     }
 }

@@ -27,6 +27,7 @@ public final class TimelineBuilder {
     var oldestPending: (time: Double, uuid: String)?
     var newestPending: Double?
     var pendingUuids = BoundedList<String>(limit: 20)
+    var queueAttempts = QueueAttemptTally()
 
     // Log span.
     var logRows = 0
@@ -127,7 +128,11 @@ public final class TimelineBuilder {
             if note(rowTime: fix.time, uuid: fix.uuid) { coverage.add(fix.time, moving: nil, queueRow: fix.rowId) }
         }
         guard !handled else { return }
+        let rules = PolicyRules(policy: policy)
         dump.forEachRecord(.fieldsOnly) { record in
+            if let attempts = record.attempts {
+                queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
+            }
             guard note(rowTime: record.time, uuid: { record.uuid }) else { return }
             let moving = record.isMoving ?? record.speed.map { $0 > 1 }
             coverage.add(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))

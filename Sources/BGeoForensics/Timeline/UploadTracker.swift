@@ -25,6 +25,8 @@ struct UploadTracker {
     private var refreshDue: Int64?
     private var expectReset: Int64?
     private var pendingSplit: (row: Int64, count: Int)?
+    /// A 413 (LongPing) whose batch the next request must halve.
+    private var pendingHalve: (row: Int64, status: Int, count: Int, limit: Int)?
     private var nextIsAfterRefresh = false
 
     // Diagnosis counters.
@@ -116,6 +118,14 @@ struct UploadTracker {
             }
             pendingSplit = nil
         }
+        if let halve = pendingHalve {
+            if count > halve.limit {
+                violations.add(.batchNotHalved,
+                               "the \(halve.status) at row \(halve.row) answered a batch of \(halve.count); the next request (row \(entry.rowId)) carried \(count) records instead of at most \(halve.limit)",
+                               logIds: [halve.row, entry.rowId], uuids: Array(uuids.prefix(10)))
+            }
+            pendingHalve = nil
+        }
         current = attempt
         totalAttempts += 1
     }
@@ -178,6 +188,8 @@ struct UploadTracker {
         if outcome == .drop, attempt.count > 1, policy.splitDroppedBatch {
             pendingSplit = (entry.rowId, attempt.count)
         }
+        pendingHalve = rules.halvedBatchLimit(status: status, count: attempt.count, authorizationConfigured: authorizationConfigured)
+            .map { (entry.rowId, status, attempt.count, $0) }
         lastResponse = (entry.rowId, status, attempt.uuids, attempt.count, retryAfter)
     }
 
@@ -229,6 +241,12 @@ struct UploadTracker {
             current = attempt
         }
         stats.backoffs += 1
+        if let halve = pendingHalve {
+            violations.add(.batchNotHalved,
+                           "the \(halve.status) at row \(halve.row) answered a batch of \(halve.count); the engine went to backoff (row \(entry.rowId)) instead of re-sending at once with at most \(halve.limit)",
+                           logIds: [halve.row, entry.rowId])
+            pendingHalve = nil
+        }
         if let due = refreshDue {
             violations.add(.refreshSkipped,
                            "the \(lastResponse?.status ?? 401) at row \(due) went straight to backoff (row \(entry.rowId)) without a token refresh",

@@ -52,7 +52,8 @@ final class TimelineFixture {
 
     /// A fix: a `location` log line (uploaded history) and optionally a queue row (pending).
     @discardableResult
-    func fix(after seconds: Double = 10, moving: Bool = true, queued: Bool = false, logged: Bool = true) throws -> String {
+    func fix(after seconds: Double = 10, moving: Bool = true, queued: Bool = false, logged: Bool = true,
+             attempts: Int = 0) throws -> String {
         clock += seconds
         fixCounter += 1
         let uuid = String(format: "00000000-0000-4000-8000-%012x", fixCounter)
@@ -61,7 +62,7 @@ final class TimelineFixture {
             "coords": ["latitude": .double(52.2 + Double(fixCounter) * 1e-4), "longitude": 21.0, "accuracy": 8.0,
                        "speed": .double(moving ? 6.5 : 0)],
         ]
-        if queued { try writer.insertRecord(record, createdAt: ts()) }
+        if queued { try writer.insertRecord(record, createdAt: ts(), attempts: attempts) }
         if logged {
             try writer.insertLog(ts: ts(), level: 4, event: "location",
                                  data: ["uuid": .string(uuid), "timestamp": .string(ts()), "latitude": 52.2, "longitude": 21.0,

@@ -517,4 +517,64 @@ extension Scenarios {
         let bgeoSchedule = try #require(bgeo.findings(code: "policy.violation").first)
         #expect(bgeoSchedule.evidence.count == 3)
     }
+
+    // MARK: LongPing attempt counters and 413 halving
+
+    /// The queue's attempts column (LongPing counts each other-4xx answer, deletes at 3): records
+    /// near the limit are a warning; one at the limit and still queued breaks the policy.
+    @Test func longpingAttemptCountersAreReadFromTheQueue() throws {
+        let path = Scenarios.directory.file("longping-attempts.db")
+        let f = try TimelineFixture(path: path, layout: .longping)
+        var byAttempts: [Int: [String]] = [:]
+        for attempts in [0, 0, 1, 1, 1, 2, 2, 3] {
+            byAttempts[attempts, default: []].append(try f.fix(after: 30, queued: true, logged: false, attempts: attempts))
+        }
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path)).build()
+        let tried = try #require(timeline.findings(code: "queue.attempts").first)
+        #expect(tried.severity == .warning)
+        #expect(tried.summary.hasPrefix("6 queued records were already answered by a non-retryable 4xx"))
+        #expect(tried.summary.contains("1 at 3 of 3, 2 at 2 of 3, 3 at 1 of 3"))
+        #expect(tried.summary.contains("deletes up to 2 records"))
+        #expect(tried.allUuids == byAttempts[3])
+        let kept = try #require(timeline.findings(code: "policy.violation").first { $0.rule == PolicyRule.keptAfterAttempts.rawValue })
+        #expect(kept.severity == .warning)
+        #expect(kept.allUuids == byAttempts[3])
+        // BGeo's policy counts no attempts: the column says nothing about it.
+        let asBGeo = TimelineBuilder(dump: try Dump(path: path), options: TimelineOptions(policy: .bgeo)).build()
+        #expect(asBGeo.findings(code: "queue.attempts").isEmpty)
+        #expect(asBGeo.findings(code: "policy.violation").isEmpty)
+    }
+
+    /// LongPing answers a 413 by re-sending at once with half the batch: a next request that did
+    /// not shrink, or a backoff instead of the re-send, breaks the rule; a halved one does not.
+    @Test func longping413MustHalveTheBatch() throws {
+        let path = Scenarios.directory.file("halving.db")
+        let f = try TimelineFixture(path: path)
+        try f.config(TimelineFixture.plainConfig)
+        var batch: [String] = []
+        for _ in 0..<4 { batch.append(try f.fix(queued: true)) }
+        try f.request(batch)
+        let halvedOK = try f.response(413, count: 4)
+        try f.request(Array(batch.prefix(2)))
+        try f.response(200, count: 2)
+        try f.request(Array(batch.suffix(2)))
+        try f.response(200, count: 2)
+        var more: [String] = []
+        for _ in 0..<4 { more.append(try f.fix(queued: true)) }
+        try f.request(more)
+        let notHalved = try f.response(413, count: 4)
+        let sameAgain = try f.request(more)
+        let backoffFirst = try f.response(413, count: 4)
+        let backoffRow = try f.backoff(failures: 1, delay: 10)
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path), options: TimelineOptions(policy: .longping)).build()
+        let violation = try #require(timeline.findings(code: "policy.violation").first { $0.rule == PolicyRule.batchNotHalved.rawValue })
+        #expect(violation.severity == .error)
+        #expect(violation.evidence.count == 2)
+        #expect(violation.evidence[0].logIds == [notHalved, sameAgain])
+        #expect(violation.evidence[1].logIds == [backoffFirst, backoffRow])
+        #expect(!violation.allLogIds.contains(halvedOK))
+        #expect(violation.summary.contains("carried 4 records instead of at most 2"))
+    }
 }
