@@ -49,25 +49,9 @@ public struct DumpSummary: Sendable {
         // The queue and the log are independent tables: scan them on two threads, each through its
         // own connection to the private copy. Log warnings are appended after the queue's, so the
         // order is the same as a sequential scan's.
-        let logReader = try? dump.parallelReader()
-        let logScan = UncheckedBox<LogStats?>(nil)
-        let group = DispatchGroup()
-        if let logReader {
-            let reader = UncheckedBox(logReader)
-            group.enter()
-            Thread.detachNewThread {
-                logScan.value = DumpSummary.scanLog(reader.value)
-                group.leave()
-            }
-        }
+        let logScan = SecondConnectionScan.start(on: dump) { DumpSummary.scanLog($0) }
         queue = DumpSummary.scanQueue(dump)
-        group.wait()
-        if let logReader, let stats = logScan.value {
-            log = stats
-            dump.warnings.add(contentsOf: logReader.warnings)
-        } else {
-            log = DumpSummary.scanLog(dump)
-        }
+        log = logScan?.finish(into: dump.warnings) ?? DumpSummary.scanLog(dump)
         let q = queue
         let l = log
         let recorded = dump.recordedConfig()

@@ -56,26 +56,9 @@ public enum TraceBuilder {
         // The queue and the log lines are independent scans, the two big costs of a replay: the log
         // lines are parsed on a second thread through their own connection to the private copy.
         // Their warnings are appended after the queue's, the order a sequential read gives.
-        let lineReader = try? dump.parallelReader()
-        let parsedLines = UncheckedBox<ParsedLines?>(nil)
-        let group = DispatchGroup()
-        if let lineReader {
-            let reader = UncheckedBox(lineReader)
-            group.enter()
-            Thread.detachNewThread {
-                parsedLines.value = readLogLines(reader.value)
-                group.leave()
-            }
-        }
+        let lineScan = SecondConnectionScan.start(on: dump) { readLogLines($0) }
         let queue = readQueue(dump)
-        group.wait()
-        let lines: ParsedLines
-        if let lineReader, let parsed = parsedLines.value {
-            lines = parsed
-            dump.warnings.add(contentsOf: lineReader.warnings)
-        } else {
-            lines = readLogLines(dump)
-        }
+        let lines = lineScan?.finish(into: dump.warnings) ?? readLogLines(dump)
         var merger = TraceMerger(queue: consume queue, warnings: dump.warnings)
         merger.add(lines.items)
         return merger.finish(lines: lines)

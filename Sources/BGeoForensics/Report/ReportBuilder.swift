@@ -29,20 +29,12 @@ public enum ReportBuilder {
         // same time on a second thread, through its own connection to the private copy, which
         // then merges the parsed lines as they arrive. Its warnings follow the log's.
         let lineBatches = BatchChannel<TraceBuilder.ParsedLines.Item>()
-        let merged = UncheckedBox<(merger: TraceMerger, warnings: WarningLog)?>(nil)
-        let group = DispatchGroup()
-        let queueReader = try? dump.parallelReader()
-        if let queueReader {
-            let reader = UncheckedBox(queueReader)
-            group.enter()
-            Thread.detachNewThread {
-                var queueClock = StageClock()
-                var merger = TraceMerger(queue: TraceBuilder.readQueue(reader.value), warnings: reader.value.warnings)
-                queueClock.lap("queue (second thread)")
-                while let batch = lineBatches.receive() { merger.add(batch) }
-                merged.value = (merger, reader.value.warnings)
-                group.leave()
-            }
+        let queueScan = SecondConnectionScan.start(on: dump) { reader -> TraceMerger in
+            var queueClock = StageClock()
+            var merger = TraceMerger(queue: TraceBuilder.readQueue(reader), warnings: reader.warnings)
+            queueClock.lap("queue (second thread)")
+            while let batch = lineBatches.receive() { merger.add(batch) }
+            return merger
         }
         var lines = TraceBuilder.ParsedLines()
         var levels = QueueDepthSeries.LevelReader()
@@ -51,21 +43,18 @@ public enum ReportBuilder {
         timelineBuilder.logObserver = { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)
-                if queueReader != nil, lines.items.count >= 8192 { lineBatches.send(lines.takeItems()) }
+                if queueScan != nil, lines.items.count >= 8192 { lineBatches.send(lines.takeItems()) }
             } else {
                 levels.add(entry)
             }
         }
         let timeline = timelineBuilder.build()
-        if queueReader != nil { lineBatches.send(lines.takeItems()) }
+        if queueScan != nil { lineBatches.send(lines.takeItems()) }
         lineBatches.close()
         clock.lap("timeline")
-        group.wait()
         var merger: TraceMerger
-        if let done = merged.value {
-            merged.value = nil  // the merger then owns the only copy of the fixes and mutates them in place
-            merger = done.merger
-            dump.warnings.add(contentsOf: done.warnings)
+        if let queueScan {
+            merger = queueScan.finish(into: dump.warnings)
         } else {
             // No second connection: read the queue here and merge everything the log gave.
             merger = TraceMerger(queue: TraceBuilder.readQueue(dump), warnings: dump.warnings)

@@ -19,17 +19,7 @@ public enum RecordedTraceReader {
     public static func read(_ dump: Dump) -> ReportTrace {
         // The queue and the log's fix lines are independent scans: the lines are parsed on a
         // second thread through their own connection; their warnings follow the queue's.
-        let lineReader = try? dump.parallelReader()
-        let parsedLines = UncheckedBox<[LineFix]?>(nil)
-        let group = DispatchGroup()
-        if let lineReader {
-            let reader = UncheckedBox(lineReader)
-            group.enter()
-            Thread.detachNewThread {
-                parsedLines.value = readLines(reader.value)
-                group.leave()
-            }
-        }
+        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0) }
         var fixes: [ReportFix] = []
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
@@ -52,14 +42,7 @@ public enum RecordedTraceReader {
         for i in fixes.indices {
             if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
         }
-        group.wait()
-        let lines: [LineFix]
-        if let lineReader, let parsed = parsedLines.value {
-            lines = parsed
-            dump.warnings.add(contentsOf: lineReader.warnings)
-        } else {
-            lines = readLines(dump)
-        }
+        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump)
         var seenLogUUIDs: Set<String> = []
         for line in lines {
             if line.isLocation, let uuid = line.fix.uuid {

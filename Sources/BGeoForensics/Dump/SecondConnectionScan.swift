@@ -1,0 +1,37 @@
+import Foundation
+
+/// Work done through a second connection to the same private copy, on its own thread: how two
+/// independent scans (the queue and the log) run at once on a million-row dump. The second
+/// connection keeps its own warnings; `finish` appends them after the caller's, the order a
+/// sequential read gives.
+final class SecondConnectionScan<Value>: @unchecked Sendable {
+    private let reader: Dump
+    private let group = DispatchGroup()
+    private var value: Value?
+
+    private init(reader: Dump) { self.reader = reader }
+
+    /// Starts `work` on a second connection to `dump`'s copy; nil when none can be opened (the
+    /// caller then does the work itself, on its own connection).
+    static func start(on dump: Dump, _ work: @escaping (Dump) -> Value) -> SecondConnectionScan? {
+        guard let reader = try? dump.parallelReader() else { return nil }
+        let scan = SecondConnectionScan(reader: reader)
+        let job = UncheckedBox(work)
+        scan.group.enter()
+        Thread.detachNewThread {
+            scan.value = job.value(scan.reader)
+            scan.group.leave()
+        }
+        return scan
+    }
+
+    /// Waits for the work, appends its warnings to `warnings`, and hands over the value (this
+    /// object keeps no copy, so the caller owns it and can mutate it in place).
+    func finish(into warnings: WarningLog) -> Value {
+        group.wait()
+        warnings.add(contentsOf: reader.warnings)
+        let result = value!
+        value = nil
+        return result
+    }
+}
