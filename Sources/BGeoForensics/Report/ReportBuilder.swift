@@ -39,7 +39,9 @@ public enum ReportBuilder {
         var lines = TraceBuilder.ParsedLines()
         var levels = QueueDepthSeries.LevelReader()
         let warnings = dump.warnings
-        let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds), redactor: redactor)
+        // Every gap is kept: the map, the charts and the counts show them all.
+        let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds, gapLimit: .max),
+                                              redactor: redactor)
         timelineBuilder.logObserver = { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)

@@ -3,13 +3,15 @@ import Foundation
 extension TimelineBuilder {
     // MARK: gaps
 
-    func buildGaps() -> (gaps: [TrackingGap], omitted: Int) {
+    /// Every gap with its context: the diagnosis judges them all (a gap while moving must not
+    /// hide behind the listing limit); only the listing is cut to `gapLimit`.
+    func buildGaps() -> [TrackingGap] {
         let raw = coverage.gaps
-        guard !raw.isEmpty else { return ([], 0) }
+        guard !raw.isEmpty else { return [] }
         let sorted = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let window = options.contextWindow
         var gaps: [TrackingGap] = []
-        for raw in raw.prefix(options.gapLimit) {
+        for raw in raw {
             var before = raw.before
             var after = raw.after
             func complete(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
@@ -47,7 +49,7 @@ extension TimelineBuilder {
             gaps.append(TrackingGap(start: start, end: end, movingAtStart: before.moving, distanceMeters: distance,
                                     contextEvents: context, expected: stationary && stayed))
         }
-        return (gaps, max(0, raw.count - options.gapLimit))
+        return gaps
     }
 
     /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a

@@ -93,8 +93,10 @@ public final class TimelineBuilder {
         scanQueue()
         scanLog()
         tracker.finish()
-        let (gaps, omittedGaps) = buildGaps()
-        let findings = diagnose(gaps: gaps)
+        let allGaps = buildGaps()
+        let findings = diagnose(gaps: allGaps)
+        let gaps = Array(allGaps.prefix(options.gapLimit))
+        let omittedGaps = allGaps.count - gaps.count
         return Timeline(
             dumpName: dump.displayName, format: dump.layout.format, policy: policy.engine,
             authorizationConfigured: RefreshContract.isConfigured(recordedConfig),

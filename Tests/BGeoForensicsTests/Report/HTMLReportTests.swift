@@ -58,4 +58,21 @@ import Testing
         #expect(html.contains("‹redacted sha256:"))
         #expect(html.contains("data-table=\"data-queue\""))
     }
+
+    /// Every gap is shaded, however many: gaps closer than a pixel share one band (its title
+    /// counts them), gaps apart get their own.
+    @Test func gapBandsCoverEveryGapAndMergeWithinAPixel() {
+        var doc = ReportFixture.built.document
+        let t0 = 1_785_000_000.0
+        // 1,000 gaps of 15 min, one per 16 min (11 days): on a 960-px chart of 34 days they all touch.
+        doc.gaps = (0..<1000).map { i in ReportGap(start: t0 + Double(i) * 960, end: t0 + Double(i) * 960 + 900) }
+        // One more, alone, 30 days later.
+        doc.gaps.append(ReportGap(start: t0 + 30 * 86_400, end: t0 + 30 * 86_400 + 3600))
+        let chart = TimeChart(start: t0, end: t0 + 34 * 86_400, yMax: 10, yLabel: "y")
+        let svg = HTMLReportRenderer().gapBands(doc, chart)
+        let bands = svg.components(separatedBy: "<rect class=\"gap-band\"").count - 1
+        #expect(bands == 2)
+        #expect(svg.contains("1000 gaps"))
+        #expect(svg.contains("gap: 1 h 00 min"))
+    }
 }

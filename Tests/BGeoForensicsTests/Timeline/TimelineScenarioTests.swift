@@ -577,4 +577,24 @@ extension Scenarios {
         #expect(!violation.allLogIds.contains(halvedOK))
         #expect(violation.summary.contains("carried 4 records instead of at most 2"))
     }
+
+    // MARK: more gaps than listed
+
+    /// The listing stops at `gapLimit`, the diagnosis does not: a gap while moving after the
+    /// listed ones is still a finding, and the stationary ones are all counted.
+    @Test func gapsBeyondTheListingLimitAreStillDiagnosed() throws {
+        let path = Scenarios.directory.file("many-gaps.db")
+        let f = try TimelineFixture(path: path)
+        try f.fix(moving: false, queued: true, logged: false)
+        for _ in 0..<5 { try f.fix(after: 1800, moving: false, queued: true, logged: false) }  // 5 stationary gaps
+        try f.fix(after: 10, moving: true, queued: true, logged: false)
+        try f.fix(after: 3600, moving: true, queued: true, logged: false)                      // a gap while moving
+        try f.close()
+        let timeline = TimelineBuilder(dump: try Dump(path: path), options: TimelineOptions(gapLimit: 3)).build()
+        #expect(timeline.gaps.count == 3)
+        #expect(timeline.omittedGaps == 3)
+        let gapFindings = timeline.findings(code: "tracking.gap")
+        #expect(gapFindings.contains { $0.severity == .warning && $0.summary.hasPrefix("No fixes for 1 h") })
+        #expect(gapFindings.contains { $0.severity == .info && $0.summary.hasPrefix("5 gaps while the device was stationary") })
+    }
 }

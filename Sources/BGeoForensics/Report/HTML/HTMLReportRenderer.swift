@@ -242,8 +242,27 @@ public struct HTMLReportRenderer: Sendable {
         h += "</section>\n"
     }
 
+    /// Every gap as a shaded band; gaps that would touch on screen (within a pixel) share one
+    /// band, so thousands of gaps stay complete and the page small.
     func gapBands(_ doc: ReportDocument, _ chart: TimeChart) -> String {
-        doc.gaps.prefix(500).map { chart.band(from: $0.start, to: $0.end, cssClass: "gap-band", title: "gap: \(SVGFormat.duration($0.seconds))") }.joined()
+        var out = ""
+        var run: (start: Double, end: Double, count: Int, seconds: Double)?
+        func flush() {
+            guard let r = run else { return }
+            let title = r.count == 1 ? "gap: \(SVGFormat.duration(r.seconds))"
+                : "\(r.count) gaps, \(SVGFormat.duration(r.seconds)) without fixes in all"
+            out += chart.band(from: r.start, to: r.end, cssClass: "gap-band", title: title)
+        }
+        for gap in doc.gaps.sorted(by: { $0.start < $1.start }) {
+            if let r = run, chart.x(gap.start) <= chart.x(r.end) + 1 {
+                run = (r.start, max(r.end, gap.end), r.count + 1, r.seconds + gap.seconds)
+            } else {
+                flush()
+                run = (gap.start, gap.end, 1, gap.seconds)
+            }
+        }
+        flush()
+        return out
     }
 
     func replay(_ doc: ReportDocument, into h: inout String) {

@@ -43,14 +43,18 @@ public struct TimeChart: Sendable {
         s += "<text class=\"axis-label\" x=\"12\" y=\"\(SVGFormat.n(top + plotHeight / 2))\" transform=\"rotate(-90 12 \(SVGFormat.n(top + plotHeight / 2)))\" text-anchor=\"middle\">\(HTMLEscape.escape(yLabel))</text>"
         // x ticks.
         let span = end - start
-        let steps: [Double] = [60, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 2_592_000]
-        let tStep = steps.first { span / $0 <= 8 } ?? 2_592_000
+        let steps: [Double] = [60, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800,
+                               2_592_000, 7_776_000, 15_552_000, 31_536_000]
+        let tStep = steps.first { span / $0 <= 8 } ?? steps.last!
         let withDate = span > 86_400 || tStep >= 86_400
         var t = (start / tStep).rounded(.up) * tStep
         while t <= end {
             let xx = x(t)
             s += "<line class=\"grid\" x1=\"\(SVGFormat.n(xx))\" y1=\"\(SVGFormat.n(top))\" x2=\"\(SVGFormat.n(xx))\" y2=\"\(SVGFormat.n(top + plotHeight))\"/>"
-            s += "<text class=\"tick\" x=\"\(SVGFormat.n(xx))\" y=\"\(SVGFormat.n(height - 10))\" text-anchor=\"middle\">\(SVGFormat.clock(t, withDate: withDate))</text>"
+            // A label this close to the right edge would run into "UTC": the grid line stays.
+            if xx < width - right - 60 {
+                s += "<text class=\"tick\" x=\"\(SVGFormat.n(xx))\" y=\"\(SVGFormat.n(height - 10))\" text-anchor=\"middle\">\(SVGFormat.clock(t, withDate: withDate))</text>"
+            }
             t += tStep
         }
         s += "<text class=\"tick\" x=\"\(SVGFormat.n(width - right))\" y=\"\(SVGFormat.n(height - 10))\" text-anchor=\"end\">UTC</text>"
