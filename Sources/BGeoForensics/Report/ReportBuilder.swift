@@ -3,18 +3,6 @@ import Foundation
 /// Gathers a `ReportDocument` from a dump: summary, trace, upload attempts, gaps, findings, the
 /// replay section and the embedded tables (capped, evidence rows always kept). Secrets are
 /// redacted unless `options.showSecrets`.
-/// Stage timings on stderr when BGEO_REPORT_TIMING is set (for tuning the big-dump path).
-struct StageClock {
-    let enabled = ProcessInfo.processInfo.environment["BGEO_REPORT_TIMING"] != nil
-    var last = Date()
-    mutating func lap(_ stage: String) {
-        guard enabled else { return }
-        let now = Date()
-        FileHandle.standardError.write(Data(String(format: "  %@: %.2f s\n", stage, now.timeIntervalSince(last)).utf8))
-        last = now
-    }
-}
-
 public enum ReportBuilder {
     /// Builds the document. Throws a UsageError for an override replay cannot use.
     public static func build(dump: Dump, options: ReportOptions) throws(UsageError) -> ReportDocument {
@@ -24,49 +12,14 @@ public enum ReportBuilder {
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
-        // The log is read once, by the timeline: the trace's fix lines and the stated queue depths
-        // are picked from the entries it reads. The queue (the trace's other half) is read at the
-        // same time on a second thread, through its own connection to the private copy, which
-        // then merges the parsed lines as they arrive. Its warnings follow the log's.
-        let lineBatches = BatchChannel<TraceBuilder.ParsedLines.Item>()
-        let queueScan = SecondConnectionScan.start(on: dump) { reader -> TraceMerger in
-            var queueClock = StageClock()
-            var merger = TraceMerger(queue: TraceBuilder.readQueue(reader), warnings: reader.warnings)
-            queueClock.lap("queue (second thread)")
-            while let batch = lineBatches.receive() { merger.add(batch) }
-            return merger
-        }
-        var lines = TraceBuilder.ParsedLines()
-        var levels = QueueDepthSeries.LevelReader()
-        let warnings = dump.warnings
-        // Every gap is kept: the map, the charts and the counts show them all.
-        let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: options.gapSeconds, gapLimit: .max),
-                                              redactor: redactor)
-        timelineBuilder.logObserver = { entry in
-            if TraceBuilder.ParsedLines.events.contains(entry.event) {
-                lines.add(entry, warnings: warnings)
-                if queueScan != nil, lines.items.count >= 8192 { lineBatches.send(lines.takeItems()) }
-            } else {
-                levels.add(entry)
-            }
-        }
-        let timeline = timelineBuilder.build()
-        if queueScan != nil { lineBatches.send(lines.takeItems()) }
-        lineBatches.close()
-        clock.lap("timeline")
-        var merger: TraceMerger
-        if let queueScan {
-            merger = queueScan.finish(into: dump.warnings)
-        } else {
-            // No second connection: read the queue here and merge everything the log gave.
-            merger = TraceMerger(queue: TraceBuilder.readQueue(dump), warnings: dump.warnings)
-            merger.add(lines.takeItems())
-        }
-        let complete = merger.finish(lines: lines)
-        let depthLevels = levels.levels
+        let scan = ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
+        clock.lap("timeline and trace")
+        let timeline = scan.timeline
+        let complete = scan.trace
+        let depthLevels = scan.depthLevels
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        clock.lap("trace+replay")
+        clock.lap("replay")
         var summary = ReportOverview(dump: dump, trace: complete, timeline: timeline, redactor: redactor)
         let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
         let attempts = timeline.attempts.map { a in
