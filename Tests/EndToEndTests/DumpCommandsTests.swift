@@ -96,6 +96,22 @@ import Testing
         }
     }
 
+    /// The inputs are hashed on a second thread while the copy is read: a command that stops at
+    /// once (a file that is not a database) must still exit cleanly — not crash because the
+    /// process tore OpenSSL down while the hashing thread was using it. Repeated: it was a race.
+    @Test func quickExitWhileHashingIsClean() throws {
+        let dir = TestDirectory("notdb-race")
+        let path = dir.file("notes.db")
+        _ = FileManager.default.createFile(atPath: path, contents: Data("not a database\n".utf8))
+        for round in 0..<8 {
+            for command in ["inspect", "timeline", "report"] {
+                let result = try ToolRunner.run([command, path])
+                #expect(result.exitCode == 2, "\(command) round \(round): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(command) round \(round): \(result.stderr)")
+            }
+        }
+    }
+
     @Test func missingFileAndUsageErrorsExitTwo() throws {
         #expect(try ToolRunner.run(["inspect", "/nonexistent/bgeo.db"]).exitCode == 2)
         #expect(try ToolRunner.run(["inspect"]).exitCode == 2)

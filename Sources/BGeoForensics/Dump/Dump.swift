@@ -7,8 +7,15 @@ import Foundation
 public final class Dump {
     /// The file the user named.
     public let path: String
-    /// Each input file with its size and SHA-256, hashed while copying.
-    public let inputs: [DumpInput]
+    /// Each input file with its size and SHA-256. The hashes are computed on a second thread
+    /// while the copy is read: the first use waits for them. A file that could not be hashed is
+    /// named in a warning and its entry says why.
+    public var inputs: [DumpInput] {
+        if let failure = evidence.hashFailure {
+            warnings.add(table: "evidence", rowId: nil, "an input could not be hashed: \(failure.description)")
+        }
+        return evidence.inputs
+    }
     public let layout: DumpLayout
     /// Problems found so far, one per row and message.
     public let warnings = WarningLog()
@@ -22,10 +29,9 @@ public final class Dump {
         self.path = path
         let evidence = try EvidenceCopy(path: path)
         self.evidence = evidence
-        inputs = evidence.inputs
-        guard let main = inputs.first, main.bytes > 0 else { throw .empty(path: path) }
+        guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
         try Dump.checkHeader(copyPath: evidence.copyPath, originalPath: path, fileBytes: main.bytes,
-                             hasWAL: inputs.contains { $0.path.hasSuffix("-wal") })
+                             hasWAL: evidence.files.contains { $0.path.hasSuffix("-wal") })
         do {
             database = try Database(path: evidence.copyPath, mode: .readWriteCreate)
             try database.execute("PRAGMA query_only = 1")
@@ -44,7 +50,6 @@ public final class Dump {
 
     private init(sibling: Dump) throws(DumpError) {
         path = sibling.path
-        inputs = sibling.inputs
         layout = sibling.layout
         evidence = sibling.evidence
         do {

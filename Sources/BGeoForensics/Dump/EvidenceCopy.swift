@@ -8,21 +8,36 @@ public struct DumpInput: Sendable, Equatable {
 }
 
 /// A private copy of a dump and its `-wal` (never the `-shm`: SQLite rebuilds the WAL index
-/// from the WAL itself), made in one streaming pass that also hashes each input. The evidence
-/// files are only ever opened for reading; everything SQLite does (WAL recovery, checkpoint on
-/// close) happens to the copy, which is deleted when this value goes away.
+/// from the WAL itself). The evidence files are only ever opened for reading; everything SQLite
+/// does (WAL recovery, checkpoint on close) happens to the copy, which is deleted when this value
+/// goes away. The copy is made in the kernel (a fraction of a second for a gigabyte); the inputs
+/// are hashed on a second thread meanwhile and after, so reading the copy need not wait for the
+/// SHA-256 — `inputs` does.
 public final class EvidenceCopy: @unchecked Sendable {
-    /// The inputs as found: the database first, then its -wal and -shm if present.
-    public let inputs: [DumpInput]
     /// Path of the private database copy to open.
     public let copyPath: String
+    /// The inputs as found (the database first, then its -wal and -shm if present), with their
+    /// sizes; the hashes come with `inputs`.
+    public let files: [(path: String, bytes: Int64)]
     private let directory: String
+    private let hashing: HashJob
+
+    /// The inputs with their SHA-256 (waits for the hashing thread the first time). A file that
+    /// could not be read a second time keeps its size and says why instead of a hash; `hashFailure`
+    /// then tells the reason.
+    public var inputs: [DumpInput] { hashing.wait().inputs }
+    /// Why an input could not be hashed, if one could not (nil in every normal case).
+    public var hashFailure: DumpError? { hashing.wait().failure }
 
     public init(path: String) throws(DumpError) {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path: path) }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
+        let present = [path] + ["-wal", "-shm"].map { path + $0 }.filter { fm.fileExists(atPath: $0) }
+        // Hashing starts at once, beside the copy: both read the same pages.
+        let hashing = HashJob(paths: present)
+        self.hashing = hashing
         let dir = fm.temporaryDirectory.appendingPathComponent("bgeo-forensics-\(UUID().uuidString)").path
         do {
             try fm.createDirectory(atPath: dir, withIntermediateDirectories: true,
@@ -32,43 +47,85 @@ public final class EvidenceCopy: @unchecked Sendable {
         }
         directory = dir
         copyPath = dir + "/dump.db"
-        var found: [DumpInput] = []
+        var sizes: [(path: String, bytes: Int64)] = []
         do {
-            found.append(try EvidenceCopy.copyAndHash(from: path, to: copyPath))
-            for suffix in ["-wal", "-shm"] where fm.fileExists(atPath: path + suffix) {
+            for source in present {
                 // -shm is hashed as evidence but not copied; see the type comment.
-                let destination = suffix == "-wal" ? copyPath + suffix : nil
-                found.append(try EvidenceCopy.copyAndHash(from: path + suffix, to: destination))
+                if source.hasSuffix("-shm") {
+                    sizes.append((source, try EvidenceCopy.size(of: source)))
+                } else {
+                    let destination = source == path ? copyPath : copyPath + "-wal"
+                    sizes.append((source, try EvidenceCopy.copy(from: source, to: destination)))
+                }
             }
         } catch {
             try? fm.removeItem(atPath: dir)
             throw error
         }
-        inputs = found
+        files = sizes
     }
 
     deinit {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Hashes `source` and, when `destination` is given, writes the same bytes there. The copy
-    /// runs on a second thread while this one hashes: both read the same pages, so the two passes
-    /// cost about one.
-    static func copyAndHash(from source: String, to destination: String?) throws(DumpError) -> DumpInput {
-        final class CopyOutcome: @unchecked Sendable { var error: DumpError? }
-        let outcome = CopyOutcome()
-        let group = DispatchGroup()
-        if let destination {
+    /// Hashes every input in order on its own thread; `wait` returns the result.
+    private final class HashJob: @unchecked Sendable {
+        private let group = DispatchGroup()
+        private var result: (inputs: [DumpInput], failure: DumpError?) = ([], nil)
+
+        init(paths: [String]) {
+            HashJob.waitAtExit
+            HashJob.running.add(self)
             group.enter()
-            Thread.detachNewThread {
-                do throws(DumpError) { try copy(from: source, to: destination) } catch { outcome.error = error }
+            Thread.detachNewThread { [self] in
+                var inputs: [DumpInput] = []
+                var failure: DumpError?
+                for path in paths {
+                    do throws(DumpError) {
+                        inputs.append(try EvidenceCopy.hash(path))
+                    } catch {
+                        failure = failure ?? error
+                        let bytes = (try? EvidenceCopy.size(of: path)) ?? 0
+                        inputs.append(DumpInput(path: path, bytes: bytes, sha256: "not computed (\(error.description))"))
+                    }
+                }
+                result = (inputs, failure)
                 group.leave()
+                HashJob.running.remove(self)
             }
         }
-        let hashed = Result { () throws(DumpError) -> DumpInput in try hash(source) }
-        group.wait()
-        if let error = outcome.error { throw error }
-        return try hashed.get()
+
+        func wait() -> (inputs: [DumpInput], failure: DumpError?) {
+            group.wait()
+            return result
+        }
+
+        /// Jobs still hashing.
+        private static let running = Registry()
+
+        private final class Registry: @unchecked Sendable {
+            private var jobs: [ObjectIdentifier: HashJob] = [:]
+            private let lock = NSLock()
+            func add(_ job: HashJob) { lock.lock(); jobs[ObjectIdentifier(job)] = job; lock.unlock() }
+            func remove(_ job: HashJob) { lock.lock(); jobs[ObjectIdentifier(job)] = nil; lock.unlock() }
+            func all() -> [HashJob] { lock.lock(); defer { lock.unlock() }; return Array(jobs.values) }
+        }
+
+        /// A process that exits while a hash is running would tear OpenSSL down under the hashing
+        /// thread (its own exit handler frees what the thread is using). OpenSSL is started here
+        /// first, so its handler is registered before this one, and exit handlers run in reverse:
+        /// the hashes finish, then OpenSSL cleans up.
+        private static let waitAtExit: Void = {
+            _ = SHA256Hasher.hex(of: "")
+            atexit { for job in HashJob.running.all() { job.group.wait() } }
+        }()
+    }
+
+    static func size(of path: String) throws(DumpError) -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        return Int64(info.st_size)
     }
 
     private static func hash(_ source: String) throws(DumpError) -> DumpInput {
@@ -81,13 +138,17 @@ public final class EvidenceCopy: @unchecked Sendable {
         return DumpInput(path: source, bytes: total, sha256: hasher.finalizeHex())
     }
 
-    private static func copy(from source: String, to destination: String) throws(DumpError) {
+    /// Copies `source` to `destination`; returns the bytes copied.
+    private static func copy(from source: String, to destination: String) throws(DumpError) -> Int64 {
         let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard output >= 0 else {
             throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
         }
         defer { close(output) }
+        if let copied = try copyInKernel(from: source, to: output) { return copied }
+        var total: Int64 = 0
         try readChunks(source) { chunk throws(DumpError) in
+            total += Int64(chunk.count)
             var written = 0
             while written < chunk.count {
                 let w = write(output, chunk.baseAddress! + written, chunk.count - written)
@@ -97,6 +158,25 @@ public final class EvidenceCopy: @unchecked Sendable {
                 }
                 written += w
             }
+        }
+        return total
+    }
+
+    /// Copies with `sendfile` (file to file on Linux): the bytes never pass through a user buffer,
+    /// which halves the copy's cost on a gigabyte dump. Returns the bytes copied, or nil (nothing
+    /// written) when the kernel refuses this pair of files: the caller then copies through a buffer.
+    private static func copyInKernel(from source: String, to output: Int32) throws(DumpError) -> Int64? {
+        let input = open(source, O_RDONLY)
+        guard input >= 0 else { throw .unreadable(path: source, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
+        var offset: off_t = 0
+        while true {
+            let n = sendfile(output, input, &offset, 1 << 30)
+            if n > 0 { continue }
+            if n == 0 { return Int64(offset) }
+            if errno == EINTR { continue }
+            if offset == 0, errno == EINVAL || errno == ENOSYS { return nil }
+            throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -123,6 +203,6 @@ public final class EvidenceCopy: @unchecked Sendable {
 
     /// SHA-256 of a file, without copying it (tests and re-sync use it to prove evidence unchanged).
     public static func sha256(ofFile path: String) throws(DumpError) -> String {
-        try copyAndHash(from: path, to: nil).sha256
+        try hash(path).sha256
     }
 }

@@ -44,7 +44,6 @@ public struct DumpSummary: Sendable {
 
     public init(dump: Dump, redactor: Redactor) {
         path = dump.path
-        inputs = dump.inputs
         layout = dump.layout
         // The queue and the log are independent tables: scan them on two threads, each through its
         // own connection to the private copy. Log warnings are appended after the queue's, so the
@@ -60,6 +59,8 @@ public struct DumpSummary: Sendable {
         let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
         state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
                                       redactor: redactor, reference: reference)
+        // Last: the hashes are computed beside the scans.
+        inputs = dump.inputs
         warnings = dump.warnings.all
     }
 

@@ -55,6 +55,7 @@ public enum ReportBuilder {
         let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
         clock.lap("tables")
+        let inputs = dump.inputs  // hashed beside the scans; a failure is a warning, so before the list
         summary.warnings = dump.warnings.all
         var evidenceText: [String: String] = [:]
         for table in [queueTable, logTable] {
@@ -63,7 +64,7 @@ public enum ReportBuilder {
             }
         }
         return ReportDocument(
-            dumpName: dump.displayName, inputs: dump.inputs, layout: dump.layout, generatedAt: options.generatedAt,
+            dumpName: dump.displayName, inputs: inputs, layout: dump.layout, generatedAt: options.generatedAt,
             firstTime: [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min(),
             lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: summary, trace: trace,
             attempts: attempts, queueDepth: depth, gaps: gaps, gapSeconds: options.gapSeconds,
