@@ -208,6 +208,23 @@ import Testing
 
     /// The LongPing sample's attempts column (Samples/README.md: ids 1–12 at 2, ids 13–30 at 1)
     /// is its only alarm: records one or two 4xx answers away from deletion.
+    /// A pasted timeline names what it read: each input (the WAL sample has two) with its
+    /// size and SHA-256, hashed beside the scans, as `sha256sum` would give it.
+    @Test func timelineNamesItsInputsWithTheirHashes() throws {
+        let path = Self.samples + "/wal-mode.db"
+        let result = try ToolRunner.run(["timeline", path, "--json", "--findings-only"])
+        #expect(result.exitCode == 0)
+        let inputs = try #require(JSONParser.parse(result.stdout)["inputs"]?.arrayValue)
+        #expect(inputs.map { $0["path"]?.stringValue } == [path, path + "-wal"])
+        for input in inputs {
+            let file = try #require(input["path"]?.stringValue)
+            #expect(input["sha256"]?.stringValue == (try EvidenceCopy.sha256(ofFile: file)))
+            #expect(input["bytes"]?.intValue.map(Int64.init) == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64))
+        }
+        let text = try ToolRunner.run(["timeline", path]).stdout
+        #expect(text.contains("input \(path)-wal · "))
+    }
+
     @Test func longpingSampleWarnsAboutAttemptCounters() throws {
         let all = try findings("longping.db")
         #expect(alarms(all) == ["queue.attempts"])

@@ -3,6 +3,7 @@ extension Timeline {
     public func json(findingsOnly: Bool = false) -> JSONValue {
         var root: JSONObject = [
             "dump": .string(dumpName),
+            "inputs": .array(inputs.map { ["path": .string($0.path), "bytes": .int($0.bytes), "sha256": .string($0.sha256)] }),
             "format": .string(format.rawValue),
             "policy": .string(policy.rawValue),
             "authorizationConfigured": .bool(authorizationConfigured),

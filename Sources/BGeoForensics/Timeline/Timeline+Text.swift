@@ -29,6 +29,9 @@ public struct TimelineTextRenderer: Sendable {
         facts += " · " + (timeline.authorizationConfigured ? "token refresh configured" : "no token refresh configured")
         facts += " (\(timeline.configSource))"
         out.append(TimelineTextRenderer.clean(facts))
+        for input in timeline.inputs {
+            out.append(TimelineTextRenderer.clean("input \(input.path) · \(input.bytes) bytes · sha256 \(input.sha256)"))
+        }
         if timeline.since != nil || timeline.until != nil {
             out.append("Window: \(timeline.since.map(time) ?? "start") → \(timeline.until.map(time) ?? "end")")
         }

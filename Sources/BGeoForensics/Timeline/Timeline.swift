@@ -4,6 +4,8 @@
 /// by the builder's redactor.
 public struct Timeline: Sendable {
     public var dumpName: String
+    /// The evidence files with their sizes and SHA-256, so a pasted timeline names what it read.
+    public var inputs: [DumpInput] = []
     public var format: DumpFormat
     /// The policy the history was checked against.
     public var policy: UploadPolicy.Engine

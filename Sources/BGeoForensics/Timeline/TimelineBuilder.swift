@@ -97,7 +97,7 @@ public final class TimelineBuilder {
         let findings = diagnose(gaps: allGaps)
         let gaps = Array(allGaps.prefix(options.gapLimit))
         let omittedGaps = allGaps.count - gaps.count
-        return Timeline(
+        var timeline = Timeline(
             dumpName: dump.displayName, format: dump.layout.format, policy: policy.engine,
             authorizationConfigured: RefreshContract.isConfigured(recordedConfig),
             configSource: configSource.description, gapThreshold: options.gapThreshold,
@@ -105,6 +105,8 @@ public final class TimelineBuilder {
             pendingRecords: pendingRecords, events: collector.events, attempts: tracker.attempts, gaps: gaps,
             findings: findings, omittedEvents: collector.omitted, omittedAttempts: tracker.omittedAttempts,
             omittedGaps: omittedGaps)
+        timeline.inputs = dump.inputs  // last: hashed beside the scans
+        return timeline
     }
 
     // MARK: queue
