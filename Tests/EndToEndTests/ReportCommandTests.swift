@@ -140,4 +140,31 @@ enum ReportE2E {
         #expect(!dom.contains("<div id=\"pwned\""), "a planted script ran")
         #expect(!dom.contains("<title>\(ReportDemoDump.plantedMarker)"))
     }
+
+    /// On a terminal the stages show on one redrawn line, cleared before the closing "wrote …";
+    /// into a pipe (every other test) stderr holds that line alone. The terminal is a real
+    /// pseudo-terminal, made by Python's pty module.
+    @Test func progressShowsOnATerminalOnly() throws {
+        let out = ReportE2E.directory.file("pty.html")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)",
+                             ToolRunner.executable, "report", ReportE2E.dump, "-o", out]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let seen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(seen)")
+        #expect(seen.contains("report: reading the log and the queue…"))
+        #expect(seen.contains("report: drawing the map, the charts and the tables…"))
+        // The live line is cleared, then the result is printed on a clean line.
+        #expect(seen.contains("\r\u{1B}[2Kwrote \(out)"))
+
+        let piped = try ToolRunner.run(["report", ReportE2E.dump, "-o", out])
+        #expect(piped.exitCode == 0)
+        #expect(!piped.stderr.contains("\u{1B}") && !piped.stderr.contains("…"))
+        #expect(piped.stderr.split(separator: "\n").count == 1)
+    }
 }

@@ -4,22 +4,22 @@ import Foundation
 /// replay section and the embedded tables (capped, evidence rows always kept). Secrets are
 /// redacted unless `options.showSecrets`.
 public enum ReportBuilder {
-    /// Builds the document. Throws a UsageError for an override replay cannot use.
-    public static func build(dump: Dump, options: ReportOptions) throws(UsageError) -> ReportDocument {
-        var clock = StageClock()
+    /// Builds the document, telling `progress` each stage. Throws a UsageError for an override
+    /// replay cannot use.
+    public static func build(dump: Dump, options: ReportOptions, progress: StageProgress = .silent) throws(UsageError) -> ReportDocument {
+        progress.stage("learning the dump's secrets (to redact them)")
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
-        clock.lap("redactor")
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
+        progress.stage("reading the log and the queue")
         let scan = ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
-        clock.lap("timeline and trace")
         let timeline = scan.timeline
         let complete = scan.trace
         let depthLevels = scan.depthLevels
+        progress.stage("replaying \(complete.fixes.count) fixes")
         let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
                                       notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        clock.lap("replay")
         var summary = ReportOverview(dump: dump, trace: complete, timeline: timeline, redactor: redactor)
         let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
         let attempts = timeline.attempts.map { a in
@@ -33,7 +33,6 @@ public enum ReportBuilder {
         }
         let depth = QueueDepthSeries.build(levels: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                            dumpTime: summary.newestTime)
-        clock.lap("depth")
         let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
         let replay = replaySummary(result, trace: trace)
 
@@ -50,11 +49,11 @@ public enum ReportBuilder {
             if offsets.count >= 4 { break }
         }
         var uuidAnchors: [String: String] = [:]
+        progress.stage("picking the table rows")
         let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
                                          forcedUUIDs: forcedUUIDs, uuidAnchors: &uuidAnchors, offsets: &offsets)
         let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
-        clock.lap("tables")
         let inputs = dump.inputs  // hashed beside the scans; a failure is a warning, so before the list
         summary.warnings = dump.warnings.all
         var evidenceText: [String: String] = [:]

@@ -2,17 +2,18 @@ import Foundation
 
 /// Writing a report to disk, and the helpers `report --all` uses.
 public enum ReportFile {
-    /// Builds and writes the report for `dumpPath` to `outputPath` (folders created as needed).
-    /// Returns the document and the bytes written.
+    /// Builds and writes the report for `dumpPath` to `outputPath` (folders created as needed),
+    /// telling `progress` each stage. Returns the document and the bytes written.
     @discardableResult
-    public static func write(dumpPath: String, to outputPath: String, options: ReportOptions) throws -> (document: ReportDocument, bytes: Int) {
-        var clock = StageClock()
+    public static func write(dumpPath: String, to outputPath: String, options: ReportOptions,
+                             progress: StageProgress = .silent) throws -> (document: ReportDocument, bytes: Int) {
+        defer { progress.finish() }
+        progress.stage("copying \((dumpPath as NSString).lastPathComponent) privately")
         let dump = try Dump(path: dumpPath)
-        clock.lap("evidence")
-        let document = try ReportBuilder.build(dump: dump, options: options)
-        clock.lap("build")
+        let document = try ReportBuilder.build(dump: dump, options: options, progress: progress)
+        progress.stage("drawing the map, the charts and the tables")
         let html = HTMLReportRenderer().render(document)
-        clock.lap("render")
+        progress.stage("writing \(outputPath)")
         let folder = (outputPath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let data = Data(html.utf8)

@@ -14,9 +14,7 @@ struct ReportScan {
     static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor) -> ReportScan {
         let lineBatches = BatchChannel<TraceBuilder.ParsedLines.Item>()
         let queueScan = SecondConnectionScan.start(on: dump) { reader -> TraceMerger in
-            var queueClock = StageClock()
             var merger = TraceMerger(queue: TraceBuilder.readQueue(reader), warnings: reader.warnings)
-            queueClock.lap("queue (second thread)")
             while let batch = lineBatches.receive() { merger.add(batch) }
             return merger
         }

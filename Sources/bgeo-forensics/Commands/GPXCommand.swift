@@ -31,7 +31,8 @@ enum GPXCommand: CLICommand {
         let gap = try arguments.duration("--gap") ?? GPXExport.defaultGapSeconds
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
         let dump = try CommandSupport.openDump(arguments)
-        let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt)
+        let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
+                                       progress: StageProgress(label: "gpx"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         if arguments.flag("--json") {
             CommandSupport.printJSON(["output": .string(output), "track": .string(mode.rawValue), "points": .int(Int64(result.summary.points)),

@@ -39,10 +39,14 @@ enum ReplayCommand: CLICommand {
         if let configFile { try whatIf.apply(configFile: configFile) }
         for text in sets { try whatIf.apply(set: text) }
 
+        let progress = StageProgress(label: "replay")
+        progress.stage("reading the queue and the log")
         let trace = TraceBuilder.completeTrace(dump: dump)
         func replay(_ configuration: ReplayConfiguration) -> ReplayResult {
-            ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
-                             notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+            progress.stage("replaying \(trace.fixes.count) fixes")
+            defer { progress.finish() }
+            return ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
+                                    notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
         }
         let out = CommandSupport.stdout
         let json = arguments.flag("--json")

@@ -52,7 +52,8 @@ enum ReportCommand: CLICommand {
         var status: Int32 = 0
         for job in jobs {
             do {
-                let result = try ReportFile.write(dumpPath: job.dump, to: job.output, options: options)
+                let result = try ReportFile.write(dumpPath: job.dump, to: job.output, options: options,
+                                                  progress: StageProgress(label: "report"))
                 let findings = result.document.findings
                 written.append(["dump": .string(job.dump), "output": .string(job.output), "bytes": .int(Int64(result.bytes)),
                                 "findings": .int(Int64(findings.count)),

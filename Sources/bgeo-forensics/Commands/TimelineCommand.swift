@@ -41,7 +41,10 @@ enum TimelineCommand: CLICommand {
         let findingsOnly = arguments.flag("--findings-only")
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        let progress = StageProgress(label: "timeline")
+        progress.stage("reading the queue and the log")
         let timeline = TimelineBuilder(dump: dump, options: options, redactor: redactor).build()
+        progress.finish()
         if arguments.flag("--json") {
             CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))
         } else {

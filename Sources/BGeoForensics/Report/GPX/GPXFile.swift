@@ -7,8 +7,10 @@ public enum GPXFile {
     }
 
     public static func write(dump: Dump, to path: String, mode: GPXTrackMode, overrides: [String] = [],
-                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?) throws -> Result {
-        var clock = StageClock()
+                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
+                             progress: StageProgress = .silent) throws -> Result {
+        defer { progress.finish() }
+        progress.stage("reading the \(mode.rawValue) track")
         var notes: [String] = []
         let points: [GPXTrackPoint]
         let geofences: [ReportGeofence]
@@ -19,17 +21,16 @@ public enum GPXFile {
             geofences = trace.geofences
         case .replayed:
             let trace = TraceBuilder.completeTrace(dump: dump)
-            clock.lap("complete trace")
+            progress.stage("replaying \(trace.fixes.count) fixes")
             let replayed = try ReplayTrack.points(dump: dump, trace: trace, overrides: overrides)
             points = replayed.points
             notes += replayed.notes
             geofences = trace.geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
         }
-        clock.lap("points")
+        progress.stage("writing \(points.count) points to \(path)")
         let export = GPXExport(name: dump.displayName, description: "BGeo dump \(dump.displayName), \(mode.rawValue) track",
                                generatedAt: generatedAt, gapSeconds: gapSeconds, mode: mode)
         let summary = try export.write(points: points, geofences: geofences, to: path)
-        clock.lap("write")
         return Result(summary: summary, notes: notes)
     }
 }
