@@ -89,7 +89,7 @@ import Testing
 
     /// The report reads the log once (the timeline's scan feeds the trace) and merges on a second
     /// thread: its trace must be the one the stand-alone replay builds, fix for fix.
-    @Test(arguments: [Scenario.teleports, .damagedRows, .strandedRefresh, .walMode])
+    @Test(arguments: Scenario.allCases)
     func sharedScanGivesTheStandAloneTrace(scenario: Scenario) throws {
         let (dump, _) = try SimulatedDumps.shared.dump(scenario)
         let doc = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 0))
@@ -106,5 +106,26 @@ import Testing
         #expect(doc.trace.fixes.map(\.source.anchor) == reference.fixes.map(\.source.anchor))
         // Every warning the stand-alone trace gives is in the report (which adds the timeline's).
         #expect(Set(alone.warnings.all).isSubset(of: Set(doc.summary.warnings)))
+    }
+
+    /// Past one batch (8,192 lines) the parsed lines cross threads in several batches while the
+    /// queue is still being read: the merged trace must not depend on how they were cut.
+    @Test func sharedScanAcrossManyBatchesGivesTheStandAloneTrace() throws {
+        let dir = TestDirectory("report-batches")
+        let path = dir.file("large.db")
+        _ = try Simulator.writeLarge(to: path, records: 20_000, seed: 9)
+        let doc = try ReportBuilder.build(dump: try Dump(path: path), options: ReportOptions(generatedAt: 0))
+        let alone = try Dump(path: path)
+        let configuration = ReplayConfiguration.recorded(from: alone)
+        let trace = TraceBuilder.completeTrace(dump: alone)
+        #expect(trace.stats.logLocations > 2 * 8192)
+        let result = ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
+                                      notes: configuration.notes, isWhatIf: false)
+        let reference = ReportTrace(replay: result, geofences: [], queueHeadUUID: nil)
+        #expect(doc.trace.fixes.count == reference.fixes.count)
+        #expect(doc.trace.fixes.map(\.time) == reference.fixes.map(\.time))
+        #expect(doc.trace.fixes.map(\.uuid) == reference.fixes.map(\.uuid))
+        #expect(doc.trace.fixes.map(\.latitude) == reference.fixes.map(\.latitude))
+        #expect(doc.trace.fixes.map(\.decision) == reference.fixes.map(\.decision))
     }
 }
