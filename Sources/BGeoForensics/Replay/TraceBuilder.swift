@@ -58,9 +58,9 @@ public enum TraceBuilder {
         // Their warnings are appended after the queue's, the order a sequential read gives.
         let lineScan = SecondConnectionScan.start(on: dump) { readLogLines($0) }
         let queue = readQueue(dump)
-        let lines = lineScan?.finish(into: dump.warnings) ?? readLogLines(dump)
+        var lines = lineScan?.finish(into: dump.warnings) ?? readLogLines(dump)
         var merger = TraceMerger(queue: consume queue, warnings: dump.warnings)
-        merger.add(lines.items)
+        merger.add(lines.takeItems())  // the parsed lines are freed once merged
         return merger.finish(lines: lines)
     }
 
