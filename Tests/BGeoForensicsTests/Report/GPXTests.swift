@@ -105,6 +105,41 @@ import Testing
             #expect(try ReportFixture.run(xmllint, ["--noout", "--schema", schema, out]).status == 0)
         }
     }
+
+    /// Strings from the dump (uuids, geofence names) are escaped by libxml2 in track points and
+    /// waypoints alike: markup in them stays text, the file stays valid, and the parsed text is
+    /// the original string.
+    @Test func customerStringsAreEscaped() throws {
+        let path = GPXTests.directory.file("hostile.db")
+        let writer = try DumpWriter(path: path, layout: .current)
+        let hostile = "<script>alert(1)</script>&\"'"
+        for (i, second) in [0, 30].enumerated() {
+            let record: JSONValue = ["uuid": .string("u\(i)-" + hostile), "timestamp": .string("2026-07-24T06:00:\(second == 0 ? "00" : "30").000Z"),
+                                     "coords": ["latitude": 52.2, "longitude": 21.0, "accuracy": 5.0, "speed": 1.0]]
+            _ = try writer.insertRecord(record)
+        }
+        let fence: JSONValue = ["uuid": "g-1", "timestamp": "2026-07-24T06:01:00.000Z",
+                                "coords": ["latitude": 52.2, "longitude": 21.0],
+                                "geofence": ["identifier": .string(hostile), "action": "ENTER"]]
+        _ = try writer.insertRecord(fence)
+        try writer.close()
+        let out = GPXTests.directory.file("hostile.gpx")
+        let result = try GPXFile.write(dump: try Dump(path: path), to: out, mode: .recorded, generatedAt: nil)
+        #expect(result.summary.points == 2 && result.summary.waypoints == 1)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!text.contains("<script>"))
+        #expect(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"))
+        if let xmllint = ReportFixture.tool("xmllint"), let schema = ReportFixture.gpxSchema {
+            #expect(try ReportFixture.run(xmllint, ["--noout", "--schema", schema, out]).status == 0)
+            // The two track points' uuids, in document order.
+            for (i, query) in ["string((//*[local-name()='trkpt']//*[local-name()='uuid'])[1])", "string((//*[local-name()='trkpt']//*[local-name()='uuid'])[2])"].enumerated() {
+                let parsed = try ReportFixture.run(xmllint, ["--xpath", query, out])
+                #expect(parsed.output.trimmingCharacters(in: .newlines) == "u\(i)-" + hostile)
+            }
+            let name = try ReportFixture.run(xmllint, ["--xpath", "string(//*[local-name()='wpt']/*[local-name()='name'])", out])
+            #expect(name.output.trimmingCharacters(in: .newlines) == hostile)
+        }
+    }
 }
 
 @Suite struct MapGeometryTests {
