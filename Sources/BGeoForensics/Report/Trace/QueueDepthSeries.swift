@@ -31,13 +31,6 @@ public enum QueueDepthSeries {
         }
     }
 
-    /// Reads the stated depths in one log scan of their events.
-    public static func readLevels(dump: Dump) -> [Level] {
-        var reader = LevelReader()
-        dump.forEachLogEntry(LogQuery(events: LevelReader.events.sorted())) { reader.add($0) }
-        return reader.levels
-    }
-
     /// The series: stated depths, minus each delivered or dropped batch, ending at the queue at dump time.
     public static func build(levels: [Level], attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) -> [(time: Double, depth: Int)] {
         var sets: [(time: Double, depth: Int?, minus: Int, order: Int64)] = levels.map { ($0.time, $0.depth, 0, $0.logId) }
