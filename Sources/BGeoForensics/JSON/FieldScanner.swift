@@ -412,31 +412,9 @@ private struct Cursor {
         return negative ? -value : value
     }
 
-    /// The grammar has been checked; short plain decimals are converted exactly by hand,
-    /// anything else by strtod on a terminated copy.
+    /// A number `scanNumber` does not convert by hand (an exponent, or more than 15 digits):
+    /// strtod on a terminated copy. The grammar has been checked.
     static func parseDouble(_ b: UnsafeBufferPointer<UInt8>) -> Double {
-        var i = 0
-        var negative = false
-        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var seenDot = false
-        var simple = true
-        while i < b.count {
-            let ch = b[i]
-            if ch == UInt8(ascii: ".") { seenDot = true } else if ch >= 48, ch <= 57 {
-                mantissa = mantissa &* 10 &+ UInt64(ch - 48)
-                digits += 1
-                if seenDot { fractionDigits += 1 }
-            } else { simple = false; break }
-            i += 1
-        }
-        if simple, digits <= 15, fractionDigits <= 22 {
-            // Exact: mantissa and 10^k are both exactly representable, one correctly rounded division.
-            let value = Double(mantissa) / powersOfTen[fractionDigits]
-            return negative ? -value : value
-        }
         var buffer = [CChar](repeating: 0, count: b.count + 1)
         for k in 0..<b.count { buffer[k] = CChar(bitPattern: b[k]) }
         return strtod(buffer, nil)
