@@ -10,11 +10,10 @@ import Foundation
 public struct Redactor: Sendable {
     /// When false, nothing is redacted (the user passed `--show-secrets`).
     public var enabled: Bool
-    private(set) var knownSecrets: Set<String> = [] {
-        didSet { secretsLongestFirst = knownSecrets.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 } }
-    }
-    /// The known secrets, longest first: a secret that contains another is replaced whole, the
-    /// same way in every run, and a text is only searched for secrets that fit in it.
+    private(set) var knownSecrets: Set<String> = []
+    /// The known secrets, longest first (then by text): a secret that contains another is
+    /// replaced whole, the same way in every run, and a text is only searched for secrets that
+    /// fit in it. Kept in order as secrets are learned (`remember`).
     private var secretsLongestFirst: [String] = []
 
     public init(enabled: Bool = true) { self.enabled = enabled }
@@ -64,8 +63,8 @@ public struct Redactor: Sendable {
         switch value {
         case .string(let s):
             guard s.count >= 6, !Redactor.isTemplate(s) else { return }
-            knownSecrets.insert(s)
-            if s.lowercased().hasPrefix("bearer ") { knownSecrets.insert(String(s.dropFirst(7))) }
+            remember(s)
+            if s.lowercased().hasPrefix("bearer ") { remember(String(s.dropFirst(7))) }
         case .object(let object): object.forEach { collectStrings($0.value) }
         case .array(let elements): elements.forEach { collectStrings($0) }
         default: break
@@ -75,7 +74,21 @@ public struct Redactor: Sendable {
     /// Adds one secret value explicitly (e.g. a rotated token).
     public mutating func learn(secret: String) {
         guard secret.count >= 6 else { return }
-        knownSecrets.insert(secret)
+        remember(secret)
+    }
+
+    /// Adds a secret to the set and, when it is new, at its place in `secretsLongestFirst`.
+    private mutating func remember(_ secret: String) {
+        guard knownSecrets.insert(secret).inserted else { return }
+        func before(_ a: String, _ b: String) -> Bool {
+            a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b
+        }
+        var low = 0, high = secretsLongestFirst.count
+        while low < high {
+            let mid = (low + high) / 2
+            if before(secretsLongestFirst[mid], secret) { low = mid + 1 } else { high = mid }
+        }
+        secretsLongestFirst.insert(secret, at: low)
     }
 
     /// A copy of `value` with sensitive values fingerprinted and free text scrubbed.

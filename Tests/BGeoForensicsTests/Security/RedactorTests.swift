@@ -61,5 +61,11 @@ import Testing
         redactor.learn(secret: "token-123456-refresh")
         let out = redactor.redact(text: "rt=token-123456-refresh at=token-123456")
         #expect(out == "rt=\(Redactor.fingerprint("token-123456-refresh")) at=\(Redactor.fingerprint("token-123456"))")
+        // Learned in the other order, with more secrets around: the same text.
+        var reversed = Redactor()
+        for secret in ["token-123456-refresh", "zz-other-secret", "token-123456", "aa-other-secret", "token-123456"] {
+            reversed.learn(secret: secret)
+        }
+        #expect(reversed.redact(text: "rt=token-123456-refresh at=token-123456") == out)
     }
 }
