@@ -20,7 +20,7 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// sizes; the hashes come with `inputs`.
     public let files: [(path: String, bytes: Int64)]
     private let directory: String
-    private let hashing: HashJob
+    private let hashing: BackgroundWork<(inputs: [DumpInput], failure: DumpError?)>
 
     /// The inputs with their SHA-256 (waits for the hashing thread the first time). A file that
     /// could not be read a second time keeps its size and says why instead of a hash; `hashFailure`
@@ -36,8 +36,7 @@ public final class EvidenceCopy: @unchecked Sendable {
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
         let present = [path] + ["-wal", "-shm"].map { path + $0 }.filter { fm.fileExists(atPath: $0) }
         // Hashing starts at once, beside the copy: both read the same pages.
-        let hashing = HashJob(paths: present)
-        self.hashing = hashing
+        hashing = EvidenceCopy.startHashing(present)
         let dir = fm.temporaryDirectory.appendingPathComponent("bgeo-forensics-\(UUID().uuidString)").path
         do {
             try fm.createDirectory(atPath: dir, withIntermediateDirectories: true,
@@ -69,58 +68,61 @@ public final class EvidenceCopy: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Hashes every input in order on its own thread; `wait` returns the result.
-    private final class HashJob: @unchecked Sendable {
-        private let group = DispatchGroup()
-        private var result: (inputs: [DumpInput], failure: DumpError?) = ([], nil)
-
-        init(paths: [String]) {
-            HashJob.waitAtExit
-            HashJob.running.add(self)
-            group.enter()
-            Thread.detachNewThread { [self] in
-                var inputs: [DumpInput] = []
-                var failure: DumpError?
-                for path in paths {
-                    do throws(DumpError) {
-                        inputs.append(try EvidenceCopy.hash(path))
-                    } catch {
-                        failure = failure ?? error
-                        let bytes = (try? EvidenceCopy.size(of: path)) ?? 0
-                        inputs.append(DumpInput(path: path, bytes: bytes, sha256: "not computed (\(error.description))"))
-                    }
+    /// Hashes every input in order on its own thread. A file that cannot be read keeps its size
+    /// and says why in place of a hash; the first such error is returned too.
+    private static func startHashing(_ paths: [String]) -> BackgroundWork<(inputs: [DumpInput], failure: DumpError?)> {
+        hashesAtExit.begin()
+        return BackgroundWork {
+            defer { hashesAtExit.end() }
+            var inputs: [DumpInput] = []
+            var failure: DumpError?
+            for path in paths {
+                do throws(DumpError) {
+                    inputs.append(try hash(path))
+                } catch {
+                    failure = failure ?? error
+                    let bytes = (try? size(of: path)) ?? 0
+                    inputs.append(DumpInput(path: path, bytes: bytes, sha256: "not computed (\(error.description))"))
                 }
-                result = (inputs, failure)
-                group.leave()
-                HashJob.running.remove(self)
             }
+            return (inputs, failure)
         }
+    }
 
-        func wait() -> (inputs: [DumpInput], failure: DumpError?) {
-            group.wait()
-            return result
-        }
-
-        /// Jobs still hashing.
-        private static let running = Registry()
-
-        private final class Registry: @unchecked Sendable {
-            private var jobs: [ObjectIdentifier: HashJob] = [:]
-            private let lock = NSLock()
-            func add(_ job: HashJob) { lock.lock(); jobs[ObjectIdentifier(job)] = job; lock.unlock() }
-            func remove(_ job: HashJob) { lock.lock(); jobs[ObjectIdentifier(job)] = nil; lock.unlock() }
-            func all() -> [HashJob] { lock.lock(); defer { lock.unlock() }; return Array(jobs.values) }
-        }
-
-        /// A process that exits while a hash is running would tear OpenSSL down under the hashing
-        /// thread (its own exit handler frees what the thread is using). OpenSSL is started here
-        /// first, so its handler is registered before this one, and exit handlers run in reverse:
-        /// the hashes finish, then OpenSSL cleans up.
+    /// A process that exits while a hash is running would tear OpenSSL down under the hashing
+    /// thread (OpenSSL's own exit handler frees what the thread is using). This counts the running
+    /// hashes and, at exit, waits for them. OpenSSL is started before this handler is registered,
+    /// so its handler is registered first, and exit handlers run in reverse: the hashes finish,
+    /// then OpenSSL cleans up.
+    private final class RunningHashes: @unchecked Sendable {
+        private var count = 0
+        private let condition = NSCondition()
         private static let waitAtExit: Void = {
             _ = SHA256Hasher.hex(of: "")
-            atexit { for job in HashJob.running.all() { job.group.wait() } }
+            atexit { EvidenceCopy.hashesAtExit.waitUntilNone() }
         }()
+
+        func begin() {
+            RunningHashes.waitAtExit
+            condition.lock()
+            count += 1
+            condition.unlock()
+        }
+
+        func end() {
+            condition.lock()
+            count -= 1
+            if count == 0 { condition.broadcast() }
+            condition.unlock()
+        }
+
+        func waitUntilNone() {
+            condition.lock()
+            while count > 0 { condition.wait() }
+            condition.unlock()
+        }
     }
+    private static let hashesAtExit = RunningHashes()
 
     static func size(of path: String) throws(DumpError) -> Int64 {
         var info = stat()

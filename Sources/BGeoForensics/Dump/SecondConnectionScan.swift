@@ -6,32 +6,26 @@ import Foundation
 /// sequential read gives.
 final class SecondConnectionScan<Value>: @unchecked Sendable {
     private let reader: Dump
-    private let group = DispatchGroup()
-    private var value: Value?
+    private let work: BackgroundWork<Value>
 
-    private init(reader: Dump) { self.reader = reader }
+    private init(reader: Dump, work: @escaping (Dump) -> Value) {
+        self.reader = reader
+        let connection = UncheckedBox(reader)
+        self.work = BackgroundWork { work(connection.value) }
+    }
 
     /// Starts `work` on a second connection to `dump`'s copy; nil when none can be opened (the
     /// caller then does the work itself, on its own connection).
     static func start(on dump: Dump, _ work: @escaping (Dump) -> Value) -> SecondConnectionScan? {
         guard let reader = try? dump.parallelReader() else { return nil }
-        let scan = SecondConnectionScan(reader: reader)
-        let job = UncheckedBox(work)
-        scan.group.enter()
-        Thread.detachNewThread {
-            scan.value = job.value(scan.reader)
-            scan.group.leave()
-        }
-        return scan
+        return SecondConnectionScan(reader: reader, work: work)
     }
 
     /// Waits for the work, appends its warnings to `warnings`, and hands over the value (this
     /// object keeps no copy, so the caller owns it and can mutate it in place).
     func finish(into warnings: WarningLog) -> Value {
-        group.wait()
+        let value = work.take()
         warnings.add(contentsOf: reader.warnings)
-        let result = value!
-        value = nil
-        return result
+        return value
     }
 }

@@ -43,18 +43,14 @@ public struct HTMLReportRenderer: Sendable {
         overview(doc, into: &h)
         findings(doc, into: &h)
         // The map and the charts each walk every fix: drawn on two threads, joined in page order.
-        let mapSection = UncheckedBox("")
-        let drawing = DispatchGroup()
-        drawing.enter()
-        let job = UncheckedBox((renderer: self, doc: doc))
-        Thread.detachNewThread {
-            job.value.renderer.map(job.value.doc, into: &mapSection.value)
-            drawing.leave()
+        let mapSection = BackgroundWork { [self] in
+            var section = ""
+            map(doc, into: &section)
+            return section
         }
         var chartsSection = ""
         charts(doc, into: &chartsSection)
-        drawing.wait()
-        h += mapSection.value
+        h += mapSection.take()
         h += chartsSection
         replay(doc, into: &h)
         tables(doc, into: &h)
