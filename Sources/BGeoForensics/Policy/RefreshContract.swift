@@ -67,6 +67,33 @@ public struct RefreshContract: Sendable, Equatable {
         return !url.trimmingCharacters(in: .whitespaces).isEmpty
     }
 
+    /// Whether the engine can refresh on its own, and if not, what the app's config lacks.
+    public enum Readiness: Sendable, Equatable {
+        /// No `authorization` object: a 401/403 is retried with the same credentials.
+        case notConfigured
+        /// An `authorization` the engine cannot refresh with: it lacks these (`refreshUrl`,
+        /// `refreshToken`). A 401/403 then goes straight to backoff, as documented.
+        case incomplete(missing: [String])
+        /// `authorization` with a `refreshUrl` and a refresh token: a 401/403 triggers a refresh.
+        case ready
+
+        public var canRefresh: Bool { self == .ready }
+    }
+
+    /// The readiness of `config`'s authorization. The refresh token may be in the config or in
+    /// the engine's stored pair (`state.auth`, rotated by earlier refreshes).
+    public static func readiness(_ config: SDKConfig, storedAuth: JSONObject? = nil) -> Readiness {
+        guard isConfigured(config) else { return .notConfigured }
+        var missing: [String] = []
+        if !hasRefreshURL(config) { missing.append("refreshUrl") }
+        func token(_ object: JSONObject?) -> Bool {
+            let value = object?.valueIgnoringCase("refreshToken")?.stringValue ?? ""
+            return !value.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        if !token(config["authorization"]?.objectValue), !token(storedAuth) { missing.append("refreshToken") }
+        return missing.isEmpty ? .ready : .incomplete(missing: missing)
+    }
+
     /// Reads the rotated pair out of a refresh response body the way the engine does.
     public func tokens(fromResponse body: JSONValue) -> (accessToken: String?, refreshToken: String?) {
         var root = body

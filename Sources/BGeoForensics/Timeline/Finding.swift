@@ -18,6 +18,36 @@ public enum Severity: Int, Sendable, Comparable, CaseIterable {
     }
 }
 
+/// Whose fix a finding calls for. An app misconfiguration, a server's answers and an engine that
+/// broke its own documented policy are three different findings with three different fixes, so
+/// every finding names one (and says what to do in `Finding.action`).
+public enum Responsibility: String, Sendable, CaseIterable {
+    /// The app's SDK configuration (`ready()` / `setConfig()`): fixed in the app.
+    case appConfig = "app-config"
+    /// The ingest or auth server's answers: fixed on the server side (or its credentials).
+    case server
+    /// The SDK engine did not do what its guides document: an SDK bug report.
+    case engine
+    /// The phone: offline, or the OS killed the app.
+    case device
+    /// Documented behaviour working as designed: nothing to fix.
+    case expected
+    /// The dump does not say (the log holds too little).
+    case unknown
+
+    /// For sentences: "the app's configuration".
+    public var words: String {
+        switch self {
+        case .appConfig: return "the app's SDK configuration"
+        case .server: return "the server side (the ingest or auth server, or the credentials it issued)"
+        case .engine: return "the SDK engine (it broke its documented policy)"
+        case .device: return "the device"
+        case .expected: return "nobody: documented behaviour"
+        case .unknown: return "not recorded in this dump"
+        }
+    }
+}
+
 /// What a finding rests on: log row ids and/or record uuids, and an optional plain note
 /// (a state value, a rule). Lists are bounded; `omitted*` counts what was left out.
 public struct Evidence: Sendable, Equatable {
@@ -27,12 +57,21 @@ public struct Evidence: Sendable, Equatable {
     public var omittedLogIds: Int
     public var omittedUuids: Int
 
+    /// Each row id and uuid is cited once, in first-seen order (context rows shared by
+    /// neighbouring gaps are not repeated).
     public init(note: String? = nil, logIds: [Int64] = [], uuids: [String] = [], limit: Int = Evidence.defaultLimit) {
         self.note = note
+        let logIds = Evidence.unique(logIds)
+        let uuids = Evidence.unique(uuids)
         self.logIds = Array(logIds.prefix(limit))
         self.uuids = Array(uuids.prefix(limit))
         omittedLogIds = max(0, logIds.count - limit)
         omittedUuids = max(0, uuids.count - limit)
+    }
+
+    static func unique<T: Hashable>(_ values: [T]) -> [T] {
+        var seen = Set<T>()
+        return values.filter { seen.insert($0).inserted }
     }
 
     /// Ids and uuids kept per evidence item.
@@ -51,15 +90,21 @@ public struct Finding: Sendable, Equatable {
     public var rule: String?
     /// Evidence items left out to keep the list bounded.
     public var omittedEvidence: Int
+    /// Who is to blame: the app's config, the server, the engine, the device, or nobody.
+    public var responsible: Responsibility
+    /// What the reader should do about it, in one sentence.
+    public var action: String
 
     public init(code: String, severity: Severity, summary: String, evidence: [Evidence] = [], rule: String? = nil,
-                omittedEvidence: Int = 0) {
+                omittedEvidence: Int = 0, responsible: Responsibility, action: String) {
         self.code = code
         self.severity = severity
         self.summary = summary
         self.evidence = evidence
         self.rule = rule
         self.omittedEvidence = omittedEvidence
+        self.responsible = responsible
+        self.action = action
     }
 
     /// Every log row id this finding cites (for tests and cross-references).

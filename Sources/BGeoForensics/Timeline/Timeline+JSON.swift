@@ -7,6 +7,7 @@ extension Timeline {
             "format": .string(format.rawValue),
             "policy": .string(policy.rawValue),
             "authorizationConfigured": .bool(authorizationConfigured),
+            "tokenRefresh": .string(tokenRefresh),
             "configSource": .string(configSource),
             "gapThresholdSeconds": .double(gapThreshold),
             "since": since.map { .string(Timestamp.format($0)) } ?? .null,
@@ -33,6 +34,8 @@ extension Finding {
         var object: JSONObject = ["code": .string(code), "severity": .string(severity.name), "summary": .string(summary),
                                   "evidence": .array(evidence.map(\.json))]
         if let rule { object["rule"] = .string(rule) }
+        object["responsible"] = .string(responsible.rawValue)
+        object["action"] = .string(action)
         if omittedEvidence > 0 { object["omittedEvidence"] = .int(Int64(omittedEvidence)) }
         return .object(object)
     }

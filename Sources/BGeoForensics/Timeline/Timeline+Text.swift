@@ -4,10 +4,13 @@
 public struct TimelineTextRenderer: Sendable {
     public var colour: Bool
     public var width: Int
+    /// List every tracking gap; by default expected (stationary) gaps share one line.
+    public var allGaps: Bool
 
-    public init(colour: Bool, width: Int = 110) {
+    public init(colour: Bool, width: Int = 110, allGaps: Bool = false) {
         self.colour = colour
         self.width = width
+        self.allGaps = allGaps
     }
 
     enum Style: String {
@@ -26,7 +29,7 @@ public struct TimelineTextRenderer: Sendable {
         var facts = "\(timeline.logRows) log rows"
         if let first = timeline.firstAt, let last = timeline.lastAt { facts += ", \(time(first)) → \(time(last))" }
         facts += " · \(timeline.pendingRecords) record\(timeline.pendingRecords == 1 ? "" : "s") pending"
-        facts += " · " + (timeline.authorizationConfigured ? "token refresh configured" : "no token refresh configured")
+        facts += " · " + timeline.tokenRefresh
         facts += " (\(timeline.configSource))"
         out.append(TimelineTextRenderer.clean(facts))
         for input in timeline.inputs {
@@ -67,6 +70,8 @@ public struct TimelineTextRenderer: Sendable {
             let wrapped = wrap(finding.summary, width: max(40, width - indent.count))
             out.append(head + (wrapped.first ?? ""))
             for line in wrapped.dropFirst() { out.append(indent + line) }
+            let blame = "Who: \(finding.responsible.words). What to do: \(finding.action)"
+            for line in wrap(blame, width: max(40, width - indent.count)) { out.append(indent + paint(line, .bold)) }
             for evidence in finding.evidence.prefix(5) {
                 var parts: [String] = []
                 if let note = evidence.note { parts.append(note) }
@@ -112,7 +117,7 @@ public struct TimelineTextRenderer: Sendable {
                 rows.append(attemptRow(group, first: first, last: last))
             }
             group = []
-            rows.append(contentsOf: deferred.map(eventRow))
+            rows.append(contentsOf: TimelineTextRenderer.merged(deferred).map(eventRow))
             deferred = []
         }
         var e = 0
@@ -156,6 +161,25 @@ public struct TimelineTextRenderer: Sendable {
         }
         if timeline.omittedEvents > 0 || timeline.omittedAttempts > 0 {
             out.append(paint("  … \(timeline.omittedEvents) events and \(timeline.omittedAttempts) attempts not listed (bounded view; counts are in --json)", .dim))
+        }
+        return out
+    }
+
+    /// Routine events met during one run of attempts, identical ones (same collapse key) merged
+    /// into one line with their count, in order of first appearance: 25 heartbeats between the
+    /// retries of one stuck run are one "heartbeat ×25" line.
+    static func merged(_ events: [TimelineEvent]) -> [TimelineEvent] {
+        var out: [TimelineEvent] = []
+        var index: [String: Int] = [:]
+        for event in events {
+            if let i = index[event.collapseKey] {
+                out[i].count += event.count
+                out[i].lastAt = event.lastAt
+                out[i].lastLogId = event.lastLogId
+            } else {
+                index[event.collapseKey] = out.count
+                out.append(event)
+            }
         }
         return out
     }
@@ -230,7 +254,16 @@ public struct TimelineTextRenderer: Sendable {
     func gapLines(_ timeline: Timeline) -> [String] {
         var out = [paint("Tracking gaps", .bold) + " (no fix for ≥ \(DurationFormat.short(timeline.gapThreshold)))"]
         if timeline.gaps.isEmpty { out.append("  none.") }
+        let expected = timeline.gaps.filter(\.expected)
+        // Expected gaps (the engine stops GPS while stationary) are one line unless asked for.
+        let collapse = !allGaps && expected.count > 1
+        var summarised = false
         for gap in timeline.gaps {
+            if collapse, gap.expected {
+                if !summarised { out.append(expectedGapsLine(expected)) }
+                summarised = true
+                continue
+            }
             var state = gap.expected ? "stationary (expected)" : (gap.movingAtStart == true ? "while moving" : "motion unknown")
             if let distance = gap.distanceMeters, distance >= 1000 {
                 state += String(format: ", moved %.1f km", distance / 1000)
@@ -244,6 +277,17 @@ public struct TimelineTextRenderer: Sendable {
         }
         if timeline.omittedGaps > 0 { out.append("  … \(timeline.omittedGaps) more gaps not listed") }
         return out
+    }
+
+    /// "2026-07-24T06:00:49Z → 2026-07-24T17:14:47Z  38 gaps  stationary (expected): 9 h 30 min in all, …".
+    func expectedGapsLine(_ gaps: [TrackingGap]) -> String {
+        let total = gaps.map(\.seconds).reduce(0, +)
+        let longest = gaps.map(\.seconds).max() ?? 0
+        let relaunched = gaps.filter { $0.contextEvents.contains { $0.kind == .relaunch && $0.position == .inside } }.count
+        var text = "  \(time(gaps[0].start)) → \(time(gaps[gaps.count - 1].end))  " + pad("\(gaps.count) gaps", 10)
+        text += "  stationary (expected): \(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))"
+        if relaunched > 0 { text += ", \(relaunched) with an app relaunch inside" }
+        return text + paint(" — --all-gaps lists each with its context", .dim)
     }
 
     // MARK: helpers

@@ -9,8 +9,11 @@ public struct Timeline: Sendable {
     public var format: DumpFormat
     /// The policy the history was checked against.
     public var policy: UploadPolicy.Engine
-    /// Whether the recorded config lets the engine refresh tokens on its own.
+    /// Whether the recorded config has an `authorization` object.
     public var authorizationConfigured: Bool
+    /// Whether that authorization lets the engine refresh tokens on its own, in words
+    /// ("token refresh configured", "authorization without refreshUrl: no token refresh possible").
+    public var tokenRefresh: String
     /// Where the config came from (`state.config`, a log line, defaults).
     public var configSource: String
     public var gapThreshold: Double

@@ -14,7 +14,14 @@ public final class TimelineBuilder {
     let recordedConfig: SDKConfig
     let configSource: ConfigSource
     var config: SDKConfig
-    var authorizationConfigured: Bool
+    /// The engine's stored token pair (`state.auth`): a refresh token may live only there.
+    let storedAuth: JSONObject?
+    /// Whether the config in force lets the engine refresh a token, and what it lacks if not.
+    var refreshReadiness: RefreshContract.Readiness
+    /// A 401/403 is answered by a refresh only when the engine can refresh; otherwise it is a
+    /// plain retry with backoff (the guide's "retry if no authorization is configured / the
+    /// refresh itself fails"), so a missing refresh is the app's configuration, not the engine.
+    var authorizationConfigured: Bool { refreshReadiness.canRefresh }
     var sawConfigLine = false
 
     var coverage: CoverageMap
@@ -81,7 +88,8 @@ public final class TimelineBuilder {
         recordedConfig = recorded.config
         configSource = recorded.source
         config = recorded.config
-        authorizationConfigured = RefreshContract.isConfigured(recorded.config)
+        storedAuth = dump.engineState().auth
+        refreshReadiness = RefreshContract.readiness(recorded.config, storedAuth: storedAuth)
         coverage = CoverageMap(threshold: options.gapThreshold)
         collector = EventCollector(limit: options.eventLimit)
         tracker = UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
@@ -100,6 +108,7 @@ public final class TimelineBuilder {
         var timeline = Timeline(
             dumpName: dump.displayName, format: dump.layout.format, policy: policy.engine,
             authorizationConfigured: RefreshContract.isConfigured(recordedConfig),
+            tokenRefresh: TimelineBuilder.describe(RefreshContract.readiness(recordedConfig, storedAuth: storedAuth)),
             configSource: configSource.description, gapThreshold: options.gapThreshold,
             since: options.since, until: options.until, logRows: logRows, firstAt: firstAt, lastAt: lastAt,
             pendingRecords: pendingRecords, events: collector.events, attempts: tracker.attempts, gaps: gaps,
@@ -241,7 +250,7 @@ public final class TimelineBuilder {
         case "config":
             if let object = data?.objectValue {
                 config = SDKConfig(object)
-                authorizationConfigured = RefreshContract.isConfigured(config)
+                refreshReadiness = RefreshContract.readiness(config, storedAuth: storedAuth)
                 sawConfigLine = true
             }
             add(.config, entry, configSummary(config))
@@ -369,8 +378,18 @@ public final class TimelineBuilder {
         if let threshold = config.int("autoSyncThreshold"), threshold > 0 { parts.append("autoSyncThreshold \(threshold)") }
         if config.bool("autoSync") == false { parts.append("autoSync off") }
         if config.bool("disableAutoSyncOnCellular") == true { parts.append("no auto-sync on cellular") }
-        parts.append(RefreshContract.isConfigured(config) ? "token refresh configured" : "no token refresh")
+        parts.append(TimelineBuilder.describe(RefreshContract.readiness(config, storedAuth: storedAuth)))
         return "config applied: " + parts.joined(separator: ", ")
+    }
+
+    /// "token refresh configured", "no token refresh configured", "authorization without refreshUrl: no token refresh possible".
+    static func describe(_ readiness: RefreshContract.Readiness) -> String {
+        switch readiness {
+        case .ready: return "token refresh configured"
+        case .notConfigured: return "no token refresh configured"
+        case .incomplete(let missing):
+            return "authorization without " + missing.joined(separator: " or ") + ": no token refresh possible"
+        }
     }
 }
 

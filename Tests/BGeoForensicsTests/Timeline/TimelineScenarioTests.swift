@@ -224,7 +224,7 @@ enum Scenarios {
         #expect(refresh.severity == .error)
         #expect(refresh.summary.contains("10 times"))
         #expect(refresh.summary.contains("400"))
-        #expect(refresh.summary.contains("new tokens"))
+        #expect(refresh.action.contains("new tokens"))
         #expect(refresh.summary.contains("expired at 2026-07-01"))
         #expect(refresh.allLogIds.first == facts.rows["firstRefreshFailure"])
         // The failing refreshes follow the policy: no violation is reported.
