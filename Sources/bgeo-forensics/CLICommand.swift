@@ -21,14 +21,26 @@ enum CommandSupport {
         OptionSpec("--format", value: "FORMAT", help: "table | csv | ndjson | json (default \(value)).")
     }
 
+    /// `--since` / `--until` for a command listing `what` (rows, records, history).
+    static func sinceOption(_ what: String) -> OptionSpec {
+        OptionSpec("--since", value: "TIME", help: "Only \(what) at or after TIME (ISO-8601, or a date YYYY-MM-DD: from its start, UTC).")
+    }
+
+    static func untilOption(_ what: String) -> OptionSpec {
+        OptionSpec("--until", value: "TIME", help: "Only \(what) at or before TIME (a date YYYY-MM-DD alone means the end of that day, UTC).")
+    }
+
+    /// The filter options the user typed, as typed (`--src bogus`), for "nothing matched" notes.
+    static func typedFilters(_ arguments: ParsedArguments, _ names: [String]) -> [String] {
+        names.flatMap { name in arguments.all(name).map { "\(name) \($0)" } }
+    }
+
     /// `--json` on listing commands: shorthand for `--format json`.
     static let jsonFormatOption = OptionSpec("--json", help: "Same as --format json.")
 
     /// The listing format from `--json` / `--format` (default table).
     static func rowFormat(_ arguments: ParsedArguments) throws(UsageError) -> RowFormat {
-        if arguments.flag("--json") { return .json }
-        let name = try arguments.choice("--format", RowFormat.allCases.map(\.rawValue)) ?? RowFormat.table.rawValue
-        return RowFormat(rawValue: name) ?? .table
+        try arguments.rowFormat()
     }
 
     /// Opens the dump named by the first positional; DumpError propagates (exit 2).

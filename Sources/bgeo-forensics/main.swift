@@ -39,7 +39,8 @@ let commands: [any CLICommand.Type] = [
         return 0
     }
     guard let command = commands.first(where: { $0.spec.name == first }) else {
-        CommandSupport.stderr.line("Unknown command '\(first)'. Run '\(ToolInfo.name) --help' for the list.")
+        let hint = Suggestion.closest(to: first, among: commands.map { $0.spec.name }).map { " Did you mean '\($0)'?" } ?? ""
+        CommandSupport.stderr.line("Unknown command '\(first)'.\(hint) Run '\(ToolInfo.name) --help' for the list.")
         CommandSupport.stderr.flush()
         return 2
     }
@@ -51,6 +52,7 @@ let commands: [any CLICommand.Type] = [
         }
         let code = try command.run(arguments)
         CommandSupport.stdout.flush()
+        CommandSupport.stderr.flush()
         return code
     } catch let error as DumpError {
         CommandSupport.stdout.flush()
@@ -58,9 +60,23 @@ let commands: [any CLICommand.Type] = [
         CommandSupport.stderr.flush()
         return 2
     } catch let error as UsageError {
-        CommandSupport.stderr.line("\(error.message). See '\(ToolInfo.name) \(command.spec.name) --help'.")
+        CommandSupport.stdout.flush()
+        let stop = error.message.hasSuffix("?") || error.message.hasSuffix(".") ? " " : ". "
+        CommandSupport.stderr.line("\(error.message)\(stop)See '\(ToolInfo.name) \(command.spec.name) --help'.")
         CommandSupport.stderr.flush()
         return 2
+    } catch let error as FileProblem {
+        CommandSupport.stdout.flush()
+        CommandSupport.stderr.line("\(command.spec.name): \(error.description).")
+        CommandSupport.stderr.flush()
+        return 2
+    } catch let error where FileProblem.from(error) != nil {
+        // A file or folder the user named could not be used: one sentence, not the platform's error.
+        let problem = FileProblem.from(error)!
+        CommandSupport.stdout.flush()
+        CommandSupport.stderr.line("\(command.spec.name): \(problem.description).")
+        CommandSupport.stderr.flush()
+        return problem.isInputProblem ? 2 : 1
     } catch {
         CommandSupport.stdout.flush()
         CommandSupport.stderr.line("\(command.spec.name) failed: \(error)")

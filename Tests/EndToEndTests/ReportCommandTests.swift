@@ -107,13 +107,18 @@ enum ReportE2E {
         #expect(text.contains(ReportDemoDump.plantedSecrets[0]))
     }
 
-    @Test func defaultOutputIsReportsFolder() throws {
+    /// `report DUMP` writes `<dump-name>.html` in the current folder, never into a `Reports/`
+    /// folder (the repository's committed examples live there; issue 15).
+    @Test func defaultOutputIsTheCurrentFolder() throws {
         let folder = TestDirectory("report-default")
         let result = try ToolRunner.run(["report", ReportE2E.dump, "--json", "--generated-at", ReportCommandTests.generatedAt],
                                         currentDirectory: folder.path)
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: folder.file("Reports/demo.html")))
-        #expect(result.stdout.contains("\"output\": \"Reports/demo.html\""))
+        #expect(FileManager.default.fileExists(atPath: folder.file("demo.html")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Reports")))
+        #expect(result.stdout.contains("\"output\": \"demo.html\""))
+        let help = try ToolRunner.run(["report", "--help"])
+        #expect(help.stdout.contains("default ./<dump-name>.html"))
     }
 
     @Test func notADatabaseExitsTwo() throws {

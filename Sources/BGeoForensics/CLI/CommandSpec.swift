@@ -105,7 +105,8 @@ public struct CommandSpec: Sendable {
                 inlineValue = String(word[word.index(after: eq)...])
             }
             guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
-                throw UsageError(message: "unknown option '\(name)' for '\(self.name)'", command: self.name)
+                let hint = Suggestion.closest(to: name, among: options.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError(message: "unknown option '\(name)' for '\(self.name)'\(hint)", command: self.name)
             }
             if option.isFlag {
                 guard inlineValue == nil else {
@@ -182,31 +183,106 @@ public struct ParsedArguments: Sendable {
         return n
     }
 
-    /// A point in time: ISO-8601 (`2026-07-24T09:00:00Z`, offsets allowed) or a date (`2026-07-24`, UTC midnight).
-    public func time(_ name: String) throws(UsageError) -> Double? {
+    /// A point in time: ISO-8601 (`2026-07-24T09:00:00Z`, offsets allowed) or a date (`2026-07-24`,
+    /// UTC). A date alone is the start of that day, or with `endOfDay` (`--until`) its last instant,
+    /// so `--until 2026-07-24` keeps the whole of the 24th.
+    public func time(_ name: String, endOfDay: Bool = false) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
+        if text.count == 10, let t = Timestamp.parse(text + "T00:00:00Z") {
+            return endOfDay ? t + 86_400 - 0.001 : t
+        }
         if let t = Timestamp.parse(text) { return t }
-        if text.count == 10, let t = Timestamp.parse(text + "T00:00:00Z") { return t }
         if text.count == 16, let t = Timestamp.parse(text + ":00Z") { return t }
         if text.count == 19, let t = Timestamp.parse(text + "Z") { return t }
-        throw UsageError(message: "\(name) takes an ISO-8601 time such as 2026-07-24T09:00:00Z, not '\(text)'")
+        throw UsageError(message: "\(name) takes an ISO-8601 time such as 2026-07-24T09:00:00Z or a date such as 2026-07-24, not '\(text)'")
     }
 
-    /// A duration: `90`, `90s`, `15m`, `2h`, `1d`.
-    public func duration(_ name: String) throws(UsageError) -> Double? {
+    /// `--since` and `--until` together: a date alone in `--until` means the end of that day, and
+    /// a window that ends before it starts is refused (it could only ever match nothing).
+    public func timeWindow() throws(UsageError) -> (since: Double?, until: Double?) {
+        let since = try time("--since")
+        let until = try time("--until", endOfDay: true)
+        if let since, let until, since > until {
+            throw UsageError(message: "--since \(value("--since")!) is later than --until \(value("--until")!): the window would be empty")
+        }
+        return (since, until)
+    }
+
+    /// A duration with its unit: `90s`, `15m`, `2h`, `1d`, `1h30m`. A bare number is refused
+    /// (is `--gap 15` seconds or minutes?); `positive` also refuses zero.
+    public func duration(_ name: String, positive: Bool = false) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
-        guard let d = DurationText.parse(text) else {
+        if !text.isEmpty, text.allSatisfy({ $0.isNumber || $0 == "." }) {
+            throw UsageError(message: "\(name) needs a unit: \(text)s, \(text)m or \(text)h? (durations are written like 90s, 15m, 2h or 1d)")
+        }
+        guard let d = DurationText.parse(text), d.isFinite else {
             throw UsageError(message: "\(name) takes a duration such as 90s, 15m or 2h, not '\(text)'")
         }
+        if positive, d <= 0 { throw UsageError(message: "\(name) must be longer than 0, not '\(text)'") }
         return d
+    }
+
+    /// The listing format from `--format`, with `--json` as its shorthand: the two together are
+    /// refused unless they agree, so `--json --format csv` never silently picks one.
+    public func rowFormat() throws(UsageError) -> RowFormat {
+        let named = try choice("--format", RowFormat.allCases.map(\.rawValue)).flatMap(RowFormat.init(rawValue:))
+        if flag("--json") {
+            if let named, named != .json {
+                throw UsageError(message: "--json and --format \(named.rawValue) contradict each other (--json means --format json); give one")
+            }
+            return .json
+        }
+        return named ?? .table
     }
 
     /// One of a fixed set of words.
     public func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
         guard let text = value(name) else { return nil }
         guard allowed.contains(text) else {
-            throw UsageError(message: "\(name) takes one of \(allowed.joined(separator: ", ")), not '\(text)'")
+            let hint = Suggestion.closest(to: text, among: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+            throw UsageError(message: "\(name) takes one of \(allowed.joined(separator: ", ")), not '\(text)'\(hint)")
         }
         return text
+    }
+}
+
+/// "Did you mean …?": the closest known word to a mistyped one, by edit distance.
+public enum Suggestion {
+    /// The candidate nearest to `word` (case-insensitive), when it is close enough to be a typo:
+    /// at most a third of the word's length away (at least 1, at most 3 edits), or a prefix of
+    /// one candidate only.
+    public static func closest(to word: String, among candidates: [String]) -> String? {
+        let typed = word.lowercased()
+        guard !typed.isEmpty else { return nil }
+        let limit = min(3, max(1, typed.count / 3))
+        var best: (word: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(typed, candidate.lowercased())
+            if d <= limit, d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        if let best { return best.word }
+        let prefixed = candidates.filter { $0.lowercased().hasPrefix(typed) }
+        return typed.count >= 3 && prefixed.count == 1 ? prefixed[0] : nil
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counted as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], previous2[j - 2] + 1) }
+            }
+            previous2 = previous
+            previous = current
+        }
+        return previous[b.count]
     }
 }

@@ -52,7 +52,7 @@ public struct ReplayComparison: Sendable {
         add("  time", recorded.rejectedTime, whatIf.rejectedTime)
         add("  teleport", recorded.rejectedTeleport, whatIf.rejectedTeleport)
         table.append(["odometer m", String(format: "%.1f", recorded.odometerReplayed), String(format: "%.1f", whatIf.odometerReplayed),
-                      String(format: "%+.1f", whatIf.odometerReplayed - recorded.odometerReplayed)])
+                      String(format: "%+.1f", Say.shownDifference(whatIf.odometerReplayed, minus: recorded.odometerReplayed))])
         if let r = recorded.odometerRecorded { table.append(["recorded odometer m", String(format: "%.1f", r), String(format: "%.1f", r), ""]) }
         out.append(contentsOf: ReplayResult.align(table))
         out.append("")

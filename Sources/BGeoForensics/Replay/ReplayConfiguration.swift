@@ -88,15 +88,28 @@ public struct ReplayConfiguration: Sendable {
     }
 
     /// Rejects override values the engine could not use, so a typo never silently becomes a default.
-    /// (Unknown policy/profile names are allowed: the engine reads them as Conservative/DEFAULT,
-    /// and the notes say so.)
+    /// A policy or profile name must be one the engine knows: a what-if with a misspelt name would
+    /// only replay the engine's fallback (Conservative / DEFAULT), never what the user meant. (A
+    /// misspelt name *recorded in the dump* is still read as the engine reads it, with a note.)
     static func validate(key: String, value: JSONValue, origin: String) throws(UsageError) {
         let probe = SDKConfig(JSONObject([(key: key, value: value)]))
+        func name(_ allowed: [String]) throws(UsageError) {
+            guard let text = value.stringValue, allowed.contains(where: { $0.lowercased() == text.lowercased() }) else {
+                let typed = value.stringValue ?? value.jsonText
+                let other = allowed.contains("DEFAULT") ? ("locationFilterPolicy", FilterPolicy.allCases.map(\.rawValue))
+                    : ("kalmanProfile", KalmanProfile.allCases.map(\.rawValue))
+                let hint = Suggestion.closest(to: typed, among: allowed).map { " (did you mean \($0)?)" }
+                    ?? Suggestion.closest(to: typed, among: other.1).map { " (\($0) is a \(other.0) value)" } ?? ""
+                throw UsageError(message: "\(origin): \(key) takes \(allowed.dropLast().joined(separator: ", ")) or \(allowed.last!), not '\(typed)'\(hint)")
+            }
+        }
         switch key.lowercased() {
         case "disablelocationfilter":
             if probe.bool(key) == nil { throw UsageError(message: "\(origin): \(key) takes true or false, not \(value.jsonText)") }
-        case "locationfilterpolicy", "kalmanprofile":
-            if value.stringValue == nil { throw UsageError(message: "\(origin): \(key) takes a name, not \(value.jsonText)") }
+        case "locationfilterpolicy":
+            try name(FilterPolicy.allCases.map(\.rawValue))
+        case "kalmanprofile":
+            try name(KalmanProfile.allCases.map(\.rawValue))
         default:
             if FilterConfig.number(probe, key) == nil {
                 throw UsageError(message: "\(origin): \(key) takes a number ≥ 0, not \(value.jsonText)")

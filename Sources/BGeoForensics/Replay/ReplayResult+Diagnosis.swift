@@ -113,7 +113,20 @@ enum Say {
 
     static func speed(_ v: Double) -> String { String(format: "%.1f m/s", v) }
     static func percent(_ p: Double) -> String { String(format: "%.1f %%", p) }
-    static func signedPercent(_ p: Double) -> String { String(format: "%+.1f %%", p) }
+    /// "+12.3 %", "-90.9 %"; a difference that rounds to zero is "0.0 %" (exactly none) or
+    /// "less than 0.1 %", never "-0.0 %".
+    static func signedPercent(_ p: Double) -> String {
+        guard (p * 10).rounded() != 0 else { return p == 0 ? "0.0 %" : "less than 0.1 %" }
+        return String(format: "%+.1f %%", p)
+    }
+
+    /// The difference between two metre values as shown to one decimal, computed from the shown
+    /// values, so a reader's own subtraction of the printed numbers always agrees ("+0.0" never
+    /// prints as "-0.0"): `-1965937.0` for 195991.9 − 2161928.9 wherever it appears.
+    static func shownDifference(_ to: Double, minus from: Double) -> Double {
+        let difference = ((to * 10).rounded() - (from * 10).rounded()) / 10
+        return difference == 0 ? 0 : difference
+    }
     static func number(_ value: Double) -> String { FilterConfig.trim(value) }
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 

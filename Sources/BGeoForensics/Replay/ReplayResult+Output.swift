@@ -62,10 +62,12 @@ extension ReplayResult {
 
     /// Writes the JSON document to `output`, streaming the decisions one per line so a
     /// million-fix listing never exists as one tree. `extra` members (dump, warnings) come first.
-    public func writeJSON(to output: TextOutput, extra: JSONObject = JSONObject(), includeDecisions: Bool, top: Int = 10) {
+    /// Dump text (uuids, timestamps, notes) goes through `redactor`.
+    public func writeJSON(to output: TextOutput, extra: JSONObject = JSONObject(), includeDecisions: Bool, top: Int = 10,
+                          redactor: Redactor = .disabled) {
         var object = extra
         for member in summaryObject(top: top) { object[member.key] = member.value }
-        var text = JSONWriter(pretty: true).string(.object(object))
+        var text = JSONWriter(pretty: true).string(redactor.redact(.object(object)))
         guard includeDecisions else {
             output.line(text)
             return
@@ -76,7 +78,7 @@ extension ReplayResult {
         let compact = JSONWriter()
         for i in decisions.indices {
             output.write(i == 0 ? "\n    " : ",\n    ")
-            output.write(compact.string(decisionJSON(i)))
+            output.write(redactor.redact(text: compact.string(decisionJSON(i))))
         }
         output.line(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
     }
@@ -120,9 +122,9 @@ extension ReplayResult {
         out.append("")
         out.append("Odometer")
         out.append("  replayed    " + String(format: "%14.1f m", odometerReplayed))
-        if let recorded = odometerRecorded, let difference = odometerDifference {
+        if let recorded = odometerRecorded {
             out.append("  recorded    " + String(format: "%14.1f m", recorded))
-            var line = "  difference  " + String(format: "%+14.1f m", difference)
+            var line = "  difference  " + String(format: "%+14.1f m", Say.shownDifference(odometerReplayed, minus: recorded))
             if let p = odometerDifferencePercent { line += " (" + Say.signedPercent(p) + ")" }
             out.append(line)
         } else {

@@ -14,17 +14,19 @@ public enum ReportFile {
         progress.stage("drawing the map, the charts and the tables")
         let html = HTMLReportRenderer().render(document)
         progress.stage("writing \(outputPath)")
-        let folder = (outputPath as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        // URL, not NSString: `deletingLastPathComponent` traps on some paths ending in "/" on Linux.
+        let folder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let data = Data(html.utf8)
         try data.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
         return (document, data.count)
     }
 
-    /// `Reports/<dump name without extension>.html`.
-    public static func defaultOutput(for dumpPath: String, folder: String = "Reports") -> String {
+    /// `<dump name without extension>.html` in `folder` (default: the current folder), so a
+    /// report never lands in the repository's committed `Reports/` unless asked to.
+    public static func defaultOutput(for dumpPath: String, folder: String = ".") -> String {
         let name = ((dumpPath as NSString).lastPathComponent as NSString).deletingPathExtension
-        return (folder as NSString).appendingPathComponent(name + ".html")
+        return folder == "." ? name + ".html" : (folder as NSString).appendingPathComponent(name + ".html")
     }
 
     /// The dumps in a folder (`*.db`), sorted by name.

@@ -17,9 +17,10 @@ enum GPXCommand: CLICommand {
             OptionSpec("--track", value: "MODE",
                        help: "replayed (default: a replay with the dump's config) | recorded (as the engine stored them) | raw (every fix, rejected included)."),
             OptionSpec("--set", value: "KEY=VALUE", repeatable: true, help: "Override a config key for --track replayed."),
-            OptionSpec("--gap", value: "DURATION", help: "Start a new segment after a gap longer than this (default 15m)."),
+            OptionSpec("--gap", value: "DURATION", help: "Start a new segment after a gap this long, with a unit: 90s, 15m, 2h (default 15m)."),
             OptionSpec("--generated-at", value: "TIME", help: "metadata time (default now, or $BGEO_REPORT_GENERATED_AT / $SOURCE_DATE_EPOCH)."),
             OptionSpec("--json", help: "Print counts as JSON (needs -o)."),
+            CommandSupport.showSecretsOption,
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -28,10 +29,12 @@ enum GPXCommand: CLICommand {
         if !overrides.isEmpty, mode != .replayed { throw UsageError(message: "--set only applies to --track replayed") }
         let output = arguments.value("--output") ?? "-"
         if arguments.flag("--json"), output == "-" { throw UsageError(message: "--json needs -o FILE (the GPX goes to stdout otherwise)") }
-        let gap = try arguments.duration("--gap") ?? GPXExport.defaultGapSeconds
+        let gap = try arguments.duration("--gap", positive: true) ?? GPXExport.defaultGapSeconds
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
+        if output != "-" { try FileProblem.checkWritableFile(output) }
         let dump = try CommandSupport.openDump(arguments)
         let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
+                                       redactor: dump.makeRedactor(enabled: !arguments.flag("--show-secrets")),
                                        progress: StageProgress(label: "gpx"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         if arguments.flag("--json") {

@@ -7,8 +7,8 @@ enum LocationsCommand: CLICommand {
         abstract: "List queued records oldest first (drain order), like getLocations().",
         positionals: [PositionalSpec("DUMP", help: "A bgeo.db or LongPing queue dump.")],
         options: [
-            OptionSpec("--since", value: "TIME", help: "Only records at or after TIME (ISO-8601 or YYYY-MM-DD)."),
-            OptionSpec("--until", value: "TIME", help: "Only records at or before TIME."),
+            CommandSupport.sinceOption("records"),
+            CommandSupport.untilOption("records"),
             OptionSpec("--uuid", value: "UUID", help: "Only the record with this uuid."),
             OptionSpec("--kind", value: "KIND", help: "location | geofence."),
             OptionSpec("--limit", value: "N", help: "At most N records."),
@@ -19,8 +19,9 @@ enum LocationsCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let format = try CommandSupport.rowFormat(arguments)
+        let window = try arguments.timeWindow()
         let query = QueueQuery(
-            since: try arguments.time("--since"), until: try arguments.time("--until"), uuid: arguments.value("--uuid"),
+            since: window.since, until: window.until, uuid: arguments.value("--uuid"),
             limit: try arguments.int("--limit", range: 0...Int.max),
             kind: try arguments.choice("--kind", ["location", "geofence"]).flatMap(RecordKind.init(rawValue:)))
         let dump = try CommandSupport.openDump(arguments)
@@ -33,7 +34,10 @@ enum LocationsCommand: CLICommand {
             }
         }
         writer.finish()
-        if format == .table, CommandSupport.stdout.isTerminal || writer.count == 0 {
+        if writer.count == 0 {
+            let filters = CommandSupport.typedFilters(arguments, ["--since", "--until", "--uuid", "--kind", "--limit"])
+            CommandSupport.stderr.line(query.limit == 0 ? "--limit 0: no records listed." : EmptyListingNote.queue(dump, filters: filters))
+        } else if format == .table, CommandSupport.stdout.isTerminal {
             CommandSupport.stderr.line("\(writer.count) record\(writer.count == 1 ? "" : "s").")
         }
         CommandSupport.reportWarnings(dump)

@@ -11,8 +11,8 @@ enum LogsCommand: CLICommand {
             OptionSpec("--level", value: "LEVEL", help: "error | warn | info | debug | verbose: that level and more severe."),
             OptionSpec("--event", value: "EVENT", repeatable: true, help: "Only this event; `http.*` matches a prefix."),
             OptionSpec("--src", value: "SRC", help: "native | js."),
-            OptionSpec("--since", value: "TIME", help: "Only rows at or after TIME (ISO-8601 or YYYY-MM-DD)."),
-            OptionSpec("--until", value: "TIME", help: "Only rows at or before TIME."),
+            CommandSupport.sinceOption("rows"),
+            CommandSupport.untilOption("rows"),
             OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive)."),
             OptionSpec("--oldest-first", help: "Oldest first instead."),
             CommandSupport.formatOption(),
@@ -30,11 +30,12 @@ enum LogsCommand: CLICommand {
             level = parsed
         }
         let limit = try arguments.int("--limit", range: 0...Int.max) ?? 500
+        let window = try arguments.timeWindow()
         let query = LogQuery(order: arguments.flag("--oldest-first") ? .oldestFirst : .newestFirst,
                              limit: limit == 0 ? nil : limit, maxLevel: level,
                              events: arguments.all("--event").flatMap { $0.split(separator: ",").map(String.init) },
-                             src: arguments.value("--src"), since: try arguments.time("--since"),
-                             until: try arguments.time("--until"), grep: arguments.value("--grep"))
+                             src: arguments.value("--src"), since: window.since,
+                             until: window.until, grep: arguments.value("--grep"))
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
@@ -42,7 +43,10 @@ enum LogsCommand: CLICommand {
             writer.row(cells: LogListing.cells(entry, redactor: redactor), json: LogListing.json(entry, redactor: redactor))
         }
         writer.finish()
-        if !dump.layout.hasLog { CommandSupport.stderr.line("This dump has no log_entries table.") }
+        if writer.count == 0 {
+            let filters = CommandSupport.typedFilters(arguments, ["--level", "--event", "--src", "--since", "--until", "--grep"])
+            CommandSupport.stderr.line(EmptyListingNote.log(dump, query: query, filters: filters))
+        }
         CommandSupport.reportWarnings(dump)
         return 0
     }

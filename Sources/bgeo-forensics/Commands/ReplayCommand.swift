@@ -23,6 +23,7 @@ enum ReplayCommand: CLICommand {
             OptionSpec("--fixes", help: "List every fix's decision."),
             OptionSpec("--top", value: "N", help: "How many top odometer contributors to show (default 10)."),
             CommandSupport.jsonOption,
+            CommandSupport.showSecretsOption,
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -34,6 +35,8 @@ enum ReplayCommand: CLICommand {
             throw UsageError(message: "--compare needs a what-if: give --set KEY=VALUE or --config FILE.json")
         }
         let dump = try CommandSupport.openDump(arguments)
+        // Uuids, timestamps and config notes are dump text: redacted like every other output.
+        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let recorded = ReplayConfiguration.recorded(from: dump)
         var whatIf = recorded
         if let configFile { try whatIf.apply(configFile: configFile) }
@@ -62,9 +65,9 @@ enum ReplayCommand: CLICommand {
             if json {
                 header["compare"] = comparison.json(includeDecisions: listFixes, top: top)
                 header["warnings"] = .array(dump.warnings.all.map(\.json))
-                CommandSupport.printJSON(.object(header))
+                CommandSupport.printJSON(redactor.redact(.object(header)))
             } else {
-                out.write(comparison.text(title: dump.displayName, top: top, listLimit: listFixes ? Int.max : 50))
+                out.write(redactor.redact(text: comparison.text(title: dump.displayName, top: top, listLimit: listFixes ? Int.max : 50)))
                 CommandSupport.reportWarnings(dump)
             }
             return 0
@@ -74,11 +77,11 @@ enum ReplayCommand: CLICommand {
         if json {
             // Warnings are known once the trace is read, so they can precede the streamed decisions.
             header["warnings"] = .array(dump.warnings.all.map(\.json))
-            result.writeJSON(to: out, extra: header, includeDecisions: listFixes, top: top)
+            result.writeJSON(to: out, extra: header, includeDecisions: listFixes, top: top, redactor: redactor)
             out.flush()
             return 0
         }
-        out.write(result.text(title: dump.displayName, top: top))
+        out.write(redactor.redact(text: result.text(title: dump.displayName, top: top)))
         if !trace.geofences.isEmpty {
             out.line("(\(trace.geofences.count) geofence event\(trace.geofences.count == 1 ? "" : "s") in the queue: events, not fixes — not replayed.)")
         }
@@ -87,7 +90,7 @@ enum ReplayCommand: CLICommand {
             out.line("Fixes")
             let writer = RowWriter(format: .table, columns: ReplayResult.decisionColumns, output: out)
             for i in result.decisions.indices {
-                writer.row(cells: result.decisionCells(i), json: result.decisionJSON(i))
+                writer.row(cells: result.decisionCells(i).map { redactor.redact(text: $0) }, json: result.decisionJSON(i))
             }
             writer.finish()
         }

@@ -15,11 +15,11 @@ enum ReportCommand: CLICommand {
         positionals: [PositionalSpec("DUMP", required: false, help: "The dump (omit with --all).")],
         options: [
             OptionSpec("--output", short: "-o", value: "PATH",
-                       help: "Output file (default Reports/<dump-name>.html); with --all, the output folder (default Reports)."),
+                       help: "Output file (default ./<dump-name>.html, in the current folder); with --all, the output folder (default: the current folder)."),
             OptionSpec("--all", value: "FOLDER", help: "Write a report for every *.db in FOLDER."),
             OptionSpec("--generated-at", value: "TIME",
                        help: "Generation time to print (default now, or $BGEO_REPORT_GENERATED_AT / $SOURCE_DATE_EPOCH)."),
-            OptionSpec("--gap", value: "DURATION", help: "Tracking-gap threshold (default 15m)."),
+            OptionSpec("--gap", value: "DURATION", help: "Tracking-gap threshold, with a unit: 90s, 15m, 2h (default 15m)."),
             OptionSpec("--max-rows", value: "N", help: "Rows embedded per table (default 5000)."),
             OptionSpec("--set", value: "KEY=VALUE", repeatable: true, help: "Override a filter key for the replay (map and replay section), as in `replay --set`."),
             CommandSupport.showSecretsOption,
@@ -31,13 +31,14 @@ enum ReportCommand: CLICommand {
         let options = ReportOptions(
             generatedAt: ReportFile.generationTime(option: try arguments.time("--generated-at")),
             showSecrets: arguments.flag("--show-secrets"),
-            gapSeconds: try arguments.duration("--gap") ?? 15 * 60,
+            gapSeconds: try arguments.duration("--gap", positive: true) ?? 15 * 60,
             maxTableRows: try arguments.int("--max-rows", range: 2...10_000_000) ?? 5000,
             overrides: overrides)
         var jobs: [(dump: String, output: String)] = []
         if let folder = arguments.value("--all") {
             guard arguments.positionals.isEmpty else { throw UsageError(message: "give either DUMP or --all FOLDER, not both") }
-            let outFolder = arguments.value("--output") ?? "Reports"
+            let outFolder = arguments.value("--output") ?? "."
+            try FileProblem.checkFolder(outFolder)
             let dumps: [String]
             do { dumps = try ReportFile.dumps(in: folder) } catch {
                 throw UsageError(message: "cannot list '\(folder)'")
@@ -46,7 +47,9 @@ enum ReportCommand: CLICommand {
             jobs = dumps.map { ($0, ReportFile.defaultOutput(for: $0, folder: outFolder)) }
         } else {
             guard let dump = arguments.positionals.first else { throw UsageError(message: "missing DUMP (or --all FOLDER)") }
-            jobs = [(dump, arguments.value("--output") ?? ReportFile.defaultOutput(for: dump))]
+            let output = arguments.value("--output") ?? ReportFile.defaultOutput(for: dump)
+            try FileProblem.checkWritableFile(output, createFolders: true)
+            jobs = [(dump, output)]
         }
         var written: [JSONValue] = []
         var status: Int32 = 0
@@ -59,7 +62,7 @@ enum ReportCommand: CLICommand {
                                 "findings": .int(Int64(findings.count)),
                                 "errors": .int(Int64(findings.filter { $0.severity == .error }.count))])
                 if !arguments.flag("--json") {
-                    CommandSupport.stderr.line("wrote \(job.output) (\(result.bytes) bytes, \(findings.count) findings)")
+                    CommandSupport.stderr.line("wrote \(job.output) (\(result.bytes) bytes, \(findings.count) finding\(findings.count == 1 ? "" : "s"))")
                 }
             } catch let error as DumpError {
                 if jobs.count == 1 { throw error }

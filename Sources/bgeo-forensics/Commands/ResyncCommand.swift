@@ -8,7 +8,7 @@ enum ResyncCommand: CLICommand {
         name: "resync",
         abstract: "Drain a copy of a stranded queue to an endpoint with the SDK's HTTP contract.",
         discussion: """
-            The queue (and log rows) are copied into a working copy (--work, default ./<sha256>.resync/) and \
+            The queue (and log rows) are copied into a working copy (--work, default ./<first 16 hex digits of the dump's SHA-256>.resync/) and \
             drained oldest first; re-running resumes it. Nothing is lost: a record leaves the working queue only \
             on a 2xx or as poison into the quarantine. Exit 0 when the queue is empty, 3 when records remain, \
             2 on bad input.
@@ -16,7 +16,7 @@ enum ResyncCommand: CLICommand {
         positionals: [PositionalSpec("DUMP", help: "A bgeo.db or LongPing queue dump (never modified).")],
         options: [
             OptionSpec("--url", value: "URL", help: "Endpoint for location uploads (replaces the config's url)."),
-            OptionSpec("--work", value: "DIR", help: "Working-copy folder (default ./<dump-sha256-prefix>.resync)."),
+            OptionSpec("--work", value: "DIR", help: "Working-copy folder (default ./<first 16 hex digits of the dump's SHA-256>.resync)."),
             OptionSpec("--set", value: "KEY=VALUE", repeatable: true,
                        help: "Override a config key; dotted paths, e.g. authorization.refreshUrl=https://…"),
             OptionSpec("--config", value: "FILE.json", help: "Merge a JSON config over the dump's recorded config."),
@@ -116,7 +116,12 @@ enum ResyncCommand: CLICommand {
                 }))
             } else {
                 let out = CommandSupport.stdout
-                out.line("# dry run: nothing is sent. \(logLane ? wc.pendingLogs : wc.remaining) pending; first \(requests.count) request(s):")
+                let pending = logLane ? wc.pendingLogs : wc.remaining
+                let source = hasWorkingCopy
+                    ? "read from the working copy \(workPath) (left by an earlier run; pass --work DIR for a fresh one)"
+                    : "read from the dump (no working copy yet)"
+                out.line("# dry run: nothing is sent. \(pending) \(logLane ? "log row" : "record")\(pending == 1 ? "" : "s") pending, \(source)"
+                         + (requests.isEmpty ? "; nothing left to send." : "; first \(requests.count) request\(requests.count == 1 ? "" : "s"):"))
                 for (index, request) in requests.enumerated() {
                     out.line("")
                     out.line("--- request \(index + 1) (\(request.body.count) bytes)")

@@ -47,13 +47,8 @@ enum SimulateCommand: CLICommand {
         }
         let records = try arguments.int("--records", range: 1...50_000_000)
         let all = arguments.flag("--all")
-        if !all {
-            let parent = (output as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw UsageError(message: "cannot write \(output): folder \(parent) does not exist")
-            }
-        }
+        // (Not NSString.deletingLastPathComponent: it traps on a one-letter path such as "d".)
+        if all { try FileProblem.checkFolder(output) } else { try FileProblem.checkWritableFile(output) }
         if !arguments.flag("--force") {
             // Never replace evidence: only files this simulator wrote may be overwritten.
             let targets = all ? Scenario.allCases.map { (output as NSString).appendingPathComponent($0.rawValue + ".db") } : [output]

@@ -15,29 +15,23 @@ enum TimelineCommand: CLICommand {
             """,
         positionals: [PositionalSpec("DUMP", help: "A bgeo.db dump (its -wal beside it is read too).")],
         options: [
-            OptionSpec("--since", value: "TIME", help: "Only history at or after TIME (ISO-8601 or YYYY-MM-DD)."),
-            OptionSpec("--until", value: "TIME", help: "Only history at or before TIME."),
+            CommandSupport.sinceOption("history"),
+            CommandSupport.untilOption("history"),
             OptionSpec("--findings-only", help: "Only the findings."),
+            OptionSpec("--all-gaps", help: "List every tracking gap with its context (default: expected stationary gaps share one line)."),
             OptionSpec("--policy", value: "ENGINE", help: "bgeo | longping: the policy to check against (default: the dump's format)."),
-            OptionSpec("--gap", value: "DURATION", help: "Silence between fixes that counts as a tracking gap (default 15m)."),
+            OptionSpec("--gap", value: "DURATION", help: "Silence between fixes that counts as a tracking gap, with a unit: 90s, 15m, 2h (default 15m)."),
             CommandSupport.jsonOption,
             CommandSupport.showSecretsOption,
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         var options = TimelineOptions()
-        options.since = try arguments.time("--since")
-        options.until = try arguments.time("--until")
-        if let since = options.since, let until = options.until, since > until {
-            throw UsageError(message: "--since is after --until")
-        }
+        (options.since, options.until) = try arguments.timeWindow()
         if let engine = try arguments.choice("--policy", UploadPolicy.Engine.allCases.map(\.rawValue)) {
             options.policy = UploadPolicy.named(UploadPolicy.Engine(rawValue: engine) ?? .bgeo)
         }
-        if let gap = try arguments.duration("--gap") {
-            guard gap > 0 else { throw UsageError(message: "--gap must be longer than 0") }
-            options.gapThreshold = gap
-        }
+        if let gap = try arguments.duration("--gap", positive: true) { options.gapThreshold = gap }
         let findingsOnly = arguments.flag("--findings-only")
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
@@ -49,7 +43,7 @@ enum TimelineCommand: CLICommand {
             CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))
         } else {
             let output = CommandSupport.stdout
-            let renderer = TimelineTextRenderer(colour: output.isTerminal)
+            let renderer = TimelineTextRenderer(colour: output.isTerminal, allGaps: arguments.flag("--all-gaps"))
             for line in renderer.lines(timeline, findingsOnly: findingsOnly) { output.line(line) }
             output.flush()
         }

@@ -6,14 +6,15 @@ public enum GPXFile {
         public var notes: [String]
     }
 
+    /// Dump text written into the file (uuids, geofence identifiers) goes through `redactor`.
     public static func write(dump: Dump, to path: String, mode: GPXTrackMode, overrides: [String] = [],
                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
-                             progress: StageProgress = .silent) throws -> Result {
+                             redactor: Redactor = .disabled, progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
         progress.stage("reading the \(mode.rawValue) track")
         var notes: [String] = []
-        let points: [GPXTrackPoint]
-        let geofences: [ReportGeofence]
+        var points: [GPXTrackPoint]
+        var geofences: [ReportGeofence]
         switch mode {
         case .recorded, .raw:
             let trace = RecordedTraceReader.read(dump)
@@ -26,6 +27,10 @@ public enum GPXFile {
             points = replayed.points
             notes += replayed.notes
             geofences = trace.geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
+        }
+        if redactor.enabled {
+            for i in points.indices { points[i].uuid = points[i].uuid.map { redactor.redact(text: $0) } }
+            for i in geofences.indices { geofences[i].identifier = redactor.redact(text: geofences[i].identifier) }
         }
         progress.stage("writing \(points.count) points to \(path)")
         let export = GPXExport(name: dump.displayName, description: "BGeo dump \(dump.displayName), \(mode.rawValue) track",
