@@ -33,7 +33,8 @@ import Testing
         for name in ReportSamplesTests.samples {
             let fresh = try Data(contentsOf: URL(fileURLWithPath: out.file(name + ".html")))
             let committed = try Data(contentsOf: URL(fileURLWithPath: "\(ReportSamplesTests.root)/Reports/\(name).html"))
-            #expect(fresh == committed, "Reports/\(name).html is stale: run .ci/reports")
+            // Bool(...): a byte-by-byte diff of two HTML files would bury the message.
+            #expect(Bool(fresh == committed), "Reports/\(name).html is stale (\(fresh.count) bytes fresh, \(committed.count) committed): run .ci/reports")
             let html = String(decoding: fresh, as: UTF8.self)
             #expect(!html.contains("sk_live_"), "an api key leaked into \(name).html")
             #expect(!html.contains("Bearer ey"), "a token leaked into \(name).html")
@@ -51,7 +52,7 @@ import Testing
             #expect(result.exitCode == 0, "\(result.stderr)")
             let fresh = try Data(contentsOf: URL(fileURLWithPath: path))
             let committed = try Data(contentsOf: URL(fileURLWithPath: "\(ReportSamplesTests.root)/Reports/\(name).gpx"))
-            #expect(fresh == committed, "Reports/\(name).gpx is stale: run .ci/reports")
+            #expect(Bool(fresh == committed), "Reports/\(name).gpx is stale (\(fresh.count) bytes fresh, \(committed.count) committed): run .ci/reports")
             if let xmllint = ReportE2E.tool("xmllint"), let schema = ReportE2E.gpxSchema {
                 let check = try ReportE2E.run(xmllint, ["--noout", "--schema", schema, path])
                 #expect(check.exitCode == 0, "\(name).gpx: \(check.stderr)")

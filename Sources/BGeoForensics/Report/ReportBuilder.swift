@@ -24,7 +24,7 @@ public enum ReportBuilder {
         let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
-                          uuids: a.uuids, backoffDelay: a.backoffDelay)
+                          uuids: a.uuids, backoffDelay: a.backoffDelay, refreshSucceeded: a.refresh?.success)
         }
         let gaps = timeline.gaps.map { g -> ReportGap in
             var kinds: [String] = []
@@ -59,7 +59,7 @@ public enum ReportBuilder {
         var evidenceText: [String: String] = [:]
         for table in [queueTable, logTable] {
             for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) || uuidAnchors.values.contains(anchor) {
-                evidenceText[anchor] = oneLine(table, row: table.rows[i])
+                evidenceText[anchor] = i < table.evidenceLines.count ? table.evidenceLines[i] : oneLine(table, row: table.rows[i])
             }
         }
         return ReportDocument(
@@ -159,14 +159,22 @@ public enum ReportBuilder {
                        .init("message"), .init("data")]
         var rows: [[JSONValue]] = []
         var anchors: [String] = []
+        var lines: [String] = []
         for e in entries {
-            let data = e.data.map { redactor.redact($0).jsonText } ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+            let redacted = e.data.map { redactor.redact($0) }
+            let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+            let message = redactor.redact(text: e.message ?? "")
             rows.append([.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
-                         .string(truncate(redactor.redact(text: e.message ?? ""), 400)), .string(truncate(data, 600))])
+                         .string(truncate(message, 400)), .string(truncate(data, 600))])
             anchors.append("log-\(e.rowId)")
+            let words = redacted.map(readable) ?? data
+            lines.append([e.tsText, e.levelName, e.event, truncate(message, 160), truncate(words, 240)]
+                .filter { !$0.isEmpty }.joined(separator: " · "))
         }
-        return ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: picked.total,
-                           note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
+        var table = ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: picked.total,
+                                note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
+        table.evidenceLines = lines
+        return table
     }
 
     static func buildAttemptsTable(_ attempts: [ReportAttempt], cap: Int) -> ReportTable {
@@ -179,12 +187,22 @@ public enum ReportBuilder {
         for a in sampler.items {
             let uuids = a.uuids.prefix(3).joined(separator: " ") + (a.uuids.count > 3 ? " … (+\(a.uuids.count - 3))" : "")
             rows.append([.int(a.logId), .string(Timestamp.format(a.time)), .int(Int64(a.count)), .from(a.status),
-                         .string(a.outcome), .from(a.backoffDelay), .string(uuids)])
+                         .string(a.result.label), .from(a.backoffDelay), .string(uuids)])
             anchors.append("attempt-\(a.logId)")
         }
         return ReportTable(id: "attempts", title: "Upload attempts", columns: columns, rows: rows, anchors: anchors,
                            total: attempts.count,
                            note: attempts.count > rows.count ? note(rows.count, attempts.count, "logs --event 'http.*'") : nil)
+    }
+
+    /// A log row's `data` in words: `status 401, count 1, response {"error":"token_expired"}` —
+    /// string values as they are (a JSON body kept as a string is shown as that JSON, not with
+    /// its quotes escaped), other values as compact JSON.
+    static func readable(_ data: JSONValue) -> String {
+        guard let object = data.objectValue else { return data.stringValue ?? data.jsonText }
+        return object.map { member in
+            member.key + " " + (member.value.stringValue ?? member.value.jsonText)
+        }.joined(separator: ", ")
     }
 
     /// A row as one line of text for a finding's evidence list.

@@ -12,7 +12,7 @@ public struct ReportDocument: Sendable {
     public var summary: ReportOverview
     public var trace: ReportTrace
     public var attempts: [ReportAttempt]
-    public var queueDepth: [(time: Double, depth: Int)]
+    public var queueDepth: [QueueDepthSeries.Point]
     public var gaps: [ReportGap]
     public var gapSeconds: Double
     public var findings: [ReportFinding]

@@ -17,7 +17,8 @@ public enum ReportFindings {
             let refs = logIds.filter { seen.insert($0).inserted }.prefix(evidenceLimit).map { EvidenceRef.log(rowId: $0) }
             if uuids.count > uuidLimit { notes.append("\(uuids.count - uuidLimit) more uuid\(uuids.count - uuidLimit == 1 ? "" : "s") cited.") }
             return ReportFinding(code: f.code + (f.rule.map { ": " + $0 } ?? ""), severity: severity(f.severity), summary: f.summary,
-                                 evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes)
+                                 evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes,
+                                 responsible: f.responsible, action: f.action)
         }
         if !warnings.isEmpty {
             // A row can have several warnings (unreadable JSON, then not replayed): rows are counted once.
@@ -34,7 +35,8 @@ public enum ReportFindings {
                 ? "\(otherText) found; everything else was read (see Warnings)."
                 : "\(rows.count) row\(rows.count == 1 ? "" : "s") could not be read completely\(others > 0 ? " and \(otherText) found" : ""); everything else was read (see Warnings)."
             out.append(ReportFinding(code: "dump.unreadable_rows", severity: .warning, summary: summary,
-                                     evidence: Array(rows.prefix(evidenceLimit))))
+                                     evidence: Array(rows.prefix(evidenceLimit)), responsible: .unknown,
+                                     action: "Read the Warnings section; ask the customer for a fresh dump if these rows matter."))
         }
         return sorted(out)
     }

@@ -25,15 +25,20 @@ public struct ReportFinding: Sendable {
     public var uuids: [String]
     /// Plain notes that come with the evidence (a state value, a rule, what was left out).
     public var notes: [String]
+    /// Who is to blame, and what the reader should do.
+    public var responsible: Responsibility
+    public var action: String
 
     public init(code: String, severity: ReportSeverity, summary: String, evidence: [EvidenceRef] = [], uuids: [String] = [],
-                notes: [String] = []) {
+                notes: [String] = [], responsible: Responsibility = .unknown, action: String = "") {
         self.code = code
         self.severity = severity
         self.summary = summary
         self.evidence = evidence
         self.uuids = uuids
         self.notes = notes
+        self.responsible = responsible
+        self.action = action
     }
 }
 
@@ -50,8 +55,11 @@ public struct ReportAttempt: Sendable {
     public var uuids: [String]
     /// Seconds the engine waited before the next attempt (from `http.backoff`), when logged.
     public var backoffDelay: Double?
+    /// For a 401/403: whether the token refresh made for it succeeded (nil: none was logged).
+    public var refreshSucceeded: Bool?
 
-    public init(time: Double, logId: Int64, count: Int, status: Int?, outcome: String, uuids: [String] = [], backoffDelay: Double? = nil) {
+    public init(time: Double, logId: Int64, count: Int, status: Int?, outcome: String, uuids: [String] = [], backoffDelay: Double? = nil,
+                refreshSucceeded: Bool? = nil) {
         self.time = time
         self.logId = logId
         self.count = count
@@ -59,6 +67,44 @@ public struct ReportAttempt: Sendable {
         self.outcome = outcome
         self.uuids = uuids
         self.backoffDelay = backoffDelay
+        self.refreshSucceeded = refreshSucceeded
+    }
+
+    /// What became of the attempt, in the words the chart legend and the attempts table use.
+    /// A 401 whose refresh failed is "refresh failed", not "refresh" (the policy's intent).
+    public enum Result: String, Sendable, CaseIterable {
+        case delivered, refreshed, refreshFailed, unauthorized, retried, dropped, halved, counted, pending
+
+        public var label: String {
+            switch self {
+            case .delivered: return "delivered (2xx)"
+            case .refreshed: return "401/403 → token refreshed"
+            case .refreshFailed: return "401/403 → refresh failed"
+            case .unauthorized: return "401/403 → no refresh, retried"
+            case .retried: return "failed (5xx, 429, network) → retried"
+            case .dropped: return "dropped as poison"
+            case .halved: return "413 → batch halved"
+            case .counted: return "4xx → attempt counted"
+            case .pending: return "no response logged"
+            }
+        }
+    }
+
+    public var result: Result {
+        switch outcome {
+        case "success": return .delivered
+        case "refresh":
+            switch refreshSucceeded {
+            case true?: return .refreshed
+            case false?: return .refreshFailed
+            case nil: return .unauthorized
+            }
+        case "retry": return [401, 403].contains(status ?? 0) ? .unauthorized : .retried
+        case "drop": return .dropped
+        case "halveBatch": return .halved
+        case "countAttempt": return .counted
+        default: return .pending
+        }
     }
 }
 

@@ -110,6 +110,9 @@ public struct HTMLReportRenderer: Sendable {
             h += "<ol class=\"findings\">"
             for f in ReportFindings.sorted(doc.findings) {
                 h += "<li class=\"\(f.severity.rawValue)\"><span class=\"sev \(f.severity.rawValue)\">\(f.severity.rawValue)</span>\(e(f.summary))<span class=\"code\">\(e(f.code))</span>"
+                if !f.action.isEmpty {
+                    h += "<p class=\"who\"><b>Who:</b> \(e(f.responsible.words)). <b>What to do:</b> \(e(f.action))</p>"
+                }
                 if !f.evidence.isEmpty || !f.uuids.isEmpty || !f.notes.isEmpty {
                     h += "<ul class=\"evidence\">"
                     for ref in f.evidence {
@@ -159,52 +162,26 @@ public struct HTMLReportRenderer: Sendable {
 
     func charts(_ doc: ReportDocument, into h: inout String) {
         h += "<section id=\"charts\"><h2>Charts</h2>"
-        guard let start = doc.firstTime, let end = doc.lastTime else {
+        guard let (t0, t1) = chartSpan(doc) else {
             h += "<p>No timestamps to chart.</p></section>\n"
             return
         }
-        let pad = max((end - start) * 0.01, 30)
-        let t0 = start - pad, t1 = end + pad
         // Upload attempts.
         h += "<h3>Upload attempts</h3>"
         if doc.attempts.isEmpty {
             h += "<p class=\"chart-note\">No upload attempts were logged (http.request rows).</p>"
         } else {
-            let yMax = TimeChart.niceMax(Double(doc.attempts.map(\.count).max() ?? 1) * 1.1)
-            let chart = TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "records in batch")
-            h += "<div class=\"figure\">" + chart.open(label: "Upload attempts over time")
-            var outcomes: [String: Int] = [:]
-            for a in doc.attempts.prefix(20_000) {
-                let x = chart.x(a.time), y = chart.y(Double(a.count))
-                if let delay = a.backoffDelay, delay > 0 {
-                    h += "<line class=\"backoff\" x1=\"\(SVGFormat.n(x))\" y1=\"\(SVGFormat.n(y))\" x2=\"\(SVGFormat.n(min(chart.x(a.time + delay), chart.x(t1))))\" y2=\"\(SVGFormat.n(y))\"/>"
-                }
-            }
-            for a in doc.attempts.prefix(20_000) {
-                outcomes[a.outcome, default: 0] += 1
-                let status = a.status.map { $0 == 0 ? "network error" : "HTTP \($0)" } ?? "no response logged"
-                let title = "\(Timestamp.format(a.time)) · \(a.count) records · \(status) → \(a.outcome)" + (a.backoffDelay.map { " · backoff \(DecimalText.format($0, places: 0)) s" } ?? "")
-                h += "<a href=\"#attempt-\(a.logId)\"><circle class=\"att o-\(HTMLReportRenderer.e(a.outcome))\" cx=\"\(SVGFormat.n(chart.x(a.time)))\" cy=\"\(SVGFormat.n(chart.y(Double(a.count))))\" r=\"4\"><title>\(HTMLReportRenderer.e(title))</title></circle></a>"
-            }
-            h += chart.close()
-            h += "<ul class=\"legend\">"
-            for o in outcomes.keys.sorted() {
-                h += "<li><svg viewBox=\"0 0 22 12\"><circle class=\"o-\(HTMLReportRenderer.e(o))\" cx=\"11\" cy=\"6\" r=\"4\"/></svg>\(HTMLReportRenderer.e(o)): <b>\(outcomes[o]!)</b></li>"
-            }
-            h += "<li><svg viewBox=\"0 0 22 12\"><line class=\"backoff\" x1=\"1\" y1=\"6\" x2=\"21\" y2=\"6\"/></svg>backoff wait before the next attempt</li></ul></div>"
+            h += attemptsChart(doc, from: t0, to: t1)
         }
         // Queue depth.
         h += "<h3>Queue depth</h3>"
-        var depth = doc.queueDepth
-        if let last = doc.lastTime { depth.append((last, doc.summary.queue.count)) }
-        if depth.count < 2 {
-            h += "<p class=\"chart-note\">The log records no queue depth (queue.insert rows are logged at verbose level); \(doc.summary.queue.count) records were queued at dump time.</p>"
-        } else {
-            let yMax = TimeChart.niceMax(Double(depth.map(\.depth).max() ?? 1) * 1.1)
-            let chart = TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "records queued")
+        if let (chart, depth) = queueDepthChart(doc, from: t0, to: t1) {
             h += "<div class=\"figure\">" + chart.open(label: "Queue depth over time")
             h += chart.line(depth.map { (time: $0.time, value: Double($0.depth)) }, cssClass: "series-depth", step: true)
-            h += chart.close() + "</div><p class=\"chart-note\">From queue.insert / queue.prune counts and sync.deferred pending counts, minus records uploaded or dropped; the last point is the queue at dump time.</p>"
+            h += chart.close() + "</div><p class=\"chart-note\">Records waiting in the queue: set by each queue.insert (the depth after the insert) and sync.deferred pending count, "
+            h += "lowered by each queue.prune eviction and each batch uploaded or dropped; the last point is the queue at dump time (\(doc.summary.queue.count) records).</p>"
+        } else {
+            h += "<p class=\"chart-note\">The log records no queue depth (queue.insert rows are logged at verbose level); \(doc.summary.queue.count) records were queued at dump time.</p>"
         }
         // Speed and accuracy.
         let speeds = doc.trace.fixes.compactMap { f in f.decision == .rejected ? nil : f.speed.map { (time: f.time, value: $0) } }
@@ -236,6 +213,59 @@ public struct HTMLReportRenderer: Sendable {
         }
         if !doc.gaps.isEmpty { h += "<p class=\"chart-note\">Shaded bands: tracking gaps of \(SVGFormat.duration(doc.gapSeconds)) or more.</p>" }
         h += "</section>\n"
+    }
+
+    /// The time axis every chart shares: the dump's span with 1 % (at least 30 s) either side.
+    func chartSpan(_ doc: ReportDocument) -> (Double, Double)? {
+        guard let start = doc.firstTime, let end = doc.lastTime else { return nil }
+        let pad = max((end - start) * 0.01, 30)
+        return (start - pad, end + pad)
+    }
+
+    /// Upload attempts over time: each attempt a dot coloured by what became of it (a 401 whose
+    /// refresh failed says so), at the height of the backoff wait that followed it, so the
+    /// schedule climbing to its cap, and a queue stuck there, are visible at a glance.
+    func attemptsChart(_ doc: ReportDocument, from t0: Double, to t1: Double) -> String {
+        let attempts = doc.attempts.prefix(20_000)
+        let cap = UploadPolicy.forFormat(doc.layout.format).backoff.cap
+        let longest = attempts.compactMap(\.backoffDelay).filter(\.isFinite).max() ?? 0
+        let yMax = TimeChart.niceMax(max(longest, min(cap, 60)) * 1.1)
+        let chart = TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "backoff wait, s")
+        var h = "<div class=\"figure\">" + chart.open(label: "Upload attempts over time, at the backoff wait that followed each")
+        if cap <= yMax { h += chart.reference(cap, label: "backoff cap \(DurationFormat.short(cap)) (\(doc.layout.format == .longping ? "LongPing" : "BGeo") policy)") }
+        for a in attempts {
+            guard let delay = a.backoffDelay, delay > 0, delay.isFinite else { continue }
+            let y = SVGFormat.n(chart.y(delay))
+            h += "<line class=\"backoff\" x1=\"\(SVGFormat.n(chart.x(a.time)))\" y1=\"\(y)\" x2=\"\(SVGFormat.n(min(chart.x(a.time + delay), chart.x(t1))))\" y2=\"\(y)\"/>"
+        }
+        var results: [ReportAttempt.Result: Int] = [:]
+        for a in attempts {
+            let result = a.result
+            results[result, default: 0] += 1
+            let status = a.status.map { $0 == 0 ? "network error" : "HTTP \($0)" } ?? "no response logged"
+            let wait = a.backoffDelay.map { " · then waited \(DurationFormat.short($0))" } ?? ""
+            let title = "\(Timestamp.format(a.time)) · \(a.count) record\(a.count == 1 ? "" : "s") · \(status) · \(result.label)\(wait)"
+            let y = chart.y(a.backoffDelay.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+            h += "<a href=\"#attempt-\(a.logId)\"><circle class=\"att r-\(result.rawValue)\" cx=\"\(SVGFormat.n(chart.x(a.time)))\" cy=\"\(SVGFormat.n(y))\" r=\"4\"><title>\(HTMLReportRenderer.e(title))</title></circle></a>"
+        }
+        h += chart.close() + "<ul class=\"legend\">"
+        for result in ReportAttempt.Result.allCases {
+            guard let n = results[result] else { continue }
+            h += "<li><svg viewBox=\"0 0 22 12\"><circle class=\"r-\(result.rawValue)\" cx=\"11\" cy=\"6\" r=\"4\"/></svg>\(HTMLReportRenderer.e(result.label)): <b>\(n)</b></li>"
+        }
+        h += "<li><svg viewBox=\"0 0 22 12\"><line class=\"backoff\" x1=\"1\" y1=\"6\" x2=\"21\" y2=\"6\"/></svg>backoff wait before the next attempt</li></ul></div>"
+        h += "<p class=\"chart-note\">One dot per upload attempt, at the height of the wait the engine logged after it (http.backoff; 0 when the next attempt was not delayed). Hover a dot for its records and status; click it for its row in the attempts table.</p>"
+        return h
+    }
+
+    /// The queue-depth chart and the series it draws (nil when the log states no depth). The
+    /// series is the one the document holds, closed by the queue at dump time.
+    func queueDepthChart(_ doc: ReportDocument, from t0: Double, to t1: Double) -> (TimeChart, [QueueDepthSeries.Point])? {
+        var depth = doc.queueDepth
+        if let last = doc.lastTime, !depth.isEmpty { depth.append(QueueDepthSeries.Point(time: last, depth: doc.summary.queue.count, logId: nil)) }
+        guard depth.count >= 2 else { return nil }
+        let yMax = TimeChart.niceMax(Double(depth.map(\.depth).max() ?? 1) * 1.1)
+        return (TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "records queued"), depth)
     }
 
     /// Every gap as a shaded band; gaps that would touch on screen (within a pixel) share one
@@ -270,7 +300,7 @@ public struct HTMLReportRenderer: Sendable {
         h += "<tr><th>Odometer recorded</th><td>\(r.odometerRecorded.map { DecimalText.format($0, places: 1) + " m" } ?? "not recorded")</td></tr>"
         h += "<tr><th>Odometer replayed</th><td>\(r.odometerReplayed.map { DecimalText.format($0, places: 1) + " m" } ?? "not replayed")</td></tr>"
         if let a = r.odometerRecorded, let b = r.odometerReplayed {
-            h += "<tr><th>Difference</th><td>\(DecimalText.format(b - a, places: 1)) m</td></tr>"
+            h += "<tr><th>Difference</th><td>\(DecimalText.format(Say.shownDifference(b, minus: a), places: 1)) m</td></tr>"
         }
         h += "</table>"
         if !r.topContributors.isEmpty {

@@ -73,9 +73,10 @@ enum ReportAssets {
     .gap-band{fill:#e2e8f0;opacity:.7}
     .series-speed{fill:none;stroke:#2563eb;stroke-width:1.3}
     .series-acc{fill:none;stroke:#d97706;stroke-width:1.3}
+    .who{margin:.3em 0 0;font-size:13px}
     .series-depth{fill:none;stroke:#7c3aed;stroke-width:1.6}
     .att{stroke:#fff;stroke-width:.8}
-    .o-success{fill:#16a34a}.o-retry{fill:#f59e0b}.o-drop{fill:#dc2626}.o-refresh{fill:#0ea5e9}.o-pending{fill:#94a3b8}.o-halveBatch{fill:#a855f7}.o-countAttempt{fill:#e11d48}
+    .r-delivered{fill:#16a34a}.r-refreshed{fill:#0ea5e9}.r-refreshFailed{fill:#dc2626}.r-unauthorized{fill:#be185d}.r-retried{fill:#f59e0b}.r-dropped{fill:#111827}.r-halved{fill:#a855f7}.r-counted{fill:#e11d48}.r-pending{fill:#94a3b8}
     .backoff{stroke:#f59e0b;stroke-width:1.5;stroke-dasharray:3 3;opacity:.8}
     .chart-note{color:var(--muted);font-size:12px;margin:2px 0 10px}
     .dt-controls{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:6px 0}

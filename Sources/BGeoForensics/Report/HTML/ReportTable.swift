@@ -21,6 +21,9 @@ public struct ReportTable: Sendable {
     public var total: Int
     /// Shown when `rows.count < total`.
     public var note: String?
+    /// Each row in words for a finding's evidence list, when the table gives them (the log:
+    /// `data` as `key value` pairs, not JSON with escaped quotes); otherwise cells are joined.
+    public var evidenceLines: [String] = []
 
     public init(id: String, title: String, columns: [Column], rows: [[JSONValue]] = [], anchors: [String] = [],
                 total: Int = 0, note: String? = nil) {

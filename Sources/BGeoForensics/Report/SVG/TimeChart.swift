@@ -26,6 +26,8 @@ public struct TimeChart: Sendable {
 
     public func x(_ t: Double) -> Double { left + (t - start) / (end - start) * plotWidth }
     public func y(_ v: Double) -> Double { top + plotHeight - min(max(v, 0), yMax) / yMax * plotHeight }
+    /// The value drawn at height `y` (the inverse of `y(_:)`, for reading a chart back).
+    public func value(atY y: Double) -> Double { (top + plotHeight - y) / plotHeight * yMax }
 
     /// Opening tag, grid, axes and tick labels. Close with `close()`.
     public func open(label: String) -> String {
@@ -71,10 +73,12 @@ public struct TimeChart: Sendable {
         return 10 * magnitude
     }
 
-    /// A "nice" axis maximum at or above `value`.
+    /// A "nice" axis maximum at or above `value`: the next multiple of a 1/2/5 step of about a
+    /// fifth of it (441 → 500, not 800), so the data fills most of the plot.
     public static func niceMax(_ value: Double) -> Double {
         guard value > 0, value.isFinite else { return 1 }
-        return niceStep(value / 4) * 4 >= value ? niceStep(value / 4) * 4 : niceStep(value / 4) * 5
+        let step = niceStep(value / 5)
+        return (value / step).rounded(.up) * step
     }
 
     /// A line through samples, reduced per pixel column to (first, min, max, last).
