@@ -20,13 +20,7 @@ enum BlameScenarios {
             config["authorization"] = .object(authorization)
             try f.config(.object(config))
             let pending = [try f.fix(queued: true), try f.fix(queued: true)]
-            var rows: [Int64] = []
-            for n in 1...4 {
-                try f.request(pending)
-                rows.append(try f.response(401, count: 2, body: "{\"error\":\"token expired\"}"))
-                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
-                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
-            }
+            let rows = try (1...4).map { try f.failedAttempt(pending, status: 401, failures: $0, body: "{\"error\":\"token expired\"}") }
             facts.rows["first401"] = rows[0]
             try f.close()
         } catch { Issue.record("fixture failed: \(error)") }
@@ -69,12 +63,7 @@ enum BlameScenarios {
             let f = try TimelineFixture(path: facts.path)
             try f.config(TimelineFixture.plainConfig)
             let pending = [try f.fix(queued: true), try f.fix(queued: true)]
-            for n in 1...5 {
-                try f.request(pending)
-                try f.response(status, count: 2)
-                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
-                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n) + 60
-            }
+            for n in 1...5 { try f.failedAttempt(pending, status: status, failures: n, extraWait: 60) }
             try f.close()
         } catch { Issue.record("fixture failed: \(error)") }
         return facts

@@ -89,6 +89,18 @@ final class TimelineFixture {
                                  "next_attempt_at": .string(ts(clock + delay))])
     }
 
+    /// One failed upload answered on the BGeo schedule: request, response, the backoff after
+    /// failure `n`, and the wait (plus `extraWait`). Returns the response row.
+    @discardableResult
+    func failedAttempt(_ uuids: [String], status: Int, failures n: Int, body: String = "", extraWait: Double = 0) throws -> Int64 {
+        try request(uuids)
+        let row = try response(status, count: uuids.count, body: body)
+        let delay = BackoffSchedule.bgeo.delay(afterFailures: n)
+        try backoff(failures: n, delay: delay)
+        clock += delay + extraWait
+        return row
+    }
+
     @discardableResult
     func drop(_ uuids: [String], status: Int) throws -> Int64 {
         try log("queue.drop", level: 2, ["uuids": .array(uuids.map { .string($0) }), "status": .int(Int64(status))])

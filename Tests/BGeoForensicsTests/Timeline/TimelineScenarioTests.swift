@@ -370,12 +370,8 @@ extension Scenarios {
             try f.log("sync.deferred", ["reason": "cellular", "pending": 12])
             facts.rows["prune"] = try f.log("queue.prune", ["reason": "maxRecords", "count": 2])
             try f.log("connectivity", ["connected": true, "transport": "wifi"])
-            var unauthorized: [Int64] = []
-            for n in 1...5 {
-                try f.request(Array(pending.suffix(10)))
-                unauthorized.append(try f.response(n % 2 == 0 ? 403 : 401, count: 10))
-                try f.backoff(failures: n, delay: BackoffSchedule.bgeo.delay(afterFailures: n))
-                f.clock += BackoffSchedule.bgeo.delay(afterFailures: n)
+            let unauthorized = try (1...5).map { n in
+                try f.failedAttempt(Array(pending.suffix(10)), status: n % 2 == 0 ? 403 : 401, failures: n)
             }
             facts.rows["first401"] = unauthorized[0]
             try f.close()
