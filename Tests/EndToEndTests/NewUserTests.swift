@@ -224,6 +224,10 @@ import Testing
             ◇ Suite A started.
             ◇ Test ok() started.
             ✔ Test ok() passed after 0.001 seconds.
+            ◇ Test case passing 1 argument content → "two
+            " to multiLine(_:) started.
+            ✔ Test case passing 1 argument content → "two
+            " to multiLine(_:) passed after 0.001 seconds.
             ◇ Test bad() started.
             ✘ Test bad() recorded an issue at A.swift:3:5: Expectation failed: 1 == 2
             ↳ the reason
@@ -236,6 +240,7 @@ import Testing
         let result = try ReportE2E.run("/bin/bash", ["-c", "'\(ReportE2E.packageRoot)/.ci/test-filter' < '\(folder.file("in.txt"))'"])
         #expect(result.exitCode == 0)
         #expect(!result.stdout.contains("started") && !result.stdout.contains("passed after") && !result.stdout.contains("Planning"))
+        #expect(!result.stdout.contains("multiLine"), "a test-case name spanning lines leaked: \(result.stdout)")
         for kept in ["Expectation failed: 1 == 2", "↳ the reason", "✘ Test bad() failed", "✘ Test run with 2 tests"] {
             #expect(result.stdout.contains(kept), "\(kept) missing from: \(result.stdout)")
         }
