@@ -35,7 +35,7 @@ enum BlameScenarios {
 
     /// Refreshes answered with `status` each time; uploads stay 401.
     static func refreshFailing(_ name: String, status: Int) -> Scenarios.Facts {
-        var facts = Scenarios.Facts(path: directory.file(name + ".db"))
+        let facts = Scenarios.Facts(path: directory.file(name + ".db"))
         do {
             let f = try TimelineFixture(path: facts.path)
             try f.config(TimelineFixture.authorizedConfig)
@@ -58,7 +58,7 @@ enum BlameScenarios {
 
     /// Uploads failing with `status` (retried on schedule) until the dump.
     static func failing(_ name: String, status: Int) -> Scenarios.Facts {
-        var facts = Scenarios.Facts(path: directory.file(name + ".db"))
+        let facts = Scenarios.Facts(path: directory.file(name + ".db"))
         do {
             let f = try TimelineFixture(path: facts.path)
             try f.config(TimelineFixture.plainConfig)
