@@ -24,11 +24,20 @@ let commands: [any CLICommand.Type] = [
     return lines.joined(separator: "\n") + "\n"
 }
 
+/// " Did you mean 'timeline'?" for a mistyped command name, or "".
+@MainActor func suggestion(for word: String) -> String {
+    Suggestion.closest(to: word, among: commands.map { $0.spec.name }).map { " Did you mean '\($0)'?" } ?? ""
+}
+
 @MainActor func runMain() -> Int32 {
     let words = Array(CommandLine.arguments.dropFirst())
     guard let first = words.first, first != "--help", first != "-h", first != "help" else {
         if words.count >= 2, words[0] == "help", let command = commands.first(where: { $0.spec.name == words[1] }) {
             print(command.spec.helpText(), terminator: "")
+        } else if words.count >= 2, words[0] == "help" {
+            CommandSupport.stderr.line("Unknown command '\(words[1])'.\(suggestion(for: words[1])) Run '\(ToolInfo.name) --help' for the list.")
+            CommandSupport.stderr.flush()
+            return 2
         } else {
             print(overview(), terminator: "")
         }
@@ -39,8 +48,7 @@ let commands: [any CLICommand.Type] = [
         return 0
     }
     guard let command = commands.first(where: { $0.spec.name == first }) else {
-        let hint = Suggestion.closest(to: first, among: commands.map { $0.spec.name }).map { " Did you mean '\($0)'?" } ?? ""
-        CommandSupport.stderr.line("Unknown command '\(first)'.\(hint) Run '\(ToolInfo.name) --help' for the list.")
+        CommandSupport.stderr.line("Unknown command '\(first)'.\(suggestion(for: first)) Run '\(ToolInfo.name) --help' for the list.")
         CommandSupport.stderr.flush()
         return 2
     }

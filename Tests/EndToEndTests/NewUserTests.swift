@@ -108,6 +108,7 @@ import Testing
 
     @Test func typosGetTheClosestName() throws {
         NewUserTests.expectOneSentence(try ToolRunner.run(["timelin", "x.db"]), mentioning: "Did you mean 'timeline'?")
+        NewUserTests.expectOneSentence(try ToolRunner.run(["help", "timelin"]), mentioning: "Did you mean 'timeline'?")
         NewUserTests.expectOneSentence(try ToolRunner.run(["timeline", NewUserTests.sample("healthy-day"), "--findings-onyl"]),
                                        mentioning: "did you mean '--findings-only'?")
     }
