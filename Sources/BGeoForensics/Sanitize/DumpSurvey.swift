@@ -21,7 +21,10 @@ struct DumpSurvey {
     static func run(_ dump: Dump, tables: [SourceTable], measurer: JSONSanitizer?) -> DumpSurvey {
         var survey = DumpSurvey(redactor: dump.makeRedactor(enabled: true))
         for table in tables { survey.scan(table, dump: dump, measurer: measurer) }
-        survey.collectTokenFacts(dump.engineState())
+        let state = dump.engineState()
+        // Sanitising a sanitised dump: its tokens are fingerprints already, their facts are in the old marker.
+        for member in state.sanitized?.json["tokens"]?.objectValue ?? JSONObject() { survey.tokenFacts[member.key] = member.value }
+        survey.collectTokenFacts(state)
         return survey
     }
 
@@ -87,7 +90,7 @@ struct DumpSurvey {
                 if let s = authorization.valueIgnoringCase(key)?.stringValue, !s.isEmpty { tokens.insert(s) }
             }
         }
-        for token in tokens.sorted() {
+        for token in tokens.sorted() where !Redactor.isFingerprint(token) {
             tokenFacts[TokenFingerprint(token).fingerprint] = SanitizationMarker.facts(of: token)
         }
     }

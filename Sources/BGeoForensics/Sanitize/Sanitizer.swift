@@ -7,6 +7,7 @@ import Foundation
 /// staged file, which is checked (integrity, no free pages, no side files, no learned secret in
 /// its raw bytes) and only then renamed into place. On any failure nothing is left behind.
 public enum Sanitizer {
+    @discardableResult
     public static func run(dumpPath: String, outputPath: String, options: SanitizeOptions,
                            progress: StageProgress = .silent) throws -> SanitizeReport {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -88,6 +89,7 @@ public enum Sanitizer {
             // A marker from an earlier sanitisation is replaced (and kept inside the new one).
             if case .state = rule, rule.tag(cells) == SanitizationMarker.stateKey { return true }
             let changes = rows.sanitize(&cells, rule: rule)
+            for i in cells.indices where cells[i] == .null && table.notNull[i] { cells[i] = .text("") }
             tally.rows += 1
             for (index, change) in changes.enumerated() { tally.columns[index].tally.add(change) }
             do {

@@ -5,6 +5,8 @@ struct SourceTable: Sendable {
     /// The `CREATE TABLE` statement as the dump stores it.
     let sql: String
     let columns: [String]
+    /// Columns declared NOT NULL (a dropped value becomes "" there).
+    let notNull: [Bool]
     /// True when a column is the rowid (`INTEGER PRIMARY KEY`): copying it keeps the row id.
     let hasRowidAlias: Bool
     let withoutRowid: Bool
@@ -58,15 +60,17 @@ struct SourceSchema: Sendable {
         for table in tables {
             let info = try database.prepare("PRAGMA table_xinfo(\(quoteIdentifier(table.name)))")
             var columns: [String] = []
+            var notNull: [Bool] = []
             var keys: [(name: String, type: String)] = []
             while try info.step() {
                 guard info.int(6) == 0 else { continue }  // hidden or generated
                 let name = info.text(1) ?? ""
                 columns.append(name)
+                notNull.append(info.int(3) != 0)
                 if info.int(5) > 0 { keys.append((name, (info.text(2) ?? "").uppercased())) }
             }
             let withoutRowid = table.sql.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID")
-            schema.tables.append(SourceTable(name: table.name, sql: table.sql, columns: columns,
+            schema.tables.append(SourceTable(name: table.name, sql: table.sql, columns: columns, notNull: notNull,
                                              hasRowidAlias: !withoutRowid && keys.count == 1 && keys[0].type == "INTEGER",
                                              withoutRowid: withoutRowid))
         }
