@@ -78,6 +78,10 @@ enum SignalCleanup {
         guard !installed else { return }
         installed = true
         for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // A signal the process was told to ignore (nohup, a parent's choice) stays ignored.
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
                 SignalCleanup.unlinkAll()
