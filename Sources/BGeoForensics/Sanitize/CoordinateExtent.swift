@@ -18,6 +18,16 @@ struct CoordinateExtent: Sendable, Equatable {
         maxMagnitude = max(maxMagnitude, abs(longitude))
     }
 
+    /// Both extents in one (the queue and the log are measured on two threads).
+    mutating func merge(_ other: CoordinateExtent) {
+        guard other.count > 0 else { return }
+        count += other.count
+        minLongitude = min(minLongitude, other.minLongitude)
+        maxLongitude = max(maxLongitude, other.maxLongitude)
+        minMagnitude = min(minMagnitude, other.minMagnitude)
+        maxMagnitude = max(maxMagnitude, other.maxMagnitude)
+    }
+
     /// The binary exponent shared by every |longitude|, when there is one: all values non-zero,
     /// of one sign, and in one binade [2^e, 2^(e+1)).
     var sharedExponent: Int? {

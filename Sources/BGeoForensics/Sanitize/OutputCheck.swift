@@ -27,6 +27,12 @@ struct OutputCheck: Sendable, Equatable {
 
     static func run(_ path: String, matcher: SecretMatcher) throws(SanitizeError) -> OutputCheck {
         var check = OutputCheck()
+        // The bytes are searched and hashed on a second thread while SQLite checks the pages.
+        let scan = BackgroundWork { () -> Result<OutputCheck, SanitizeError> in
+            var bytes = OutputCheck()
+            do throws(SanitizeError) { try scanBytes(path, matcher: matcher, into: &bytes) } catch { return .failure(error) }
+            return .success(bytes)
+        }
         do {
             let database = try Database(path: path, mode: .readOnly)
             let integrity = try database.prepare("PRAGMA integrity_check")
@@ -38,9 +44,13 @@ struct OutputCheck: Sendable, Equatable {
             let mode = try database.prepare("PRAGMA journal_mode")
             if try mode.step() { check.journalMode = mode.text(0) ?? "" }
         } catch {
+            _ = scan.wait()
             throw .verificationFailed(reason: "SQLite cannot read it back: \(error.message)")
         }
-        try scanBytes(path, matcher: matcher, into: &check)
+        let bytes = try scan.take().get()
+        check.bytes = bytes.bytes
+        check.sha256 = bytes.sha256
+        check.secretHits = bytes.secretHits
         check.sideFiles = OutputTarget.sideSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
         return check
     }

@@ -20,11 +20,12 @@ public enum Sanitizer {
         progress.stage("learning secrets and measuring positions")
         var rng = SystemRandomNumberGenerator()
         let hasher = KeyedHasher.random()
-        let measurer = options.coordinates == .shift
-            ? JSONSanitizer(text: TextSanitizer(redactor: Redactor(), urls: options.urls), extras: options.extras,
-                            coordinates: .keep, hasher: hasher)
-            : nil
-        let survey = DumpSurvey.run(dump, tables: schema.tables, measurer: measurer)
+        let survey = DumpSurvey.run(dump, tables: schema.tables) {
+            options.coordinates == .shift
+                ? JSONSanitizer(text: TextSanitizer(redactor: Redactor(), urls: options.urls), extras: options.extras,
+                                coordinates: .keep, hasher: hasher)
+                : nil
+        }
         let transform: CoordinateTransform
         switch options.coordinates {
         case .keep: transform = .keep
@@ -32,8 +33,10 @@ public enum Sanitizer {
         case .coarsen(let metres): transform = .coarsen(metres: metres)
         }
         let text = TextSanitizer(redactor: survey.redactor, urls: options.urls)
-        let rows = RowSanitizer(json: JSONSanitizer(text: text, extras: options.extras, coordinates: transform, hasher: hasher),
-                                options: options)
+        // One per thread: each keeps its own caches.
+        let makeRows = {
+            RowSanitizer(json: JSONSanitizer(text: text, extras: options.extras, coordinates: transform, hasher: hasher), options: options)
+        }
 
         let temporary = TemporaryFiles()
         defer { temporary.removeAll() }
@@ -46,7 +49,7 @@ public enum Sanitizer {
             let definition = { (sql: String) in survey.redactor.redact(text: sql) }
             let work = try WorkingDatabase(path: target.workPath, schema: schema,
                                            createState: !schema.tables.contains { $0.name == "state" }, definition: definition)
-            for table in schema.tables { tallies.append(try copy(table, from: dump, into: work, rows: rows)) }
+            tallies = try copyTables(schema.tables, from: dump, into: work, makeRows: makeRows)
             marker = markerObject(dump: dump, options: options, transform: transform, survey: survey, tallies: tallies)
             try work.finish(schema: schema, marker: .object(marker), definition: definition)
             progress.stage("compacting into a fresh file (VACUUM INTO)")
@@ -77,31 +80,51 @@ public enum Sanitizer {
             seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 
-    /// Streams one table: every row read, sanitised and inserted with its row id.
-    private static func copy(_ table: SourceTable, from dump: Dump, into work: WorkingDatabase,
-                             rows: RowSanitizer) throws -> TableTally {
-        let rule = TableRule.rule(for: table, layout: dump.layout)
-        var tally = TableTally(table: table.name, columns: table.columns)
+    /// Streams every table into the working database. The log (usually half the rows) is
+    /// sanitised on a second connection and thread, in bounded batches, while this thread does
+    /// the other tables and inserts everything (one connection writes the working database).
+    private static func copyTables(_ tables: [SourceTable], from dump: Dump, into work: WorkingDatabase,
+                                   makeRows: () -> RowSanitizer) throws -> [TableTally] {
         var failure: Error?
-        dump.scanRows(table.selectSQL, table: table.name) { stmt, rowId in
-            var cells = [CellValue](repeating: .null, count: table.columns.count)
-            for i in cells.indices { cells[i] = stmt.cell(i + 1) }
-            // A marker from an earlier sanitisation is replaced (and kept inside the new one).
-            if case .state = rule, rule.tag(cells) == SanitizationMarker.stateKey { return true }
-            let changes = rows.sanitize(&cells, rule: rule)
-            for i in cells.indices where cells[i] == .null && table.notNull[i] { cells[i] = .text("") }
-            tally.rows += 1
-            for (index, change) in changes.enumerated() { tally.columns[index].tally.add(change) }
-            do {
-                try work.insert(table.insertsRowid ? [.integer(rowId)] + cells : cells, into: table)
-            } catch {
+        func insert(_ batch: [[CellValue]], into table: SourceTable) -> Bool {
+            guard failure == nil else { return false }
+            do { for row in batch { try work.insert(row, into: table) } } catch {
                 failure = error
                 return false
             }
             return true
         }
+        let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
+        let channel = BatchChannel<[CellValue]>(capacity: 8)
+        var background: SecondConnectionScan<TableTally>?
+        if let log {
+            let rows = UncheckedBox(makeRows())
+            background = SecondConnectionScan.start(on: dump) { reader in
+                defer { channel.close() }
+                return TableCopy.sanitise(log, from: reader, rows: rows.value) { channel.send($0) }
+            }
+        }
+        func drain(waiting: Bool) {
+            guard let log, background != nil else { return }
+            while let batch = waiting ? channel.receive() : channel.poll() {
+                guard insert(batch, into: log) else {
+                    channel.close()  // the producer stops at its next batch
+                    return
+                }
+            }
+        }
+        var tallies: [String: TableTally] = [:]
+        let rows = makeRows()
+        for table in tables where table.name != log?.name || background == nil {
+            tallies[table.name] = TableCopy.sanitise(table, from: dump, rows: rows) { batch in
+                drain(waiting: false)
+                return insert(batch, into: table)
+            }
+        }
+        drain(waiting: true)
+        if let log, let background { tallies[log.name] = background.finish(into: dump.warnings) }
         if let failure { throw failure }
-        return tally
+        return tables.compactMap { tallies[$0.name] }
     }
 
     /// What the output's `state.sanitized` says about this run.

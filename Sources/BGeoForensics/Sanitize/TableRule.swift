@@ -18,20 +18,6 @@ enum TableRule: Sendable {
         return .generic
     }
 
-    /// The cells that hold JSON documents in this row (a first pass parses only these).
-    func jsonColumns(_ cells: [CellValue]) -> [Int] {
-        switch self {
-        case .queue(let record): return [record]
-        case .log(_, _, _, let data): return data.map { [$0] } ?? []
-        case .state(_, let value): return [value]
-        case .generic:
-            return cells.indices.filter {
-                if case .text(let s) = cells[$0], let first = s.utf8.first { return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") }
-                return false
-            }
-        }
-    }
-
     /// True when this log row was written by the app (`src` js): customer data.
     func isAppLine(_ cells: [CellValue]) -> Bool {
         guard case .log(let src?, _, _, _) = self, case .text(let value) = cells[src] else { return false }
