@@ -62,17 +62,10 @@ import Testing
         ["-wal", "-shm", "-journal"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// The `sqlite3` CLI, read-only (the judge the issue names).
     static func sqlite3(_ path: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-readonly", path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ReportE2E.run(ReportE2E.tool("sqlite3") ?? "/usr/bin/sqlite3", ["-readonly", path, sql])
+        return (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Copies a sample (and its -wal) into `dir`.

@@ -10,6 +10,18 @@ public enum CellValue: Sendable, Equatable {
     case blob([UInt8])
 }
 
+extension SQLValue {
+    /// The same value as a cell.
+    var cell: CellValue {
+        switch self {
+        case .null: return .null
+        case .integer(let v): return .integer(v)
+        case .real(let v): return .real(v)
+        case .text(let v): return .text(v)
+        }
+    }
+}
+
 extension Statement {
     /// The column as it is stored (a blob as bytes, not decoded as text).
     public func cell(_ index: Int) -> CellValue {
@@ -28,6 +40,12 @@ extension Statement {
 
     /// Binds cells to `?` parameters in order (after a reset) and runs the statement.
     public func run(cells: [CellValue]) throws(SQLiteError) {
+        try bind(cells: cells)
+        while try step() {}
+    }
+
+    /// Binds cells to `?` parameters, in order, after resetting the statement.
+    public func bind(cells: [CellValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in cells.enumerated() {
@@ -46,6 +64,5 @@ extension Statement {
             }
             guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastErrorMessage, sql: sql) }
         }
-        while try step() {}
     }
 }

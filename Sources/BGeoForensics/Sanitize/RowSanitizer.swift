@@ -41,8 +41,8 @@ final class RowSanitizer {
                 return json.customerText(value, &changes).map(CellValue.text) ?? .null
             case .log(_, _, _, let data) where index == data:
                 if app { return appData(value, &changes) }
-                let mayHoldCustomerData = tag == "config" || tag == "geofence" || mentionsPosition(value)
-                return document(value, withholdUnparseable: !options.keepsCustomerData && mayHoldCustomerData, &changes)
+                return document(value, withholdUnparseable: !options.keepsCustomerData
+                                && (tag == "config" || tag == "geofence" || mentionsPosition(value)), &changes)
             case .state(_, let valueIndex) where index == valueIndex:
                 if tag == "auth" { return auth(value, &changes) }
                 return document(value, withholdUnparseable: tag == "config" && !options.keepsCustomerData, &changes)
@@ -60,9 +60,9 @@ final class RowSanitizer {
 
     /// A JSON document cell; unparseable text is scrubbed, or withheld when it may hide data
     /// the options remove.
-    private func document(_ value: String, withholdUnparseable: Bool, _ changes: inout CellChanges) -> CellValue {
+    private func document(_ value: String, withholdUnparseable: @autoclosure () -> Bool, _ changes: inout CellChanges) -> CellValue {
         guard let parsed = try? JSONParser.parse(value) else {
-            if withholdUnparseable { return withheld(value, &changes) }
+            if withholdUnparseable() { return withheld(value, &changes) }
             return .text(text.scrub(value, &changes))
         }
         var local = CellChanges()

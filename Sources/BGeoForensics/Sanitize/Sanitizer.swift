@@ -11,6 +11,7 @@ public enum Sanitizer {
     public static func run(dumpPath: String, outputPath: String, options: SanitizeOptions,
                            progress: StageProgress = .silent) throws -> SanitizeReport {
         let started = DispatchTime.now().uptimeNanoseconds
+        defer { progress.finish() }
         let target = try OutputTarget(output: outputPath, input: dumpPath, force: options.force)
         progress.stage("copying and hashing the dump")
         let dump = try Dump(path: dumpPath)
@@ -69,7 +70,6 @@ public enum Sanitizer {
         let inputs = dump.inputs
         var after: [String: String] = [:]
         for input in inputs { after[input.path] = try? EvidenceCopy.sha256(ofFile: input.path) }
-        progress.finish()
         return SanitizeReport(
             dump: dumpPath, output: outputPath, layout: dump.layout, options: options, coordinates: transform.json,
             coordinatesNote: transform.note, tables: tallies, skippedTables: schema.skipped,

@@ -50,6 +50,8 @@ struct TextSanitizer {
 struct SensitiveNameFilter: Sendable {
     /// Lower-case fragments, grouped by first byte.
     private let byFirstByte: [[[UInt8]]]
+    /// Bit b set when some fragment starts with byte b (almost every byte is rejected here).
+    private let firstBytes: (UInt64, UInt64, UInt64, UInt64)
 
     init(_ fragments: some Sequence<String>) {
         var table = [[[UInt8]]](repeating: [], count: 256)
@@ -58,6 +60,9 @@ struct SensitiveNameFilter: Sendable {
             table[Int(bytes[0])].append(bytes)
         }
         byFirstByte = table
+        var bits: [UInt64] = [0, 0, 0, 0]
+        for b in 0..<256 where !table[b].isEmpty { bits[b >> 6] |= 1 << UInt64(b & 63) }
+        firstBytes = (bits[0], bits[1], bits[2], bits[3])
     }
 
     func mayContainName(_ text: String) -> Bool {
@@ -66,9 +71,12 @@ struct SensitiveNameFilter: Sendable {
     }
 
     func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (b0, b1, b2, b3) = firstBytes
         for start in t.indices {
-            let candidates = byFirstByte[Int(SensitiveNameFilter.lower(t[start]))]
-            guard !candidates.isEmpty else { continue }
+            let byte = Int(SensitiveNameFilter.lower(t[start]))
+            let word = byte < 128 ? (byte < 64 ? b0 : b1) : (byte < 192 ? b2 : b3)
+            guard word & (1 << UInt64(byte & 63)) != 0 else { continue }
+            let candidates = byFirstByte[byte]
             for fragment in candidates where start + fragment.count <= t.count {
                 var i = 1
                 while i < fragment.count, SensitiveNameFilter.lower(t[start + i]) == fragment[i] { i += 1 }
