@@ -46,23 +46,24 @@ struct TextSanitizer {
 }
 
 /// "Could this text contain one of these names, in any letter case?" — a superset test that
-/// lets `SecretScrubber.scrubPairs` run only where a sensitive name can occur.
+/// lets `SecretScrubber.scrubPairs` run only where a sensitive name can occur, and a survey parse
+/// only the JSON that can hold a sensitive key. A bitmap of the fragments' first two bytes
+/// (lower-cased) rejects almost every position before any comparison.
 struct SensitiveNameFilter: Sendable {
-    /// Lower-case fragments, grouped by first byte.
-    private let byFirstByte: [[[UInt8]]]
-    /// Bit b set when some fragment starts with byte b (almost every byte is rejected here).
-    private let firstBytes: (UInt64, UInt64, UInt64, UInt64)
+    /// Lower-case fragments of two bytes or more.
+    private let fragments: [[UInt8]]
+    /// Bit `b0 << 8 | b1` set when a fragment starts with b0 b1.
+    private let pairBits: [UInt64]
 
-    init(_ fragments: some Sequence<String>) {
-        var table = [[[UInt8]]](repeating: [], count: 256)
-        for fragment in Set(fragments.map { $0.lowercased() }) where !fragment.isEmpty {
-            let bytes = Array(fragment.utf8)
-            table[Int(bytes[0])].append(bytes)
+    init(_ names: some Sequence<String>) {
+        let list = Set(names.map { $0.lowercased() }).map { Array($0.utf8) }.filter { $0.count >= 2 }.sorted { $0.lexicographicallyPrecedes($1) }
+        var bits = [UInt64](repeating: 0, count: 1024)
+        for bytes in list {
+            let pair = Int(bytes[0]) << 8 | Int(bytes[1])
+            bits[pair >> 6] |= 1 << UInt64(pair & 63)
         }
-        byFirstByte = table
-        var bits: [UInt64] = [0, 0, 0, 0]
-        for b in 0..<256 where !table[b].isEmpty { bits[b >> 6] |= 1 << UInt64(b & 63) }
-        firstBytes = (bits[0], bits[1], bits[2], bits[3])
+        fragments = list
+        pairBits = bits
     }
 
     func mayContainName(_ text: String) -> Bool {
@@ -71,19 +72,23 @@ struct SensitiveNameFilter: Sendable {
     }
 
     func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
-        let (b0, b1, b2, b3) = firstBytes
-        for start in t.indices {
-            let byte = Int(SensitiveNameFilter.lower(t[start]))
-            let word = byte < 128 ? (byte < 64 ? b0 : b1) : (byte < 192 ? b2 : b3)
-            guard word & (1 << UInt64(byte & 63)) != 0 else { continue }
-            let candidates = byFirstByte[byte]
-            for fragment in candidates where start + fragment.count <= t.count {
-                var i = 1
-                while i < fragment.count, SensitiveNameFilter.lower(t[start + i]) == fragment[i] { i += 1 }
-                if i == fragment.count { return true }
+        guard t.count >= 2 else { return false }
+        return pairBits.withUnsafeBufferPointer { bits in
+            var previous = SensitiveNameFilter.lower(t[0])
+            for start in 0..<(t.count - 1) {
+                let next = SensitiveNameFilter.lower(t[start + 1])
+                let pair = Int(previous) << 8 | Int(next)
+                previous = next
+                guard bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { continue }
+                let first = SensitiveNameFilter.lower(t[start])
+                for fragment in fragments where fragment[0] == first && start + fragment.count <= t.count {
+                    var i = 1
+                    while i < fragment.count, SensitiveNameFilter.lower(t[start + i]) == fragment[i] { i += 1 }
+                    if i == fragment.count { return true }
+                }
             }
+            return false
         }
-        return false
     }
 
     private static func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b | 0x20 : b }
