@@ -38,11 +38,12 @@ public struct ColumnTally: Sendable, Equatable {
          "coordinates": .from(coordinates), "withheld": .from(withheld)]
     }
 
-    /// "412 changed: 3 secrets, 400 extras" (kinds with a zero count left out).
+    /// "412 cells changed (secrets in 3, customer data in 400)" (kinds with a zero count left out).
     var text: String {
-        let kinds = [("secrets", secrets), ("urls", urls), ("extras", extras), ("coordinates", coordinates), ("withheld", withheld)]
-            .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
-        return "\(changed) changed" + (kinds.isEmpty ? "" : " (" + kinds.joined(separator: ", ") + ")")
+        let kinds = [("secrets", secrets), ("URLs", urls), ("customer data", extras), ("positions", coordinates),
+                     ("withheld (unreadable JSON)", withheld)]
+            .filter { $0.1 > 0 }.map { "\($0.0) in \($0.1)" }
+        return "\(changed) cell\(changed == 1 ? "" : "s") changed" + (kinds.isEmpty ? "" : " (" + kinds.joined(separator: ", ") + ")")
     }
 }
 
