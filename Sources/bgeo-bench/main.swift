@@ -1,7 +1,7 @@
 import BGeoForensics
 import Foundation
 
-// bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync] [--keep]
+// bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync,sanitize] [--keep]
 // Builds one large simulated dump, then times each feature on it beside an independent baseline.
 var records = 1_000_000
 var only: Set<String>?
@@ -14,7 +14,7 @@ while !arguments.isEmpty {
     case "--only": only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
     case "--keep": keep = true
     default:
-        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync] [--keep]")
+        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync,sanitize] [--keep]")
         exit(2)
     }
 }
@@ -40,4 +40,5 @@ if wanted("replay") { try ReplayBench.run(context) }
 if wanted("timeline") { try TimelineBench.run(context) }
 if wanted("report") { try ReportBench.run(context) }
 if wanted("resync") { try ResyncBench.run(context) }
+if wanted("sanitize") { try SanitizeBench.run(context) }
 if !keep { try? FileManager.default.removeItem(atPath: dumpPath) }

@@ -43,9 +43,15 @@ enum CommandSupport {
         try arguments.rowFormat()
     }
 
-    /// Opens the dump named by the first positional; DumpError propagates (exit 2).
-    static func openDump(_ arguments: ParsedArguments) throws -> Dump {
-        try Dump(path: arguments.positionals[0])
+    /// Opens the dump named by the first positional; DumpError propagates (exit 2). A dump written
+    /// by `sanitize` is announced on stderr unless the command says so in its own output.
+    static func openDump(_ arguments: ParsedArguments, announceSanitized: Bool = true) throws -> Dump {
+        let dump = try Dump(path: arguments.positionals[0])
+        if announceSanitized, let marker = dump.sanitizationMarker() {
+            stderr.line("note: " + marker.summary)
+            stderr.flush()
+        }
+        return dump
     }
 
     /// Prints warnings to stderr after a listing, so stdout stays clean for pipes.

@@ -22,10 +22,20 @@ extension Dump {
             case "http.failures": state.httpFailures = value.intValue ?? value.stringValue.flatMap { Int($0) }
             case "http.next_attempt_at": state.nextAttemptAt = value.stringValue
             case "device": state.device = value.objectValue
+            case SanitizationMarker.stateKey: state.sanitized = SanitizationMarker(value)
             default: break
             }
         }
         return state
+    }
+
+    /// The `sanitized` marker when `sanitize` wrote this dump (read on its own, without the
+    /// rest of the state).
+    public func sanitizationMarker() -> SanitizationMarker? {
+        guard layout.hasState, let stmt = try? database.prepare("SELECT value FROM state WHERE key = ?"),
+              (try? stmt.bind([.text(SanitizationMarker.stateKey)])) != nil, (try? stmt.step()) == true,
+              let text = stmt.text(0), let value = try? JSONParser.parse(text) else { return nil }
+        return SanitizationMarker(value)
     }
 
     /// Called once at open so that state problems show up in every command's warnings.

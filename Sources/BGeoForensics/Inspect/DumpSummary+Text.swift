@@ -4,6 +4,7 @@ extension DumpSummary {
         var lines: [String] = []
         lines.append("Dump:    \(path)")
         lines.append("Format:  \(layout.displayName)" + (layout.isLegacy ? " — older SDK build: no `kind` column\(layout.hasState ? "" : ", no state table")" : ""))
+        if let sanitized { lines.append("Sanitised: \(sanitized.summary)") }
         lines.append("Inputs (hashed before reading; never modified):")
         for input in inputs {
             lines.append("  \(input.path)  \(input.bytes) bytes  sha256 \(input.sha256)")

@@ -36,6 +36,8 @@ public struct DumpSummary: Sendable {
     public var state: JSONValue
     public var configSource: ConfigSource
     public var warnings: [DumpWarning]
+    /// Set when `sanitize` wrote this dump.
+    public var sanitized: SanitizationMarker?
 
     /// The newest time anywhere in the dump: "now" from the device's point of view.
     public var newestTime: Double? {
@@ -56,6 +58,7 @@ public struct DumpSummary: Sendable {
         let recorded = dump.recordedConfig()
         configSource = recorded.source
         let engine = dump.engineState()
+        sanitized = engine.sanitized
         let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
         state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
                                       redactor: redactor, reference: reference)
@@ -118,13 +121,15 @@ public struct DumpSummary: Sendable {
             ?? configAuth?.valueIgnoringCase("accessToken")?.stringValue
         let refresh = engine.auth?.valueIgnoringCase("refreshToken")?.stringValue
             ?? configAuth?.valueIgnoringCase("refreshToken")?.stringValue
+        // A sanitised dump holds fingerprints; its marker keeps what they stood for.
+        func facts(_ token: String) -> TokenFingerprint { engine.sanitized?.token(token) ?? TokenFingerprint(token) }
         if let access, !access.isEmpty {
-            auth["accessToken"] = redactor.enabled ? TokenFingerprint(access).json(reference: reference) : .string(access)
+            auth["accessToken"] = redactor.enabled ? facts(access).json(reference: reference) : .string(access)
         }
         if let refresh, !refresh.isEmpty {
-            auth["refreshToken"] = redactor.enabled ? TokenFingerprint(refresh).json(reference: reference) : .string(refresh)
+            auth["refreshToken"] = redactor.enabled ? facts(refresh).json(reference: reference) : .string(refresh)
         }
-        if let access, let exp = JWT.expiry(access) {
+        if let access, let exp = JWT.expiry(access) ?? engine.sanitized?.expiry(ofToken: access) {
             auth["accessTokenExpires"] = .string(Timestamp.format(exp, milliseconds: false))
             if let reference { auth["accessTokenExpiredAtDump"] = .bool(exp <= reference) }
         }
@@ -136,7 +141,8 @@ public struct DumpSummary: Sendable {
         object["nextAttemptAt"] = .from(engine.nextAttemptAt)
         object["odometer"] = .from(engine.odometer)
         object["device"] = engine.device.map { redactor.redact(.object($0)) } ?? .null
-        let known: Set<String> = ["schema_version", "config", "auth", "http.failures", "http.next_attempt_at", "device", "odometer"]
+        let known: Set<String> = ["schema_version", "config", "auth", "http.failures", "http.next_attempt_at", "device", "odometer",
+                                  SanitizationMarker.stateKey]
         let others = engine.entries.filter { !known.contains($0.key) }
         if !others.isEmpty {
             object["other"] = redactor.redact(.object(JSONObject(others)))
@@ -152,6 +158,11 @@ public struct DumpSummary: Sendable {
         root["layout"] = .string(layout.displayName)
         root["legacy"] = .bool(layout.isLegacy)
         root["schemaVersion"] = .from(layout.schemaVersion)
+        if let sanitized {
+            var marker = sanitized.json
+            marker["summary"] = .string(sanitized.summary)
+            root["sanitized"] = .object(marker)
+        }
         root["inputs"] = .array(inputs.map { ["path": .string($0.path), "bytes": .int($0.bytes), "sha256": .string($0.sha256)] })
         root["queue"] = [
             "count": .int(Int64(queue.count)), "locations": .int(Int64(queue.locations)),

@@ -10,6 +10,8 @@ public struct EngineState: Sendable {
     public var httpFailures: Int?
     public var nextAttemptAt: String?
     public var device: JSONObject?
+    /// Present when `sanitize` wrote this dump (`state.sanitized`).
+    public var sanitized: SanitizationMarker?
     /// Every key as stored, parsed (a value that is not JSON is kept as a string).
     public var entries: [(key: String, value: JSONValue)]
 

@@ -71,7 +71,8 @@ public enum ReportBuilder {
             replay: replay, tables: [queueTable, logTable, attemptsTable],
             maxAccuracy: result.config.locationFilterMaxAccuracy, showSecrets: options.showSecrets,
             evidenceText: evidenceText, uuidAnchors: uuidAnchors,
-            mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).")
+            mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).",
+            sanitized: timeline.sanitized)
     }
 
     /// The replay section: decision counts, odometers, top contributors, diagnosis.

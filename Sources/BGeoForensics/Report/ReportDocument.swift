@@ -29,4 +29,6 @@ public struct ReportDocument: Sendable {
     public var uuidAnchors: [String: String]
     /// How the map's decisions were obtained.
     public var mapNote: String
+    /// Set when `sanitize` wrote this dump: what was changed (one line).
+    public var sanitized: String? = nil
 }

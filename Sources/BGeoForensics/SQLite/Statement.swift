@@ -24,21 +24,7 @@ public final class Statement {
 
     /// Binds values to `?` parameters, in order, after resetting the statement.
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
-            }
-            guard rc == SQLITE_OK else {
-                throw SQLiteError(code: rc, message: database.lastErrorMessage, sql: sql)
-            }
-        }
+        try bind(cells: values.map(\.cell))
     }
 
     /// Advances to the next row; false when done.

@@ -33,6 +33,14 @@ public struct TokenFingerprint: Sendable {
         expiresAt = claims?["exp"]?.doubleValue
     }
 
+    /// Facts already known (a sanitised dump keeps them for the tokens it replaced).
+    init(fingerprint: String, length: Int, isJWT: Bool, expiresAt: Double?) {
+        self.fingerprint = fingerprint
+        self.length = length
+        self.isJWT = isJWT
+        self.expiresAt = expiresAt
+    }
+
     /// JSON for reports; `reference` (the dump's newest timestamp) decides `expiredAtDump`.
     public func json(reference: Double?) -> JSONValue {
         var object: JSONObject = ["fingerprint": .string(fingerprint), "length": .int(Int64(length)),

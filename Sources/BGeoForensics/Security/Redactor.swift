@@ -41,6 +41,12 @@ public struct Redactor: Sendable {
         "‹redacted sha256:\(SHA256Hasher.hex(of: secret).prefix(8))›"
     }
 
+    /// True for a fingerprint itself (a sanitised dump stores them in place of its secrets):
+    /// shown as it is, never learned or fingerprinted again, so it reads the same everywhere.
+    public static func isFingerprint(_ text: String) -> Bool {
+        text.hasPrefix("‹redacted sha256:") && text.hasSuffix("›") && text.utf8.count <= 40
+    }
+
     /// Learns every secret string found under sensitive keys in `value`.
     public mutating func learnSecrets(in value: JSONValue) {
         switch value {
@@ -62,7 +68,7 @@ public struct Redactor: Sendable {
     private mutating func collectStrings(_ value: JSONValue) {
         switch value {
         case .string(let s):
-            guard s.count >= 6, !Redactor.isTemplate(s) else { return }
+            guard s.count >= 6, !Redactor.isTemplate(s), !Redactor.isFingerprint(s) else { return }
             remember(s)
             if s.lowercased().hasPrefix("bearer ") { remember(String(s.dropFirst(7))) }
         case .object(let object): object.forEach { collectStrings($0.value) }
@@ -73,7 +79,7 @@ public struct Redactor: Sendable {
 
     /// Adds one secret value explicitly (e.g. a rotated token).
     public mutating func learn(secret: String) {
-        guard secret.count >= 6 else { return }
+        guard secret.count >= 6, !Redactor.isFingerprint(secret) else { return }
         remember(secret)
     }
 
@@ -118,7 +124,7 @@ public struct Redactor: Sendable {
 
     private func redactAll(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let s): return Redactor.isTemplate(s) || s.isEmpty ? value : .string(Redactor.fingerprint(s))
+        case .string(let s): return Redactor.isTemplate(s) || s.isEmpty || Redactor.isFingerprint(s) ? value : .string(Redactor.fingerprint(s))
         case .object(let object):
             var copy = JSONObject()
             for member in object { copy[member.key] = redactAll(member.value) }

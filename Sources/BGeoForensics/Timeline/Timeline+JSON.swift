@@ -18,6 +18,7 @@ extension Timeline {
             "pendingRecords": .int(Int64(pendingRecords)),
             "findings": .array(findings.map(\.json)),
         ]
+        if let sanitized { root["sanitized"] = .string(sanitized) }
         if !findingsOnly {
             root["attempts"] = .array(attempts.map(\.json))
             root["gaps"] = .array(gaps.map(\.json))

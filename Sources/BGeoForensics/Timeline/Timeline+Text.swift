@@ -32,6 +32,7 @@ public struct TimelineTextRenderer: Sendable {
         facts += " · " + timeline.tokenRefresh
         facts += " (\(timeline.configSource))"
         out.append(TimelineTextRenderer.clean(facts))
+        if let sanitized = timeline.sanitized { out.append(TimelineTextRenderer.clean("Sanitised: " + sanitized)) }
         for input in timeline.inputs {
             out.append(TimelineTextRenderer.clean("input \(input.path) · \(input.bytes) bytes · sha256 \(input.sha256)"))
         }

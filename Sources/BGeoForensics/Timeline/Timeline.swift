@@ -6,6 +6,8 @@ public struct Timeline: Sendable {
     public var dumpName: String
     /// The evidence files with their sizes and SHA-256, so a pasted timeline names what it read.
     public var inputs: [DumpInput] = []
+    /// Set when `sanitize` wrote this dump: what was changed (one line).
+    public var sanitized: String?
     public var format: DumpFormat
     /// The policy the history was checked against.
     public var policy: UploadPolicy.Engine

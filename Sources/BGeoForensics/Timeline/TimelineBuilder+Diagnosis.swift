@@ -491,7 +491,7 @@ extension TimelineBuilder {
     private func accessTokenNote(_ state: EngineState) -> String? {
         let token = state.auth?.valueIgnoringCase("accessToken")?.stringValue
             ?? recordedConfig["authorization"]?.objectValue?.valueIgnoringCase("accessToken")?.stringValue
-        guard let token, let exp = JWT.expiry(token) else { return nil }
+        guard let token, let exp = JWT.expiry(token) ?? state.sanitized?.expiry(ofToken: token) else { return nil }
         let reference = lastAt ?? exp
         return exp <= reference
             ? "the stored access token expired at \(time(exp)), before the last log row (\(time(reference)))"

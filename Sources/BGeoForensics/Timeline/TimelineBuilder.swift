@@ -115,6 +115,7 @@ public final class TimelineBuilder {
             findings: findings, omittedEvents: collector.omitted, omittedAttempts: tracker.omittedAttempts,
             omittedGaps: omittedGaps)
         timeline.inputs = dump.inputs  // last: hashed beside the scans
+        timeline.sanitized = dump.sanitizationMarker()?.summary
         return timeline
     }
 

@@ -10,7 +10,7 @@ enum InspectCommand: CLICommand {
         options: [CommandSupport.jsonOption, CommandSupport.showSecretsOption])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let dump = try CommandSupport.openDump(arguments)
+        let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let summary = DumpSummary(dump: dump, redactor: redactor)
         if arguments.flag("--json") {

@@ -64,6 +64,7 @@ enum ReportCommand: CLICommand {
                 if !arguments.flag("--json") {
                     CommandSupport.stderr.line("wrote \(job.output) (\(result.bytes) bytes, \(findings.count) finding\(findings.count == 1 ? "" : "s"))")
                 }
+                if let sanitized = result.document.sanitized { CommandSupport.stderr.line("  note: " + sanitized) }
             } catch let error as DumpError {
                 if jobs.count == 1 { throw error }
                 CommandSupport.stderr.line(error.description)

@@ -34,7 +34,7 @@ enum TimelineCommand: CLICommand {
         }
         if let gap = try arguments.duration("--gap", positive: true) { options.gapThreshold = gap }
         let findingsOnly = arguments.flag("--findings-only")
-        let dump = try CommandSupport.openDump(arguments)
+        let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let progress = StageProgress(label: "timeline")
         progress.stage("reading the queue and the log")

@@ -68,6 +68,7 @@ public struct HTMLReportRenderer: Sendable {
         let s = doc.summary
         h += "<section id=\"overview\"><h2>Overview</h2>\n<table class=\"kv\">"
         h += "<tr><th>Dump</th><td>\(e(doc.dumpName))</td></tr>"
+        if let sanitized = doc.sanitized { h += "<tr><th>Sanitised</th><td><strong>\(e(sanitized))</strong></td></tr>" }
         h += "<tr><th>Format</th><td>\(e(doc.layout.format.rawValue)) — \(e(doc.layout.displayName))</td></tr>"
         h += "<tr><th>Schema</th><td>\(doc.layout.schemaVersion.map(String.init) ?? "not recorded")\(doc.layout.isLegacy ? " (legacy)" : "") · tables: \(e(doc.layout.tables.filter { !$0.hasPrefix("sqlite_") }.joined(separator: ", ")))</td></tr>"
         for input in doc.inputs {

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+@Suite struct SanitizePartsTests {
+    // MARK: keyed hash
+
+    @Test func keyedHashIsHMACSHA256() {
+        // RFC 4231, test cases 1 and 2.
+        #expect(KeyedHasher(key: [UInt8](repeating: 0x0b, count: 20)).hmacHex("Hi There")
+            == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(KeyedHasher(key: Array("Jefe".utf8)).hmacHex("what do ya want for nothing?")
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test func keyedHashesAreStableWithinARunAndDifferAcrossRuns() {
+        var a = KeyedHasher.random(), b = KeyedHasher.random()
+        let first = a.replacement(for: "north-42")
+        #expect(first == a.replacement(for: "north-42"))
+        #expect(first != a.replacement(for: "north-43"))
+        #expect(first != b.replacement(for: "north-42"), "a fresh key per run: hashes cannot be matched across copies")
+        #expect(first.hasPrefix("‹hmac ") && first.count == "‹hmac ›".count + KeyedHasher.digits)
+    }
+
+    // MARK: URLs
+
+    @Test func urlsKeepOnlyTheirHost() {
+        #expect(URLReducer.apply("https://track.example.com/api/v2/locations?tenant=acme#x", policy: .host)
+            == "https://track.example.com")
+        #expect(URLReducer.apply("POST https://a.example:8443/p/q failed, retry http://b.example/x", policy: .host)
+            == "POST https://a.example:8443 failed, retry http://b.example")
+        #expect(URLReducer.apply("https://host.example", policy: .host) == "https://host.example")
+        #expect(URLReducer.apply("no url here: a://", policy: .host) == "no url here: a://")
+        #expect(URLReducer.apply("{\"url\":\"https://x.example/path\"}", policy: .host) == "{\"url\":\"https://x.example\"}")
+    }
+
+    @Test func credentialsInURLsAreRemovedEvenWhenURLsAreKept() {
+        let kept = URLReducer.apply("https://driver:hunter2@api.example/v1?x=1", policy: .keep)
+        #expect(kept == "https://\(Redactor.fingerprint("driver:hunter2"))@api.example/v1?x=1")
+        #expect(URLReducer.apply("https://driver:hunter2@api.example/v1", policy: .host) == "https://api.example")
+        #expect(URLReducer.apply("https://api.example/v1?x=1", policy: .keep) == "https://api.example/v1?x=1")
+    }
+
+    // MARK: secrets
+
+    @Test func secretMatcherFindsAnyOfManySecretsAnywhere() {
+        let secrets = (0..<300).map { "tok-\($0)-\(String(repeating: "z", count: $0 % 7))" } + ["eyJhbGciOiJIUzI1NiJ9.x.y"]
+        let matcher = SecretMatcher(secrets: secrets)
+        #expect(matcher.matches("prefix tok-17-zzz suffix"))
+        #expect(matcher.matches("eyJhbGciOiJIUzI1NiJ9.x.y"))
+        #expect(!matcher.matches("tok-17-zz"), "a prefix of a secret is not the secret")
+        #expect(!matcher.matches("nothing secret in 2026-07-24T09:14:32.118Z"))
+        let bytes = Array("aatok-5-zzzzzbbtok-6-bb".utf8)
+        #expect(bytes.withUnsafeBytes { matcher.countMatches(in: $0) } == 1)
+        #expect(SecretMatcher(secrets: [String]()).isEmpty)
+    }
+
+    @Test func textSanitizerScrubsLearnedSecretsPairsAndURLs() {
+        var redactor = Redactor()
+        redactor.learn(secret: "ak_live_93be11f04c")
+        let text = TextSanitizer(redactor: redactor, urls: .host)
+        var changes = CellChanges()
+        let out = text.scrub("GET https://api.example/v1/acme?api_key=zz9988 used ak_live_93be11f04c", &changes)
+        #expect(!out.contains("ak_live_93be11f04c") && !out.contains("zz9988") && !out.contains("/v1/acme"))
+        #expect(out.contains(Redactor.fingerprint("ak_live_93be11f04c")))
+        #expect(changes.contains(.secrets) && changes.contains(.urls))
+        var none = CellChanges()
+        #expect(text.scrub("2026-07-24T09:14:32.118Z", &none) == "2026-07-24T09:14:32.118Z")
+        #expect(none.isEmpty)
+    }
+
+    @Test func sensitiveNameFilterIsASupersetOfTheRedactorsNames() {
+        let filter = SensitiveNameFilter(Redactor.sensitiveKeyFragments + SecretScrubber.extraNames)
+        for name in ["Authorization", "X-API-KEY", "refresh_token", "sig", "Pass", "client_secret", "JWT"] {
+            #expect(filter.mayContainName("\(name)=abcdef"), "\(name)")
+        }
+        #expect(!filter.mayContainName("2026-07-24T09:14:32.118Z"))
+    }
+
+    // MARK: JSON
+
+    static func sanitizer(extras: ExtrasPolicy = .hash, urls: URLPolicy = .host,
+                          coordinates: CoordinateTransform = .keep, secrets: [String] = []) -> JSONSanitizer {
+        var redactor = Redactor()
+        for secret in secrets { redactor.learn(secret: secret) }
+        return JSONSanitizer(text: TextSanitizer(redactor: redactor, urls: urls), extras: extras, coordinates: coordinates,
+                             hasher: KeyedHasher(key: Array("test-key".utf8)))
+    }
+
+    @Test func configSecretsHeadersAndCustomerDataAreReplaced() throws {
+        let json = Self.sanitizer()
+        var changes = CellChanges()
+        let out = json.sanitize(Fixtures.config, &changes)
+        let text = out.jsonText
+        for secret in [Fixtures.accessToken, Fixtures.refreshToken, Fixtures.apiKey] { #expect(!text.contains(secret)) }
+        #expect(out["authorization"]?["accessToken"]?.stringValue == Redactor.fingerprint(Fixtures.accessToken))
+        #expect(out["headers"]?["X-Api-Key"]?.stringValue == Redactor.fingerprint(Fixtures.apiKey))
+        #expect(out["url"]?.stringValue == "https://ingest.example")
+        #expect(out["maxBatchSize"] == 50 && out["batchSync"] == true, "settings the diagnosis needs are kept")
+        #expect(changes.contains(.secrets) && changes.contains(.urls))
+        let headers: JSONValue = ["headers": ["Content-Type": "application/json", "X-Tenant": "acme-corp"]]
+        let cleaned = json.sanitize(headers, &changes)
+        #expect(cleaned["headers"]?["Content-Type"] == "application/json")
+        #expect(cleaned["headers"]?["X-Tenant"]?.stringValue == Redactor.fingerprint("acme-corp"))
+    }
+
+    @Test(arguments: ExtrasPolicy.allCases)
+    func extrasFollowThePolicy(policy: ExtrasPolicy) {
+        let json = Self.sanitizer(extras: policy, secrets: ["learned-secret-1"])
+        let record: JSONValue = ["uuid": "u-1", "extras": ["customer": "Jane Doe", "order": 1042, "nested": ["note": "learned-secret-1"],
+                                                            "apiToken": "unlearned-token-9"]]
+        var changes = CellChanges()
+        let out = json.sanitize(record, &changes)
+        let text = out.jsonText
+        #expect(!text.contains("learned-secret-1") && !text.contains("unlearned-token-9"))
+        if policy != .drop { #expect(out["extras"]?["apiToken"]?.stringValue == Redactor.fingerprint("unlearned-token-9")) }
+        switch policy {
+        case .keep:
+            #expect(out["extras"]?["customer"] == "Jane Doe")
+            #expect(out["extras"]?["nested"]?["note"]?.stringValue == Redactor.fingerprint("learned-secret-1"))
+        case .hash:
+            #expect(out["extras"]?.objectValue?.keys == ["customer", "order", "nested", "apiToken"], "keys kept")
+            #expect(out["extras"]?["customer"]?.stringValue?.hasPrefix("‹hmac ") == true)
+            #expect(out["extras"]?["order"]?.stringValue?.hasPrefix("‹hmac ") == true)
+            #expect(out["extras"]?["nested"]?["note"]?.stringValue == Redactor.fingerprint("learned-secret-1"),
+                    "a learned secret keeps its fingerprint, so two places still compare")
+            #expect(changes.contains(.extras))
+        case .drop:
+            #expect(out["extras"] == .object(JSONObject()))
+            #expect(!text.contains("Jane Doe"))
+        }
+        #expect(out["uuid"] == "u-1")
+    }
+
+    @Test func responseBodiesHoldingJSONAreSanitisedAsJSON() {
+        let json = Self.sanitizer(secrets: ["echoed-secret-77"])
+        let data: JSONValue = ["status": 401, "response": "{\"access_token\":\"fresh-token-123456\",\"echo\":\"echoed-secret-77\"}"]
+        var changes = CellChanges()
+        let out = json.sanitize(data, &changes)
+        let body = out["response"]?.stringValue ?? ""
+        #expect(!body.contains("fresh-token-123456") && !body.contains("echoed-secret-77"))
+        #expect(body.contains(Redactor.fingerprint("fresh-token-123456")))
+        #expect(out["status"] == 401)
+    }
+
+    @Test func positionsMoveWhereverTheyAreNamedAndNothingElseDoes() {
+        let shift = CoordinateTransform(kind: .shift(halfTurn: true, delta: 2, exact: true))
+        let json = Self.sanitizer(coordinates: shift)
+        let line: JSONValue = ["latitude": 52.0, "longitude": 21.0, "raw_latitude": 52.5, "raw_longitude": 21.5,
+                               "heading": 90.0, "accuracy": 5.0, "odometer": 120.0, "speed": 3.0]
+        var changes = CellChanges()
+        let out = json.sanitize(line, &changes)
+        #expect(out["latitude"] == -52.0 && out["longitude"] == -19.0)
+        #expect(out["raw_latitude"] == -52.5 && out["raw_longitude"] == -19.5)
+        #expect(out["heading"] == 270.0)
+        #expect(out["accuracy"] == 5.0 && out["odometer"] == 120.0 && out["speed"] == 3.0)
+        #expect(changes.contains(.coordinates))
+        let outOfRange: JSONValue = ["coords": ["latitude": 123.4567, "longitude": 21.0]]
+        #expect(json.sanitize(outOfRange, &changes)["coords"]?["latitude"] == 123.4567, "not a position: left for the reader to warn about")
+    }
+
+    @Test func measuringVisitsExactlyThePositionsThatMove() {
+        let measurer = Self.sanitizer(extras: .hash)
+        measurer.measure(["coords": ["latitude": 52.0, "longitude": 21.25], "extras": ["lng": 0.001]])
+        #expect(measurer.extent.count == 1 && measurer.extent.minLongitude == 21.25, "hashed extras are not positions")
+        let keeping = Self.sanitizer(extras: .keep)
+        keeping.measure(["coords": ["latitude": 52.0, "longitude": 21.25], "extras": ["lng": 0.001]])
+        #expect(keeping.extent.count == 2)
+    }
+
+    @Test func fingerprintsAreNeverFingerprintedAgain() {
+        let placeholder = Redactor.fingerprint("some-token-123456")
+        #expect(Redactor.isFingerprint(placeholder))
+        #expect(Redactor().redact(["accessToken": .string(placeholder)])["accessToken"]?.stringValue == placeholder)
+        var redactor = Redactor()
+        redactor.learn(secret: placeholder)
+        #expect(redactor.knownSecrets.isEmpty)
+        let marker = SanitizationMarker(["tool": "x", "tokens": ["sha256:" + String(SHA256Hasher.hex(of: "some-token-123456").prefix(8)): [
+            "length": 17, "jwt": true, "exp": 1_785_000_000.0]]])
+        #expect(marker?.expiry(ofToken: placeholder) == 1_785_000_000)
+        #expect(marker?.token(placeholder)?.fingerprint == TokenFingerprint("some-token-123456").fingerprint)
+    }
+}
