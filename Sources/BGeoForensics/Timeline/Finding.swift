@@ -51,6 +51,10 @@ public struct Finding: Sendable, Equatable {
     public var rule: String?
     /// Evidence items left out to keep the list bounded.
     public var omittedEvidence: Int
+    /// When what the finding describes began and last happened, where the diagnosis knows it
+    /// (its evidence lists are bounded, so their rows can understate the span); nil otherwise.
+    public var firstAt: Double?
+    public var lastAt: Double?
 
     public init(code: String, severity: Severity, summary: String, evidence: [Evidence] = [], rule: String? = nil,
                 omittedEvidence: Int = 0) {
@@ -60,6 +64,14 @@ public struct Finding: Sendable, Equatable {
         self.evidence = evidence
         self.rule = rule
         self.omittedEvidence = omittedEvidence
+    }
+
+    /// The finding with its time span set.
+    func spanning(_ first: Double?, _ last: Double?) -> Finding {
+        var copy = self
+        copy.firstAt = first
+        copy.lastAt = last
+        return copy
     }
 
     /// Every log row id this finding cites (for tests and cross-references).

@@ -107,7 +107,7 @@ extension TimelineBuilder {
             let offline = Set(stats.trailingStatuses.keys) == [0]
             if offline, stuck { summary += " The records are safe in the queue and upload once the device is back online." }
             findings.append(Finding(code: "queue.stranded", severity: stuck ? (offline ? .warning : .error) : .info,
-                                    summary: summary, evidence: evidence))
+                                    summary: summary, evidence: evidence).spanning(since.at, stats.lastAttemptAt ?? end))
         }
 
         // queue.stranded from the state alone, when the log holds no upload rows (logLevel
@@ -121,7 +121,8 @@ extension TimelineBuilder {
             var evidence = [Evidence(note: "pending records", uuids: pendingUuids.values)]
             for note in stateNotes { evidence.append(Evidence(note: note)) }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
-            findings.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence))
+            findings.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence)
+                .spanning(oldestPending?.time, lastAt ?? newestPending))
         }
 
         // auth.refresh_failing
@@ -142,7 +143,7 @@ extension TimelineBuilder {
             for note in stateNotes { evidence.append(Evidence(note: note)) }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             findings.append(Finding(code: "auth.refresh_failing", severity: ongoing ? .error : .info, summary: summary,
-                                    evidence: evidence))
+                                    evidence: evidence).spanning(ongoing ? stats.refreshFailingSince?.at : nil, ongoing ? stats.lastRefreshAt : nil))
         }
 
         // auth.no_refresh
@@ -157,7 +158,7 @@ extension TimelineBuilder {
             var evidence = [Evidence(note: "401/403 responses", logIds: stats.unauthorizedRows)]
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             findings.append(Finding(code: "auth.no_refresh", severity: ongoing ? .error : .warning, summary: summary,
-                                    evidence: evidence))
+                                    evidence: evidence).spanning(stats.unauthorizedFirst, stats.unauthorizedLast))
         }
 
         // poison.dropped
@@ -172,7 +173,8 @@ extension TimelineBuilder {
             summary += ". These fixes never reached the server and are gone from the device: "
             summary += stats.dropUuids.values.prefix(5).joined(separator: ", ") + (stats.dropUuids.count > 5 ? " …" : "") + "."
             findings.append(Finding(code: "poison.dropped", severity: .warning, summary: summary,
-                                    evidence: [Evidence(note: "queue.drop rows", logIds: stats.dropRows, uuids: stats.dropUuids)]))
+                                    evidence: [Evidence(note: "queue.drop rows", logIds: stats.dropRows, uuids: stats.dropUuids)])
+                .spanning(stats.dropFirst, stats.dropLast))
         }
 
         // policy.violation
@@ -225,7 +227,7 @@ extension TimelineBuilder {
             }
             summary += ". Data loss: these fixes were never uploaded, because the queue was not draining fast enough."
             findings.append(Finding(code: "queue.pruned", severity: .warning, summary: summary,
-                                    evidence: [Evidence(note: "queue.prune rows", logIds: tally.rows)]))
+                                    evidence: [Evidence(note: "queue.prune rows", logIds: tally.rows)]).spanning(tally.first, tally.last))
         }
 
         // sync.deferred
@@ -248,7 +250,7 @@ extension TimelineBuilder {
             summary += ": \(explanation)."
             if let pending = tally.lastPending { summary += " Last seen with \(pending) record\(pending == 1 ? "" : "s") pending." }
             findings.append(Finding(code: "sync.deferred", severity: severity, summary: summary,
-                                    evidence: [Evidence(note: "sync.deferred rows (\(reason))", logIds: tally.rows)]))
+                                    evidence: [Evidence(note: "sync.deferred rows (\(reason))", logIds: tally.rows)]).spanning(tally.first, tally.last))
         }
         if deferrals["no_url"] == nil, pendingRecords > 0, tracker.totalAttempts == 0,
            (recordedConfig.string("url") ?? "").isEmpty, case .state = configSource {
@@ -264,7 +266,8 @@ extension TimelineBuilder {
             let rest = unexpected.dropFirst(10)
             findings.append(Finding(code: "tracking.gap", severity: .warning,
                                     summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
-                                    evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })]))
+                                    evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })])
+                .spanning(rest.map(\.start).min(), rest.map(\.end).max()))
         }
         // A stationary gap during which the process was killed and relaunched is still worth
         // its own line: the relaunch is what support will be asked about.
@@ -279,7 +282,8 @@ extension TimelineBuilder {
             findings.append(Finding(code: "tracking.gap", severity: .info,
                                     summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(time(expected[0].start)) → \(time(expected[0].end)).",
                                     evidence: [Evidence(note: "stationary and region-exit rows",
-                                                        logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })]))
+                                                        logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })])
+                .spanning(expected.map(\.start).min(), expected.map(\.end).max()))
         }
 
         // Most severe first; ties keep the order above.
@@ -311,6 +315,7 @@ extension TimelineBuilder {
         else if !gap.expected { summary += " The log shows no engine event around it (no relaunch, motion change or region exit)." }
         return Finding(code: "tracking.gap", severity: gap.expected ? .info : .warning, summary: summary,
                        evidence: [Evidence(note: "context events", logIds: gap.contextEvents.map(\.logId))])
+            .spanning(gap.start, gap.end)
     }
 
     /// "850 m", "27.3 km".

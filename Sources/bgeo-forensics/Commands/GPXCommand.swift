@@ -23,7 +23,7 @@ enum GPXCommand: CLICommand {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let mode = GPXTrackMode(rawValue: try arguments.choice("--track", GPXTrackMode.allCases.map(\.rawValue)) ?? "replayed")!
+        let mode = TrackMode(rawValue: try arguments.choice("--track", TrackMode.allCases.map(\.rawValue)) ?? "replayed")!
         let overrides = arguments.all("--set")
         if !overrides.isEmpty, mode != .replayed { throw UsageError(message: "--set only applies to --track replayed") }
         let output = arguments.value("--output") ?? "-"
