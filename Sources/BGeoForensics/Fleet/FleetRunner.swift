@@ -153,7 +153,8 @@ public final class FleetRunner: @unchecked Sendable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let child = ChildProcess(executable: settings.executable, arguments: settings.workerArguments + [input.path],
-                                 environment: ["TMPDIR": folder], timeout: settings.timeout)
+                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no"],
+                                 timeout: settings.timeout)
         let outcome: ChildProcess.Outcome
         do {
             outcome = try startAndWait(child)
@@ -196,7 +197,6 @@ public final class FleetRunner: @unchecked Sendable {
 
     /// Why an analysis process gave no row, in one sentence.
     static func explain(_ outcome: ChildProcess.Outcome, _ settings: Settings) -> String {
-        let limit = settings.memoryLimit.map { " (its memory limit is \(FleetRunner.size($0)), --memory-limit)" } ?? ""
         var sentence: String
         if outcome.timedOut {
             sentence = "the analysis did not finish within \(DurationFormat.short(settings.timeout ?? 0)) (--timeout) and was stopped"
@@ -204,18 +204,19 @@ public final class FleetRunner: @unchecked Sendable {
             sentence = "the analysis wrote more output than a row can hold and was stopped"
         } else if let signal = outcome.signal {
             sentence = "the analysis process crashed (signal \(signal)\(signalName(signal).map { ", \($0)" } ?? ""))"
-                + (signal == SIGKILL ? " — killed, perhaps for using too much memory" : "")
+            if let limit = settings.memoryLimit {
+                sentence += "; it may have run out of memory: each analysis may use \(FleetRunner.size(limit)) (--memory-limit)"
+            }
         } else if let code = outcome.exitCode, code != 0 {
             sentence = "the analysis process exited with code \(code)"
         } else {
             sentence = "the analysis process printed no row"
         }
+        // The runtime's own last words ("Fatal error: …"), when it left some.
         let tail = String(decoding: outcome.stderrTail, as: UTF8.self)
-        let lastLine = tail.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-        if lastLine.localizedCaseInsensitiveContains("memory") || (outcome.signal != nil && !limit.isEmpty && lastLine.isEmpty) {
-            sentence += limit
+        if let said = tail.split(whereSeparator: \.isNewline).last(where: { $0.localizedCaseInsensitiveContains("error") }) {
+            sentence += "; it said: " + String(said.prefix(300))
         }
-        if !lastLine.isEmpty { sentence += "; it said: " + String(lastLine.prefix(300)) }
         return sentence + "."
     }
 

@@ -26,7 +26,7 @@ enum FleetCommand: CLICommand {
             OptionSpec("--findings", value: "FILE", help: "Also one NDJSON line per finding, with the dump's SHA-256 and evidence."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Analyses at once (default: the number of cores, \(ProcessInfo.processInfo.activeProcessorCount) here)."),
             OptionSpec("--timeout", value: "DURATION", help: "Longest one input may take before it is stopped and marked failed (default 30m; 0 = none)."),
-            OptionSpec("--memory-limit", value: "SIZE", help: "Address space each analysis may use, e.g. 4G or 800M (default: memory / jobs, at least 1G; 0 = none)."),
+            OptionSpec("--memory-limit", value: "SIZE", help: "Address space each analysis may use, e.g. 4G or 800M (default: ¾ of the memory / jobs, at least 1G; 0 = none)."),
             CommandSupport.showSecretsOption,
             OptionSpec("--json", help: "Print the run's counts as JSON on stdout."),
             OptionSpec("--worker", value: "FILE", help: "Internal: analyse one input and print its lines (fleet runs itself this way)."),
@@ -45,7 +45,8 @@ enum FleetCommand: CLICommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try arguments.int("--jobs", range: 1...256) ?? cores
         let timeout = try arguments.duration("--timeout") ?? 30 * 60
-        let limit = memoryLimit ?? max(1 << 30, ProcessInfo.processInfo.physicalMemory / UInt64(jobs))
+        // Three quarters of the memory shared by the jobs: even all of them at their limit leave the run (and the machine) room.
+        let limit = memoryLimit ?? max(1 << 30, ProcessInfo.processInfo.physicalMemory / 4 * 3 / UInt64(jobs))
         let outputs = [output] + (findingsPath.map { [$0] } ?? [])
         let inputs = FleetInputs.collect(arguments.positionals, excluding: outputs)
         for path in outputs { try EvidenceOutputGuard.check(output: path, evidence: inputs.map(\.path)) }
