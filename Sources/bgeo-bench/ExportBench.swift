@@ -1,0 +1,61 @@
+import BGeoForensics
+import Foundation
+
+/// `export` on the big dump, as processes (wall, CPU, peak RSS, output size): GeoJSON and KML, the
+/// track alone and with one feature per fix; beside `gpsbabel` writing the same queued points (from
+/// a CSV we write ourselves) as GeoJSON and KML. Peak RSS is compared with `replay`'s, the trace's
+/// own memory: writing must add nothing that grows with the track.
+enum ExportBench {
+    static func run(_ context: BenchContext) throws {
+        var lines: [String] = []
+        let replay = ReportBench.spawn(context, context.toolPath, ["replay", context.dumpPath, "--json"])
+        lines.append("replay --json (the trace alone, for its memory): \(replay.text)")
+        var runs: [String: ReportBench.Run] = [:]
+        for (format, mode, points) in [("geojson", "replayed", false), ("geojson", "replayed", true), ("kml", "replayed", true),
+                                       ("geojson", "recorded", true), ("kml", "recorded", false)] {
+            let out = context.scratch + "/bench-export.\(format)"
+            let run = ReportBench.spawn(context, context.toolPath,
+                                        ["export", context.dumpPath, "--format", format, "--track", mode, "-o", out] + (points ? ["--points"] : []))
+            let label = "export --format \(format) --track \(mode)\(points ? " --points" : "")"
+            runs[label] = run
+            lines.append("\(label): \(run.text), output \(String(format: "%.1f", Double(ReportBench.fileSize(out)) / 1e6)) MB")
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        let traceMB = replay.peakMB
+        let writing = runs.filter { $0.key.contains("replayed") }.map { $0.value.peakMB - traceMB }.max() ?? 0
+        lines.append(String(format: "peak RSS beyond replay's (the trace): at most %+.0f MB, with or without a feature per fix", writing))
+
+        guard let gpsbabel = ["/usr/bin/gpsbabel", "/usr/local/bin/gpsbabel"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            lines.append("gpsbabel baseline: skipped (gpsbabel not installed)")
+            context.report("Export", lines)
+            return
+        }
+        let csv = context.scratch + "/bench-export-points.csv"
+        var points = 0
+        let dump = try Dump(path: context.dumpPath)
+        var text = "Latitude,Longitude,Altitude,Date,Time\n"
+        text.reserveCapacity(context.records * 64)
+        dump.forEachRecord(QueueQuery(kind: .location, includeText: false)) { r in
+            let chars = Array(Timestamp.format(r.time).utf8)
+            text += DecimalText.format(r.latitude, places: 7) + "," + DecimalText.format(r.longitude, places: 7) + ","
+                + DecimalText.format(r.altitude ?? 0, places: 2) + "," + String(decoding: chars[0..<10], as: UTF8.self) + ","
+                + String(decoding: chars[11..<23], as: UTF8.self) + "\n"
+            points += 1
+        }
+        try text.write(toFile: csv, atomically: false, encoding: .utf8)
+        text = ""
+        for format in ["geojson", "kml"] {
+            let out = context.scratch + "/bench-gpsbabel.\(format)"
+            let babel = ReportBench.spawn(context, gpsbabel, ["-i", "unicsv", "-f", csv, "-o", format, "-F", out])
+            lines.append("gpsbabel -i unicsv -o \(format) on the same \(points) points: \(babel.text), output \(String(format: "%.1f", Double(ReportBench.fileSize(out)) / 1e6)) MB")
+            let ours = runs["export --format \(format) --track recorded\(format == "geojson" ? " --points" : "")"]
+            if let ours {
+                lines.append(String(format: "  ours (--track recorded%@) vs gpsbabel: %.2f× its speed", format == "geojson" ? " --points" : "",
+                                    babel.wall / max(ours.wall, 1e-9)))
+            }
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        try? FileManager.default.removeItem(atPath: csv)
+        context.report("Export", lines)
+    }
+}
