@@ -31,19 +31,7 @@ enum ExportBench {
             return
         }
         let csv = context.scratch + "/bench-export-points.csv"
-        var points = 0
-        let dump = try Dump(path: context.dumpPath)
-        var text = "Latitude,Longitude,Altitude,Date,Time\n"
-        text.reserveCapacity(context.records * 64)
-        dump.forEachRecord(QueueQuery(kind: .location, includeText: false)) { r in
-            let chars = Array(Timestamp.format(r.time).utf8)
-            text += DecimalText.format(r.latitude, places: 7) + "," + DecimalText.format(r.longitude, places: 7) + ","
-                + DecimalText.format(r.altitude ?? 0, places: 2) + "," + String(decoding: chars[0..<10], as: UTF8.self) + ","
-                + String(decoding: chars[11..<23], as: UTF8.self) + "\n"
-            points += 1
-        }
-        try text.write(toFile: csv, atomically: false, encoding: .utf8)
-        text = ""
+        let points = try context.writeQueuedPointsCSV(to: csv)
         for format in ["geojson", "kml"] {
             let out = context.scratch + "/bench-gpsbabel.\(format)"
             let babel = ReportBench.spawn(context, gpsbabel, ["-i", "unicsv", "-f", csv, "-o", format, "-F", out])

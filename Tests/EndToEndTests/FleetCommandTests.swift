@@ -272,17 +272,8 @@ import Testing
     @Test func progressBarOnATerminalOnly() throws {
         let rows = FleetCommandTests.directory.file("pty.ndjson")
         try? FileManager.default.removeItem(atPath: rows)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)",
-                             ToolRunner.executable, "fleet", FleetCommandTests.inputs, "-o", rows]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let seen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(seen)")
+        let (status, seen) = try ToolRunner.runOnTerminal(["fleet", FleetCommandTests.inputs, "-o", rows])
+        #expect(status == 0, "\(seen)")
         #expect(seen.contains("\r\u{1B}[2Kfleet [") && seen.contains("/13"))
         #expect(seen.contains("\r\u{1B}[2Kfleet: 13 inputs:"))
         let piped = try ToolRunner.run(["fleet", FleetCommandTests.inputs, "-o", rows])

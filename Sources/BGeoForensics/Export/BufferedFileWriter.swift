@@ -38,18 +38,7 @@ final class BufferedFileWriter {
     private func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil, !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
-        }
+        if let error = buffer.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { failure = String(cString: strerror(error)) }
     }
 
     /// Writes what is buffered; throws if any write failed.

@@ -98,16 +98,7 @@ public final class FleetLedger: @unchecked Sendable {
         guard writeFailure == nil else { return }
         var bytes = Array(line.utf8)
         bytes.append(10)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                writeFailure = String(cString: strerror(errno))
-                return
-            }
-            offset += n
-        }
+        if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { writeFailure = String(cString: strerror(error)) }
     }
 
     // MARK: reading an earlier run's files
