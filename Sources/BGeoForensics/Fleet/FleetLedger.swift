@@ -28,7 +28,7 @@ public final class FleetLedger: @unchecked Sendable {
     public init(outputPath: String, findingsPath: String?) throws(UsageError) {
         self.outputPath = outputPath
         self.findingsPath = findingsPath
-        let rows = try FleetLedger.load(outputPath, what: "fleet output") { object in
+        let rows = try FleetLedger.load(outputPath, what: "fleet output", prefix: #"{"path":"#) { object in
             guard object["path"] != nil, let status = object["status"]?.stringValue.flatMap(FleetRowStatus.init(rawValue:)) else {
                 return nil
             }
@@ -36,23 +36,23 @@ public final class FleetLedger: @unchecked Sendable {
             return .keep(FleetRow.key(sha256: sha, walSha256: object["walSha256"]?.stringValue))
         }
         var seen: Set<String> = []
-        var kept: [Substring] = []
+        var kept: [Line] = []
         for line in rows.lines {
-            if let key = line.key, seen.insert(key).inserted {
-                kept.append(line.text)
-            }
+            if let key = line.key, seen.insert(key).inserted { kept.append(line) }
         }
         droppedRows = rows.lines.count - kept.count + rows.incomplete
         resumedRows = kept.count
         doneKeys = seen
-        if kept.count != rows.lines.count || rows.incomplete > 0 { try FleetLedger.rewrite(outputPath, kept) }
+        if kept.count != rows.lines.count || rows.incomplete > 0 { try FleetLedger.rewrite(outputPath, keeping: kept) }
         if let findingsPath {
-            let lines = try FleetLedger.load(findingsPath, what: "fleet findings file") { object in
+            let lines = try FleetLedger.load(findingsPath, what: "fleet findings file", prefix: #"{"sha256":"#) { object in
                 guard object["code"] != nil, let sha = object["sha256"]?.stringValue else { return nil }
                 return .keep(FleetRow.key(sha256: sha, walSha256: object["walSha256"]?.stringValue))
             }
-            let keptFindings = lines.lines.filter { $0.key.map(seen.contains) ?? false }.map(\.text)
-            if keptFindings.count != lines.lines.count || lines.incomplete > 0 { try FleetLedger.rewrite(findingsPath, keptFindings) }
+            let keptFindings = lines.lines.filter { $0.key.map(seen.contains) ?? false }
+            if keptFindings.count != lines.lines.count || lines.incomplete > 0 {
+                try FleetLedger.rewrite(findingsPath, keeping: keptFindings)
+            }
         }
         output = try FleetLedger.openForAppend(outputPath)
         if let findingsPath {
@@ -108,58 +108,107 @@ public final class FleetLedger: @unchecked Sendable {
         case drop
     }
 
+    /// A complete line of an earlier run's file: where it is (its newline included) and its key.
     struct Line {
-        let text: Substring
+        let offset: Int
+        let length: Int
         /// nil: dropped.
         let key: String?
     }
 
-    /// Reads `path` (absent: nothing). Every line must be a JSON object `judge` recognises; only
-    /// the last may be cut short, which counts as `incomplete`.
-    static func load(_ path: String, what: String, judge: (JSONObject) -> Verdict?) throws(UsageError) -> (lines: [Line], incomplete: Int) {
+    /// Reads `path` (absent: nothing) line by line, in 1 MiB chunks: only each line's place and key
+    /// are kept, so resuming a run of any size needs little memory. Every line must be a JSON
+    /// object `judge` recognises; only the last may be cut short or unreadable (`incomplete`).
+    /// A last line cut short must still start like one of ours (`prefix`), or the file is not ours.
+    static func load(_ path: String, what: String, prefix: String, judge: (JSONObject) -> Verdict?)
+        throws(UsageError) -> (lines: [Line], incomplete: Int) {
         guard FileManager.default.fileExists(atPath: path) else { return ([], 0) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(message: "cannot read '\(path)' to resume it")
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
-        var incomplete = 0
-        if let last = parts.last, !text.hasSuffix("\n") {
-            // The run was killed while writing this line (or it is the empty tail of a complete file).
-            if !last.isEmpty { incomplete = 1 }
-            parts.removeLast()
-        } else if parts.last?.isEmpty == true {
-            parts.removeLast()
-        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw UsageError(message: "cannot read '\(path)' to resume it") }
+        defer { try? handle.close() }
         var lines: [Line] = []
-        for (index, part) in parts.enumerated() {
-            let object = (try? JSONParser.parse(String(part)))?.objectValue
+        var partial: [UInt8] = []
+        var partialStart = 0
+        var consumed = 0
+        var unreadable: Int?  // the number of a line that did not read; an error unless it is the last
+        func refuse(_ line: Int) -> UsageError {
+            UsageError(message: "'\(path)' line \(line) is not a line of a \(what); not touching it (choose another file)")
+        }
+        let ours = Array(prefix.utf8)
+        func take(_ bytes: ArraySlice<UInt8>, at offset: Int) throws(UsageError) {
+            if let bad = unreadable { throw refuse(bad) }
+            let object = (try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)))?.objectValue
             guard let object, let verdict = judge(object) else {
-                if index == parts.count - 1 {
-                    incomplete += 1
-                    continue
-                }
-                throw UsageError(message: "'\(path)' line \(index + 1) is not a line of a \(what); not touching it (choose another file)")
+                guard bytes.starts(with: ours) else { throw refuse(lines.count + 1) }
+                unreadable = lines.count + 1
+                return
             }
             switch verdict {
-            case .keep(let key): lines.append(Line(text: part, key: key))
-            case .drop: lines.append(Line(text: part, key: nil))
+            case .keep(let key): lines.append(Line(offset: offset, length: bytes.count + 1, key: key))
+            case .drop: lines.append(Line(offset: offset, length: bytes.count + 1, key: nil))
             }
+        }
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw UsageError(message: "cannot read '\(path)' to resume it: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            let bytes = [UInt8](chunk)
+            var lineStart = 0
+            for (i, byte) in bytes.enumerated() where byte == 10 {
+                if partial.isEmpty {
+                    try take(bytes[lineStart..<i], at: consumed + lineStart)
+                } else {
+                    partial.append(contentsOf: bytes[lineStart..<i])
+                    try take(partial[...], at: partialStart)
+                    partial = []
+                }
+                lineStart = i + 1
+            }
+            if lineStart < bytes.count {
+                if partial.isEmpty { partialStart = consumed + lineStart }
+                partial.append(contentsOf: bytes[lineStart...])
+            }
+            consumed += bytes.count
+        }
+        // A line without its newline was being written when the run was killed.
+        var incomplete = 0
+        if !partial.isEmpty {
+            guard partial.starts(with: ours) || ours.starts(with: partial) else { throw refuse(lines.count + 1) }
+            incomplete = 1
+        }
+        if let bad = unreadable {
+            guard incomplete == 0 else { throw refuse(bad) }
+            incomplete = 1
         }
         return (lines, incomplete)
     }
 
-    /// Replaces `path` with `lines` (a temporary file beside it, renamed over it).
-    static func rewrite(_ path: String, _ lines: [Substring]) throws(UsageError) {
+    /// Replaces `path` with the `lines` of it that are kept, copied byte for byte (a temporary
+    /// file beside it, renamed over it).
+    static func rewrite(_ path: String, keeping lines: [Line]) throws(UsageError) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).resume-\(getpid())").path
-        var text = lines.joined(separator: "\n")
-        if !lines.isEmpty { text += "\n" }
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)),
-              rename(temporary, path) == 0 else {
+        func fail() -> UsageError {
+            let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw UsageError(message: "cannot rewrite '\(path)' to resume it: \(String(cString: strerror(errno)))")
+            return UsageError(message: "cannot rewrite '\(path)' to resume it: \(reason)")
         }
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw fail() }
+        defer { close(source) }
+        let target = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard target >= 0 else { throw fail() }
+        var buffer = [UInt8]()
+        for line in lines {
+            buffer = [UInt8](repeating: 0, count: line.length)
+            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, line.length, off_t(line.offset)) }
+            guard n == line.length, buffer.withUnsafeBytes({ FileDescriptorWrite.all(target, $0) }) == nil else {
+                close(target)
+                throw fail()
+            }
+        }
+        guard fsync(target) == 0, close(target) == 0, rename(temporary, path) == 0 else { throw fail() }
     }
 
     static func openForAppend(_ path: String) throws(UsageError) -> Int32 {

@@ -109,6 +109,28 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
+    /// Even a one-line file that is not ours (with or without its newline) is refused, untouched.
+    @Test(arguments: ["hello", "hello\n", "{\"other\": 1}\n"])
+    func aOneLineForeignFileIsRefused(text: String) throws {
+        let path = FleetPartsTests.directory.file("foreign-\(UUID().uuidString).txt")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: UsageError.self) { try FleetLedger(outputPath: path, findingsPath: nil) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
+    /// The earlier run's file is read in 1 MiB chunks: lines that straddle chunks are read whole,
+    /// and the repaired file is the complete lines, byte for byte.
+    @Test func resumeReadsLongFilesAcrossChunks() throws {
+        let path = FleetPartsTests.directory.file("long-\(UUID().uuidString).ndjson")
+        let rows = (0..<4000).map { FleetPartsTests.row(String(format: "%064x", $0)) }
+        let complete = rows.joined(separator: "\n") + "\n"
+        #expect(complete.utf8.count > 1 << 20)
+        try (complete + String(FleetPartsTests.row("cut").prefix(25))).write(toFile: path, atomically: false, encoding: .utf8)
+        let ledger = try FleetLedger(outputPath: path, findingsPath: nil)
+        #expect(ledger.resumedRows == 4000 && ledger.droppedRows == 1 && ledger.doneKeys.count == 4000)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == complete)
+    }
+
     @Test func progressLineCountsWithoutPaths() {
         var s = FleetRunSummary()
         s.inputs = 100
