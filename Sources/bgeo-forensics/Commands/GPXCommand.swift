@@ -30,6 +30,7 @@ enum GPXCommand: CLICommand {
         if arguments.flag("--json"), output == "-" { throw UsageError(message: "--json needs -o FILE (the GPX goes to stdout otherwise)") }
         let gap = try arguments.duration("--gap") ?? GPXExport.defaultGapSeconds
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
+        try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
         let dump = try CommandSupport.openDump(arguments)
         let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
                                        progress: StageProgress(label: "gpx"))
