@@ -81,13 +81,13 @@ enum FleetCommand: CLICommand {
         if arguments.flag("--json") { CommandSupport.printJSON(summary.json) }
         let err = CommandSupport.stderr
         var parts = ["\(summary.analysed) analysed"]
-        if summary.notDumps > 0 { parts.append("\(summary.notDumps) not dumps") }
+        if summary.notDumps > 0 { parts.append(summary.notDumps == 1 ? "1 not a dump" : "\(summary.notDumps) not dumps") }
         if summary.failed > 0 { parts.append("\(summary.failed) failed (re-run to retry)") }
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped (already in \(output) or identical to another input)") }
         err.line("fleet: \(summary.inputs) input\(summary.inputs == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + String(format: " in %.1f s; rows in %@", summary.seconds, output) + (findingsPath.map { ", findings in \($0)" } ?? ""))
         if summary.resumedRows > 0 || summary.droppedRows > 0 {
-            err.line("fleet: resumed \(output): kept \(summary.resumedRows) row\(summary.resumedRows == 1 ? "" : "s"), redid \(summary.droppedRows) (failed or cut short)")
+            err.line("fleet: resumed \(output): kept \(summary.resumedRows) row\(summary.resumedRows == 1 ? "" : "s"), redid \(summary.droppedRows) (failed, cut short or not found)")
         }
         if summary.interrupted {
             err.line("fleet: interrupted after \(summary.done) of \(summary.inputs); run the same command again to resume.")
