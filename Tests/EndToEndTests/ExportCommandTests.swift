@@ -48,7 +48,11 @@ import Testing
         let out = ReportE2E.directory.file("gap.geojson")
         let oneLine = try ToolRunner.run(["export", ReportE2E.dump, "-o", out, "--gap", "2h", "--json"])
         #expect(oneLine.stdout.contains("\"lines\": 1"))
-        #expect(try String(contentsOfFile: out, encoding: .utf8).contains(#""geometry":{"type":"LineString""#))
+        let single = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(single.contains(#""geometry":{"type":"LineString""#))
+        let root = try JSONSerialization.jsonObject(with: Data(single.utf8)) as? [String: Any]
+        let track = (root?["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any]
+        #expect((track?["coordinates"] as? [[Double]])?.count ?? 0 > 200)
         let whatIf = try ToolRunner.run(["export", ReportE2E.dump, "-o", out, "--set", "locationFilterPolicy=Conservative", "--json"])
         #expect(whatIf.exitCode == 0 && whatIf.stderr.contains("overridden by locationFilterPolicy=Conservative"))
     }

@@ -62,8 +62,18 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with default signal handling even where this process ignores a signal
+        // (fleet ignores SIGINT/SIGTERM to handle them itself): Ctrl-C and a closed pipe end it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
         ChildProcess.spawnLock.unlock()
