@@ -6,7 +6,8 @@ import Foundation
 /// with it), the run's own output files, and anything that is not a regular file (a FIFO would
 /// block the reader forever). Symbolic links to files are followed; links to folders are not (no
 /// loops). A path that does not exist, or a named file that is not a regular file, is kept as an
-/// input that fails with its reason: every name the user gave gets a line.
+/// input that fails with its reason: every name the user gave gets a line (but the run's own
+/// output files, even when named).
 public enum FleetInputs {
     public struct Input: Sendable, Equatable {
         public var path: String
@@ -32,7 +33,7 @@ public enum FleetInputs {
                 walk(path, into: &found)
                 for file in found where !excluded.contains(EvidenceOutputGuard.canonical(file)) { add(Input(path: file)) }
             case S_IFREG:
-                add(Input(path: path))
+                if !excluded.contains(EvidenceOutputGuard.canonical(path)) { add(Input(path: path)) }
             default:
                 add(Input(path: path, problem: "\(path) is not a regular file (a device, FIFO or socket), so it is not a dump."))
             }

@@ -18,7 +18,8 @@ import Testing
         mkfifo(root + "/pipe", 0o600)
         try fm.createSymbolicLink(atPath: root + "/loop", withDestinationPath: root)
         try fm.createSymbolicLink(atPath: root + "/link.db", withDestinationPath: root + "/a.db")
-        let inputs = FleetInputs.collect([root, root + "/a.db", root + "/missing.db", root + "/pipe"], excluding: [root + "/out.ndjson"])
+        let inputs = FleetInputs.collect([root, root + "/a.db", root + "/missing.db", root + "/pipe", root + "/out.ndjson"],
+                                         excluding: [root + "/out.ndjson"])
         let names = inputs.map { String($0.path.dropFirst(root.count + 1)) }
         // a.db found, named, and linked to is one input; the link to the folder is not walked.
         #expect(names == ["a.db", "b.db", "notes.txt", "orphan.db-wal", "sub/c.db", "sub/deeper/d.db", "missing.db", "pipe"])
