@@ -46,7 +46,30 @@ enum FleetBench {
         if let one = walls[1]?.min(), let two = walls[2]?.min() {
             lines.append(String(format: "speed-up with 2 jobs (best rounds): %.2f× — target ≥ 1.6×: %@", one / two, one / two >= 1.6 ? "met" : "NOT met"))
         }
+        lines.append(String(format: "the machine's own parallelism meanwhile: two CPU-bound Python loops at once ran %.2f× as fast as one after the other (2.0 = two free cores)",
+                            try machineParallelism(context)))
         try? FileManager.default.removeItem(atPath: folder)
         context.report("Fleet", lines)
+    }
+
+    /// How much of two cores the machine gives right now: the same CPU-bound loop run twice
+    /// one after the other, then twice at once (the machine is shared with other work).
+    static func machineParallelism(_ context: BenchContext) throws -> Double {
+        let loop = ["python3", "-c", "sum(i * i for i in range(6_000_000))"]
+        let sequential = try context.time {
+            for _ in 0..<2 { _ = try context.timeCommand("/usr/bin/env", loop) }
+        }
+        let parallel = try context.time {
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                group.enter()
+                Thread.detachNewThread {
+                    _ = try? context.timeCommand("/usr/bin/env", loop)
+                    group.leave()
+                }
+            }
+            group.wait()
+        }
+        return sequential / max(parallel, 1e-9)
     }
 }

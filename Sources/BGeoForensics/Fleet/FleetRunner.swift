@@ -153,7 +153,9 @@ public final class FleetRunner: @unchecked Sendable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let child = ChildProcess(executable: settings.executable, arguments: settings.workerArguments + [input.path],
-                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no"],
+                                 // One thread per analysis: the jobs are the parallelism.
+                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no",
+                                               ScanThreading.variable: "1"],
                                  timeout: settings.timeout)
         let outcome: ChildProcess.Outcome
         do {
