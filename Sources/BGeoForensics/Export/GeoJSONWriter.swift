@@ -71,6 +71,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
 
     func isolatedFix(_ point: TrackPoint, segment number: Int) {
         writePoint(point, kind: "isolated_fix", segment: number)
+        flush()
     }
 
     func fix(_ point: TrackPoint) {
@@ -78,6 +79,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
     }
 
     func geofence(_ event: ReportGeofence) {
+        flush()
         startFeature()
         text += #"{"type":"Feature","geometry":"# + GeoJSONWriter.point(latitude: event.latitude, longitude: event.longitude)
         text += #","properties":{"kind":"geofence","uuid":"# + InvisibleCharacters.jsonLiteral(event.uuid)
@@ -88,27 +90,55 @@ final class GeoJSONWriter: TrackFeatureWriter {
     }
 
     func finish() throws(ExportError) {
+        flush()
         out.write("\n]}\n")
         try out.finish()
     }
 
     private func writePoint(_ p: TrackPoint, kind: String, segment: Int?) {
+        // Appended piece by piece: a million fixes, no temporary strings.
         startFeature()
-        text += #"{"type":"Feature","geometry":"# + GeoJSONWriter.point(latitude: p.latitude, longitude: p.longitude)
-        text += #","properties":{"kind":""# + kind + "\""
-        if let segment { text += #","segment":\#(segment)"# }
-        text += #","uuid":"# + (p.uuid.map(InvisibleCharacters.jsonLiteral) ?? "null")
-        text += #","time":"# + GeoJSONWriter.time(p.time)
-        text += #","accuracy":"# + GeoJSONWriter.number(p.accuracy, places: 2)
-        text += #","speed":"# + GeoJSONWriter.number(p.speed, places: 2)
-        text += #","heading":"# + GeoJSONWriter.number(p.heading, places: 1)
-        text += #","altitude":"# + GeoJSONWriter.number(p.altitude, places: 2)
-        text += #","odometer":"# + GeoJSONWriter.number(p.odometer, places: 2)
-        if mode == .replayed { text += #","recorded_odometer":"# + GeoJSONWriter.number(p.recordedOdometer, places: 2) }
-        text += #","is_moving":"# + (p.isMoving.map { $0 ? "true" : "false" } ?? "null")
-        text += #","decision":""# + p.decision.rawValue + "\""
-        text += #","reason":"# + (p.reason.map(InvisibleCharacters.jsonLiteral) ?? "null") + "}}"
-        flush()
+        text += #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#
+        text += GeoJSONWriter.longitude(p.longitude)
+        text += ","
+        text += GeoJSONWriter.latitude(p.latitude)
+        text += #"]},"properties":{"kind":""#
+        text += kind
+        text += "\""
+        if let segment {
+            text += #","segment":"#
+            text += String(segment)
+        }
+        text += #","uuid":"#
+        text += p.uuid.map(InvisibleCharacters.jsonLiteral) ?? "null"
+        text += #","time":""#
+        text += Timestamp.format(p.time)
+        text += #"","accuracy":"#
+        number(p.accuracy, places: 2)
+        text += #","speed":"#
+        number(p.speed, places: 2)
+        text += #","heading":"#
+        number(p.heading, places: 1)
+        text += #","altitude":"#
+        number(p.altitude, places: 2)
+        text += #","odometer":"#
+        number(p.odometer, places: 2)
+        if mode == .replayed {
+            text += #","recorded_odometer":"#
+            number(p.recordedOdometer, places: 2)
+        }
+        text += #","is_moving":"#
+        text += p.isMoving.map { $0 ? "true" : "false" } ?? "null"
+        text += #","decision":""#
+        text += p.decision.rawValue
+        text += #"","reason":"#
+        text += p.reason.map(InvisibleCharacters.jsonLiteral) ?? "null"
+        text += "}}"
+        if text.utf8.count >= 1 << 16 { flush() }
+    }
+
+    private func number(_ value: Double?, places: Int) {
+        if let value, value.isFinite { text += DecimalText.format(value, places: places) } else { text += "null" }
     }
 
     private func startFeature() {
@@ -131,9 +161,4 @@ final class GeoJSONWriter: TrackFeatureWriter {
     static func longitude(_ value: Double) -> String { DecimalText.format(min(max(value, -180), 180), places: 7) }
     /// ISO-8601 UTC with milliseconds, quoted.
     static func time(_ t: Double) -> String { "\"" + Timestamp.format(t) + "\"" }
-    /// A finite number, or null.
-    static func number(_ value: Double?, places: Int) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return DecimalText.format(value, places: places)
-    }
 }

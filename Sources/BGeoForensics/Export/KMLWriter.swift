@@ -52,8 +52,19 @@ final class KMLWriter: TrackFeatureWriter {
 
     private func add(_ text: String) { markup.append(contentsOf: text.utf8) }
 
-    /// `<tag>text</tag>` for text this writer made.
-    private func add(_ tag: String, _ text: String) { add("<" + tag + ">" + text + "</" + tag + ">") }
+    /// `<tag>text</tag>` for text this writer made (appended piece by piece: no temporary strings).
+    private func add(_ tag: String, _ text: String) {
+        markup.append(UInt8(ascii: "<")); add(tag); markup.append(UInt8(ascii: ">"))
+        add(text)
+        markup.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")]); add(tag); markup.append(UInt8(ascii: ">"))
+    }
+
+    /// `lon,lat`: KML's order, −180…180 / −90…90, at most 7 decimals.
+    private func addCoordinates(_ latitude: Double, _ longitude: Double) {
+        add(DecimalText.format(min(max(longitude, -180), 180), places: 7))
+        markup.append(UInt8(ascii: ","))
+        add(DecimalText.format(min(max(latitude, -90), 90), places: 7))
+    }
 
     func begin(outline: TrackOutline, geofences: [ReportGeofence], includesFixes: Bool) {
         check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
@@ -115,7 +126,8 @@ final class KMLWriter: TrackFeatureWriter {
     }
 
     func vertex(_ point: TrackPoint) {
-        add(KMLWriter.coordinates(point.latitude, point.longitude) + " ")
+        addCoordinates(point.latitude, point.longitude)
+        markup.append(UInt8(ascii: " "))
         if markup.count >= 1 << 16 { flushMarkup() }
     }
 
@@ -147,7 +159,9 @@ final class KMLWriter: TrackFeatureWriter {
         data("identifier", XMLText.escaped(event.identifier))
         data("action", XMLText.escaped(event.action))
         add("</ExtendedData>")
-        add("<Point><coordinates>" + KMLWriter.coordinates(event.latitude, event.longitude) + "</coordinates></Point></Placemark>")
+        add("<Point><coordinates>")
+        addCoordinates(event.latitude, event.longitude)
+        add("</coordinates></Point></Placemark>")
         flushMarkup()
     }
 
@@ -156,11 +170,12 @@ final class KMLWriter: TrackFeatureWriter {
     private func placemark(_ p: TrackPoint, name: String) {
         add("\n    <Placemark>")
         add("name", name)
-        add("<TimeStamp>"); add("when", Timestamp.format(p.time)); add("</TimeStamp>")
-        add("styleUrl", "#" + p.decision.rawValue)
+        let time = Timestamp.format(p.time)
+        add("<TimeStamp>"); add("when", time); add("</TimeStamp>")
+        add("<styleUrl>#"); add(p.decision.rawValue); add("</styleUrl>")
         add("<ExtendedData>")
         if let uuid = p.uuid { data("uuid", XMLText.escaped(uuid)) }
-        data("time", Timestamp.format(p.time))
+        data("time", time)
         number("accuracy", p.accuracy, places: 2)
         number("speed", p.speed, places: 2)
         number("heading", p.heading, places: 1)
@@ -171,13 +186,15 @@ final class KMLWriter: TrackFeatureWriter {
         data("decision", p.decision.rawValue)
         if let reason = p.reason { data("reason", XMLText.escaped(reason)) }
         add("</ExtendedData>")
-        add("<Point><coordinates>" + KMLWriter.coordinates(p.latitude, p.longitude) + "</coordinates></Point></Placemark>")
+        add("<Point><coordinates>")
+        addCoordinates(p.latitude, p.longitude)
+        add("</coordinates></Point></Placemark>")
         if markup.count >= 1 << 16 { flushMarkup() }
     }
 
     /// `<Data name="…"><value>…</value></Data>`; `value` is this writer's text or already escaped.
     private func data(_ name: String, _ value: String) {
-        add("<Data name=\"" + name + "\"><value>" + value + "</value></Data>")
+        add("<Data name=\""); add(name); add("\"><value>"); add(value); add("</value></Data>")
     }
 
     private func number(_ name: String, _ value: Double?, places: Int) {
@@ -194,10 +211,5 @@ final class KMLWriter: TrackFeatureWriter {
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
         if failed { throw ExportError("writing the KML failed (disk full or output closed?)") }
-    }
-
-    /// `lon,lat`: KML's order, −180…180 / −90…90, at most 7 decimals.
-    static func coordinates(_ latitude: Double, _ longitude: Double) -> String {
-        DecimalText.format(min(max(longitude, -180), 180), places: 7) + "," + DecimalText.format(min(max(latitude, -90), 90), places: 7)
     }
 }
