@@ -76,6 +76,25 @@ struct BenchContext {
             .deletingLastPathComponent().appendingPathComponent("bgeo-forensics").path
     }
 
+    /// The big dump's queued location points as gpsbabel's unicsv (written here, from the dump), for
+    /// the gpsbabel baselines; returns the number of points.
+    func writeQueuedPointsCSV(to path: String) throws -> Int {
+        let dump = try Dump(path: dumpPath)
+        var points = 0
+        var text = "Latitude,Longitude,Altitude,Date,Time\n"
+        text.reserveCapacity(records * 64)
+        dump.forEachRecord(QueueQuery(kind: .location)) { r in
+            let chars = Array(Timestamp.format(r.time).utf8)  // 2026-07-24T06:00:00.000Z
+            let date = String(decoding: chars[0..<10], as: UTF8.self)
+            let time = String(decoding: chars[11..<23], as: UTF8.self)
+            text += DecimalText.format(r.latitude, places: 7) + "," + DecimalText.format(r.longitude, places: 7) + ","
+                + DecimalText.format(r.altitude ?? 0, places: 2) + "," + date + "," + time + "\n"
+            points += 1
+        }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return points
+    }
+
     func report(_ section: String, _ lines: [String]) {
         print("== \(section)")
         for line in lines { print("  " + line) }

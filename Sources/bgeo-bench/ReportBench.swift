@@ -31,21 +31,7 @@ enum ReportBench {
         }
         let csv = context.scratch + "/bench-points.csv"
         var points = 0
-        let csvSeconds = try context.time {
-            let dump = try Dump(path: context.dumpPath)
-            var text = "Latitude,Longitude,Altitude,Date,Time\n"
-            text.reserveCapacity(context.records * 64)
-            dump.forEachRecord(QueueQuery(kind: .location)) { r in
-                let stamp = Timestamp.format(r.time)  // 2026-07-24T06:00:00.000Z
-                let chars = Array(stamp.utf8)
-                let date = String(decoding: chars[0..<10], as: UTF8.self)
-                let time = String(decoding: chars[11..<23], as: UTF8.self)
-                text += DecimalText.format(r.latitude, places: 7) + "," + DecimalText.format(r.longitude, places: 7) + ","
-                    + DecimalText.format(r.altitude ?? 0, places: 2) + "," + date + "," + time + "\n"
-                points += 1
-            }
-            try text.write(toFile: csv, atomically: false, encoding: .utf8)
-        }
+        let csvSeconds = try context.time { points = try context.writeQueuedPointsCSV(to: csv) }
         let babelOut = context.scratch + "/bench-gpsbabel.gpx"
         let babel = spawn(context, gpsbabel, ["-i", "unicsv", "-f", csv, "-o", "gpx", "-F", babelOut])
         lines.append("gpsbabel -i unicsv -o gpx on the same \(points) points: \(babel.text), output \(String(format: "%.1f", Double(fileSize(babelOut)) / 1e6)) MB "

@@ -1,7 +1,7 @@
 import BGeoForensics
 import Foundation
 
-// bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync,sanitize] [--keep]
+// bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet] [--keep]
 // Builds one large simulated dump, then times each feature on it beside an independent baseline.
 var records = 1_000_000
 var only: Set<String>?
@@ -14,14 +14,17 @@ while !arguments.isEmpty {
     case "--only": only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
     case "--keep": keep = true
     default:
-        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,resync,sanitize] [--keep]")
+        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet] [--keep]")
         exit(2)
     }
 }
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bgeo-bench").path
 try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 let dumpPath = scratch + "/bench-\(records).db"
-if !FileManager.default.fileExists(atPath: dumpPath) {
+@MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
+// Every section but fleet (its own 100 small dumps) reads the big dump.
+let needsBigDump = ["inspect", "replay", "timeline", "report", "export", "resync"].contains(where: wanted)
+if needsBigDump, !FileManager.default.fileExists(atPath: dumpPath) {
     print("Simulating a \(records)-record dump at \(dumpPath) …")
     // In a child process: the children timed below would otherwise report this process's
     // high-water mark as their peak RSS (Linux carries it across fork/exec).
@@ -34,11 +37,12 @@ if !FileManager.default.fileExists(atPath: dumpPath) {
     print(String(format: "  done in %.1f s (peak RSS %.0f MB)", made.seconds, made.peakMB))
 }
 let context = BenchContext(dumpPath: dumpPath, scratch: scratch, records: records)
-@MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
 if wanted("inspect") { try InspectBench.run(context) }
 if wanted("replay") { try ReplayBench.run(context) }
 if wanted("timeline") { try TimelineBench.run(context) }
 if wanted("report") { try ReportBench.run(context) }
+if wanted("export") { try ExportBench.run(context) }
 if wanted("resync") { try ResyncBench.run(context) }
 if wanted("sanitize") { try SanitizeBench.run(context) }
+if wanted("fleet") { try FleetBench.run(context) }
 if !keep { try? FileManager.default.removeItem(atPath: dumpPath) }

@@ -4,7 +4,8 @@ import Foundation
 /// Every subcommand, in the order `--help` lists them.
 let commands: [any CLICommand.Type] = [
     InspectCommand.self, LocationsCommand.self, LogsCommand.self, ReplayCommand.self, TimelineCommand.self,
-    ReportCommand.self, GPXCommand.self, ResyncCommand.self, SanitizeCommand.self, SimulateCommand.self,
+    ReportCommand.self, GPXCommand.self, ExportCommand.self, FleetCommand.self, ResyncCommand.self, SanitizeCommand.self,
+    SimulateCommand.self,
 ]
 
 @MainActor func overview() -> String {

@@ -30,6 +30,8 @@ import Testing
         ["timeline", "--json"], ["report", "-o", "OUT/r.html"], ["gpx", "-o", "OUT/t.gpx"], ["gpx", "--track", "raw", "-o", "OUT/raw.gpx"],
         ["resync", "--url", "http://127.0.0.1:9/never", "--dry-run", "--work", "OUT/work"],
         ["sanitize", "-o", "OUT/sanitised.db"],
+        ["export", "-o", "OUT/t.geojson", "--points"], ["export", "--format", "kml", "--track", "raw", "--points", "-o", "OUT/t.kml"],
+        ["fleet", "-o", "OUT/rows.ndjson", "--findings", "OUT/findings.ndjson"],
     ])
     func commandLeavesEvidenceUntouched(_ arguments: [String]) throws {
         let dir = TestDirectory("evidence")

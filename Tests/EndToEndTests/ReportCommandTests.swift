@@ -151,17 +151,8 @@ enum ReportE2E {
     /// pseudo-terminal, made by Python's pty module.
     @Test func progressShowsOnATerminalOnly() throws {
         let out = ReportE2E.directory.file("pty.html")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)",
-                             ToolRunner.executable, "report", ReportE2E.dump, "-o", out]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let seen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(seen)")
+        let (status, seen) = try ToolRunner.runOnTerminal(["report", ReportE2E.dump, "-o", out])
+        #expect(status == 0, "\(seen)")
         #expect(seen.contains("report: reading the log and the queue…"))
         #expect(seen.contains("report: drawing the map, the charts and the tables…"))
         // The live line is cleared, then the result is printed on a clean line.

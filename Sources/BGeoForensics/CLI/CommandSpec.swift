@@ -26,11 +26,14 @@ public struct PositionalSpec: Sendable {
     public var name: String
     public var help: String
     public var required: Bool
+    /// The last positional only: takes every remaining word (`PATH…`).
+    public var variadic: Bool
 
-    public init(_ name: String, required: Bool = true, help: String) {
+    public init(_ name: String, required: Bool = true, variadic: Bool = false, help: String) {
         self.name = name
         self.help = help
         self.required = required
+        self.variadic = variadic
     }
 }
 
@@ -54,7 +57,10 @@ public struct CommandSpec: Sendable {
     /// The help text: usage line, abstract, arguments, options.
     public func helpText(tool: String = "bgeo-forensics") -> String {
         var lines: [String] = []
-        let positionalUsage = positionals.map { $0.required ? $0.name : "[\($0.name)]" }.joined(separator: " ")
+        let positionalUsage = positionals.map { p in
+            let word = p.name + (p.variadic ? "…" : "")
+            return p.required ? word : "[\(word)]"
+        }.joined(separator: " ")
         lines.append("Usage: \(tool) \(name) \(positionalUsage) [options]".replacingOccurrences(of: "  ", with: " "))
         lines.append("")
         lines.append(abstract)
@@ -136,7 +142,7 @@ public struct CommandSpec: Sendable {
             let missing = positionals.filter(\.required)[result.positionals.count].name
             throw UsageError(message: "missing \(missing)", command: name)
         }
-        if result.positionals.count > positionals.count {
+        if result.positionals.count > positionals.count, positionals.last?.variadic != true {
             throw UsageError(message: "unexpected argument '\(result.positionals[positionals.count])'", command: name)
         }
         return result

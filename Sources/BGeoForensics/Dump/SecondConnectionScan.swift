@@ -14,10 +14,10 @@ final class SecondConnectionScan<Value>: @unchecked Sendable {
         self.work = BackgroundWork { work(connection.value) }
     }
 
-    /// Starts `work` on a second connection to `dump`'s copy; nil when none can be opened (the
-    /// caller then does the work itself, on its own connection).
+    /// Starts `work` on a second connection to `dump`'s copy; nil when none can be opened or this
+    /// process reads on one thread (the caller then does the work itself, on its own connection).
     static func start(on dump: Dump, _ work: @escaping (Dump) -> Value) -> SecondConnectionScan? {
-        guard let reader = try? dump.parallelReader() else { return nil }
+        guard ScanThreading.allowsSecondThread, let reader = try? dump.parallelReader() else { return nil }
         return SecondConnectionScan(reader: reader, work: work)
     }
 

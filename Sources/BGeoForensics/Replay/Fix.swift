@@ -48,6 +48,9 @@ public struct Fix: Sendable {
     /// True when the position is the raw (pre-Kalman) one: raw_* of a location line, or a
     /// filter line. False for queue-only fixes, whose position is the engine's smoothed output.
     public var isRaw: Bool
+    /// `is_moving` as the fix's row records it (nil: null or absent, e.g. a cold start's first
+    /// fixes). Not a replay input; carried for exports. One byte, in padding the layout has anyway.
+    public var isMoving: Bool?
     /// Heading (degrees, ≥ 0) and altitude (metres) as the fix's row records them: not replay
     /// inputs, carried for exports (a GPX track point has both). NaN when unknown, which keeps
     /// a million fixes 16 bytes smaller than two optionals would.
@@ -59,7 +62,8 @@ public struct Fix: Sendable {
     public init(index: Int = 0, time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil,
                 speed: Double? = nil, recordedOdometer: Double? = nil, source: FixSource = .queue,
                 rowId: Int64? = nil, logId: Int64? = nil, uuid: String = "", timestampText: String = "",
-                recordedReason: RejectReason? = nil, isRaw: Bool = true, heading: Double? = nil, altitude: Double? = nil) {
+                recordedReason: RejectReason? = nil, isRaw: Bool = true, heading: Double? = nil, altitude: Double? = nil,
+                isMoving: Bool? = nil) {
         self.index = index
         self.time = time
         self.latitude = latitude
@@ -74,6 +78,7 @@ public struct Fix: Sendable {
         self.timestampText = timestampText
         self.recordedReason = recordedReason
         self.isRaw = isRaw
+        self.isMoving = isMoving
         // Same filters as the queue table shows: a negative heading means "unknown".
         headingOrNaN = heading.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } ?? .nan
         altitudeOrNaN = altitude.flatMap { $0.isFinite ? $0 : nil } ?? .nan

@@ -4,11 +4,11 @@ extension TraceBuilder {
     /// The fields replay needs from a log line's `data`, picked in one pass (no JSON tree).
     static let logScanner = FieldScanner(paths: [
         "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "odometer",
-        "raw_latitude", "raw_longitude", "reason", "heading", "altitude",
+        "raw_latitude", "raw_longitude", "reason", "heading", "altitude", "is_moving",
     ])
     fileprivate enum Slot {
         static let uuid = 0, timestamp = 1, latitude = 2, longitude = 3, accuracy = 4, speed = 5, odometer = 6
-        static let rawLatitude = 7, rawLongitude = 8, reason = 9, heading = 10, altitude = 11
+        static let rawLatitude = 7, rawLongitude = 8, reason = 9, heading = 10, altitude = 11, isMoving = 12
     }
 
     /// The usable `location`, `filter.reject` and `filter.adjust` lines, in log order, before
@@ -22,6 +22,7 @@ extension TraceBuilder {
         struct Item {
             let kind: Kind
             let isRaw: Bool
+            let isMoving: Bool?
             let reason: RejectReason?
             let time: Double
             let latitude: Double
@@ -38,6 +39,7 @@ extension TraceBuilder {
             init(kind: Kind, fix: Fix) {
                 self.kind = kind
                 isRaw = fix.isRaw
+                isMoving = fix.isMoving
                 reason = fix.recordedReason
                 time = fix.time
                 latitude = fix.latitude
@@ -58,7 +60,7 @@ extension TraceBuilder {
                 return Fix(time: time, latitude: latitude, longitude: longitude, accuracy: optional(accuracy),
                            speed: optional(speed), recordedOdometer: optional(odometer), source: source, logId: logId,
                            uuid: uuid, timestampText: timestampText, recordedReason: reason,
-                           isRaw: isRaw, heading: optional(heading), altitude: optional(altitude))
+                           isRaw: isRaw, heading: optional(heading), altitude: optional(altitude), isMoving: isMoving)
             }
         }
         var items: [Item] = []
@@ -121,7 +123,8 @@ extension TraceBuilder {
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
                               logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
-                              isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double)
+                              isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double,
+                              isMoving: values[Slot.isMoving].bool)
                 if fix.uuid.isEmpty {
                     warnings.add(table: "log_entries", rowId: entry.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")

@@ -75,7 +75,7 @@ public enum TraceBuilder {
             part.fixes.append(Fix(time: record.time, latitude: record.latitude, longitude: record.longitude,
                                   accuracy: record.accuracy, speed: record.speed, recordedOdometer: record.odometer,
                                   source: .queue, rowId: record.rowId, uuid: record.uuid, timestampText: record.timestampText,
-                                  isRaw: false, heading: record.heading, altitude: record.altitude))
+                                  isRaw: false, heading: record.heading, altitude: record.altitude, isMoving: record.isMoving))
         }
         part.index()
         return part

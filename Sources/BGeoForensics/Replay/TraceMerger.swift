@@ -99,6 +99,7 @@ struct TraceMerger {
         if fixes[existing].accuracy == nil { fixes[existing].accuracy = fix.accuracy }
         if fixes[existing].speed == nil { fixes[existing].speed = fix.speed }
         if fixes[existing].recordedOdometer == nil { fixes[existing].recordedOdometer = fix.recordedOdometer }
+        if fixes[existing].isMoving == nil { fixes[existing].isMoving = fix.isMoving }
         if fixes[existing].headingOrNaN.isNaN { fixes[existing].headingOrNaN = fix.headingOrNaN }
         if fixes[existing].altitudeOrNaN.isNaN { fixes[existing].altitudeOrNaN = fix.altitudeOrNaN }
     }

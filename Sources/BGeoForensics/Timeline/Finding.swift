@@ -94,6 +94,10 @@ public struct Finding: Sendable, Equatable {
     public var responsible: Responsibility
     /// What the reader should do about it, in one sentence.
     public var action: String
+    /// When what the finding describes began and last happened, where the diagnosis knows it
+    /// (its evidence lists are bounded, so their rows can understate the span); nil otherwise.
+    public var firstAt: Double?
+    public var lastAt: Double?
 
     public init(code: String, severity: Severity, summary: String, evidence: [Evidence] = [], rule: String? = nil,
                 omittedEvidence: Int = 0, responsible: Responsibility, action: String) {
@@ -105,6 +109,14 @@ public struct Finding: Sendable, Equatable {
         self.omittedEvidence = omittedEvidence
         self.responsible = responsible
         self.action = action
+    }
+
+    /// The finding with its time span set.
+    func spanning(_ first: Double?, _ last: Double?) -> Finding {
+        var copy = self
+        copy.firstAt = first
+        copy.lastAt = last
+        return copy
     }
 
     /// Every log row id this finding cites (for tests and cross-references).

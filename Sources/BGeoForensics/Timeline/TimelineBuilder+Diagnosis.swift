@@ -108,7 +108,7 @@ extension TimelineBuilder {
             let offline = Set(stats.trailingStatuses.keys) == [0]
             if offline, stuck { summary += " The records are safe in the queue and upload once the device is back online." }
             findings.append(Finding(code: "queue.stranded", severity: stuck ? (offline ? .warning : .error) : .info,
-                                    summary: summary, evidence: evidence, responsible: cause.responsible, action: cause.action))
+                                    summary: summary, evidence: evidence, responsible: cause.responsible, action: cause.action).spanning(since.at, stats.lastAttemptAt ?? end))
         }
 
         // queue.stranded from the state alone, when the log holds no upload rows (logLevel
@@ -124,7 +124,7 @@ extension TimelineBuilder {
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             findings.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence,
                                     responsible: .unknown,
-                                    action: "Raise logLevel to 3 (info) or more so the next dump records the failing uploads' status; meanwhile check the url and credentials in the app's config."))
+                                    action: "Raise logLevel to 3 (info) or more so the next dump records the failing uploads' status; meanwhile check the url and credentials in the app's config.").spanning(oldestPending?.time, lastAt ?? newestPending))
         }
 
         // auth.refresh_failing
@@ -147,7 +147,7 @@ extension TimelineBuilder {
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             findings.append(Finding(code: "auth.refresh_failing", severity: ongoing ? .error : .info, summary: summary,
                                     evidence: evidence, responsible: ongoing ? refreshCause.responsible : .expected,
-                                    action: ongoing ? refreshCause.action : "Nothing now: uploads recovered. If it recurs, see why the refresh server refused the failed refreshes."))
+                                    action: ongoing ? refreshCause.action : "Nothing now: uploads recovered. If it recurs, see why the refresh server refused the failed refreshes.").spanning(ongoing ? stats.refreshFailingSince?.at : nil, ongoing ? stats.lastRefreshAt : nil))
         }
 
         // auth.no_refresh
@@ -174,7 +174,7 @@ extension TimelineBuilder {
             }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             findings.append(Finding(code: "auth.no_refresh", severity: ongoing ? .error : .warning, summary: summary,
-                                    evidence: evidence, responsible: .appConfig, action: action))
+                                    evidence: evidence, responsible: .appConfig, action: action).spanning(stats.unauthorizedFirst, stats.unauthorizedLast))
         }
 
         // poison.dropped
@@ -196,7 +196,7 @@ extension TimelineBuilder {
                                     responsible: allPoison ? .server : .engine,
                                     action: allPoison
                                         ? "Read the server's response to these records (the http.response rows before each drop) and fix its validation or the app's data; the dropped fixes survive only in the location log lines."
-                                        : "Report the drop after a retryable status to the SDK maintainers with these rows; the dropped fixes survive only in the location log lines."))
+                                        : "Report the drop after a retryable status to the SDK maintainers with these rows; the dropped fixes survive only in the location log lines.").spanning(stats.dropFirst, stats.dropLast))
         }
 
         // policy.violation
@@ -261,7 +261,7 @@ extension TimelineBuilder {
                                     evidence: [Evidence(note: "queue.prune rows", logIds: tally.rows)],
                                     responsible: stalled ? strandedCause(stats).responsible : (appLimit ? .appConfig : .expected),
                                     action: (stalled ? "Fix what stops the uploads first (queue.stranded). " : "")
-                                        + "Recover the evicted fixes from the location log lines if they matter; raise \(reason == "maxRecords" ? "maxRecordsToPersist" : "maxDaysToPersist") in the app's config if the device must hold more while offline."))
+                                        + "Recover the evicted fixes from the location log lines if they matter; raise \(reason == "maxRecords" ? "maxRecordsToPersist" : "maxDaysToPersist") in the app's config if the device must hold more while offline.").spanning(tally.first, tally.last))
         }
 
         // sync.deferred
@@ -294,7 +294,7 @@ extension TimelineBuilder {
             findings.append(Finding(code: "sync.deferred", severity: severity, summary: summary,
                                     evidence: [Evidence(note: "sync.deferred rows (\(reason))", logIds: tally.rows)],
                                     responsible: ["cellular", "threshold", "no_url"].contains(reason) ? .appConfig : .unknown,
-                                    action: action))
+                                    action: action).spanning(tally.first, tally.last))
         }
         if deferrals["no_url"] == nil, pendingRecords > 0, tracker.totalAttempts == 0,
            (recordedConfig.string("url") ?? "").isEmpty, case .state = configSource {
@@ -314,7 +314,7 @@ extension TimelineBuilder {
                                     summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
                                     evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })],
                                     responsible: .unknown,
-                                    action: "Read each gap's context in the gaps list (relaunches, motion changes) and check location permission and battery optimisation on the device."))
+                                    action: "Read each gap's context in the gaps list (relaunches, motion changes) and check location permission and battery optimisation on the device.").spanning(rest.map(\.start).min(), rest.map(\.end).max()))
         }
         // A stationary gap during which the process was killed and relaunched is still worth
         // its own line: the relaunch is what support will be asked about.
@@ -330,7 +330,7 @@ extension TimelineBuilder {
                                     summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(time(expected[0].start)) → \(time(expected[0].end)).",
                                     evidence: [Evidence(note: "stationary and region-exit rows",
                                                         logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })],
-                                    responsible: .expected, action: "Nothing: this is how the engine saves battery while the device stands still."))
+                                    responsible: .expected, action: "Nothing: this is how the engine saves battery while the device stands still.").spanning(expected.map(\.start).min(), expected.map(\.end).max()))
         }
 
         // Most severe first; ties keep the order above.
@@ -375,7 +375,7 @@ extension TimelineBuilder {
         }
         return Finding(code: "tracking.gap", severity: gap.expected ? .info : .warning, summary: summary,
                        evidence: [Evidence(note: "context events", logIds: gap.contextEvents.map(\.logId))],
-                       responsible: responsible, action: action)
+                       responsible: responsible, action: action).spanning(gap.start, gap.end)
     }
 
     /// "850 m", "27.3 km".

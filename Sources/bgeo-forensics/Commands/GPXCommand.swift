@@ -24,7 +24,7 @@ enum GPXCommand: CLICommand {
         ])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let mode = GPXTrackMode(rawValue: try arguments.choice("--track", GPXTrackMode.allCases.map(\.rawValue)) ?? "replayed")!
+        let mode = TrackMode(rawValue: try arguments.choice("--track", TrackMode.allCases.map(\.rawValue)) ?? "replayed")!
         let overrides = arguments.all("--set")
         if !overrides.isEmpty, mode != .replayed { throw UsageError(message: "--set only applies to --track replayed") }
         let output = arguments.value("--output") ?? "-"
@@ -32,6 +32,7 @@ enum GPXCommand: CLICommand {
         let gap = try arguments.duration("--gap", positive: true) ?? GPXExport.defaultGapSeconds
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
         if output != "-" { try FileProblem.checkWritableFile(output) }
+        try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
         let dump = try CommandSupport.openDump(arguments)
         let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
                                        redactor: dump.makeRedactor(enabled: !arguments.flag("--show-secrets")),

@@ -6,7 +6,7 @@ import Testing
     static let directory = TestDirectory("gpx")
 
     /// Writes the demo dump's track in `mode` and returns (path, summary, trace).
-    static func export(_ mode: GPXTrackMode) throws -> (path: String, summary: GPXExportSummary, trace: ReportTrace) {
+    static func export(_ mode: TrackMode) throws -> (path: String, summary: GPXExportSummary, trace: ReportTrace) {
         let dump = try Dump(path: ReportFixture.dumpPath)
         let path = directory.file("demo-\(mode.rawValue)-\(UUID().uuidString).gpx")
         let result = try GPXFile.write(dump: dump, to: path, mode: mode, generatedAt: 1_785_100_000)
@@ -69,16 +69,16 @@ import Testing
 
     @Test(.enabled(if: ReportFixture.tool("xmllint") != nil && ReportFixture.gpxSchema != nil,
                    "xmllint or the GPX 1.1 schema is missing: install libxml2-utils"),
-          arguments: GPXTrackMode.allCases)
-    func validAgainstGPX11Schema(mode: GPXTrackMode) throws {
+          arguments: TrackMode.allCases)
+    func validAgainstGPX11Schema(mode: TrackMode) throws {
         let (path, _, _) = try GPXTests.export(mode)
         let result = try ReportFixture.run(ReportFixture.tool("xmllint")!, ["--noout", "--schema", ReportFixture.gpxSchema!, path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("validates"))
     }
 
-    @Test(.enabled(if: ReportFixture.tool("gpsbabel") != nil, "gpsbabel is not installed"), arguments: [GPXTrackMode.recorded, .raw])
-    func gpsbabelReadsSameCounts(mode: GPXTrackMode) throws {
+    @Test(.enabled(if: ReportFixture.tool("gpsbabel") != nil, "gpsbabel is not installed"), arguments: [TrackMode.recorded, .raw])
+    func gpsbabelReadsSameCounts(mode: TrackMode) throws {
         let (path, summary, _) = try GPXTests.export(mode)
         let csv = try ReportFixture.run(ReportFixture.tool("gpsbabel")!, ["-t", "-i", "gpx", "-f", path, "-o", "unicsv", "-F", "-"])
         #expect(csv.status == 0, "\(csv.output)")

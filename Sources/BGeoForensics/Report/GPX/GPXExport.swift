@@ -1,42 +1,3 @@
-/// Which positions a GPX track carries.
-public enum GPXTrackMode: String, Sendable, CaseIterable {
-    /// Fixes the engine accepted, at the positions it recorded (smoothed/adjusted).
-    case recorded
-    /// Fixes a replay with the dump's config (plus `--set` overrides) accepts, at its output positions.
-    case replayed
-    /// Every fix the engine saw, rejected ones included, at the raw device positions.
-    case raw
-}
-
-/// A point of the exported track with the extras we put under `<extensions>`.
-public struct GPXTrackPoint: Sendable {
-    public var time: Double
-    public var latitude: Double
-    public var longitude: Double
-    public var altitude: Double?
-    public var accuracy: Double?
-    public var speed: Double?
-    public var heading: Double?
-    public var uuid: String?
-    /// Set in raw mode (and for adjusted replayed points): `rejected`, `adjusted`, …
-    public var decision: String?
-    public var reason: String?
-
-    public init(time: Double, latitude: Double, longitude: Double, altitude: Double? = nil, accuracy: Double? = nil,
-                speed: Double? = nil, heading: Double? = nil, uuid: String? = nil, decision: String? = nil, reason: String? = nil) {
-        self.time = time
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitude = altitude
-        self.accuracy = accuracy
-        self.speed = speed
-        self.heading = heading
-        self.uuid = uuid
-        self.decision = decision
-        self.reason = reason
-    }
-}
-
 /// What `gpx` wrote.
 public struct GPXExportSummary: Sendable, Equatable {
     public var points: Int
@@ -44,92 +5,64 @@ public struct GPXExportSummary: Sendable, Equatable {
     public var waypoints: Int
 }
 
-/// Turns a trace into GPX 1.1: metadata (name, time, bounds), geofence events as waypoints, one
+/// Turns a track into GPX 1.1: metadata (name, time, bounds), geofence events as waypoints, one
 /// track split into a new segment wherever consecutive points are `gapSeconds` or more apart
-/// (the timeline's tracking-gap rule: a silence of at least the threshold).
+/// (`TrackSegmenter`, the rule every export shares).
 public struct GPXExport: Sendable {
     public var name: String
     public var description: String?
     /// metadata/time: when the file was generated (nil: omitted, for byte-stable output).
     public var generatedAt: Double?
     public var gapSeconds: Double
-    public var mode: GPXTrackMode
 
     /// The timeline's default gap threshold: 15 minutes.
-    public static let defaultGapSeconds: Double = 15 * 60
+    public static let defaultGapSeconds: Double = TrackSegmenter.defaultGapSeconds
 
     public init(name: String, description: String? = nil, generatedAt: Double? = nil,
-                gapSeconds: Double = GPXExport.defaultGapSeconds, mode: GPXTrackMode = .replayed) {
+                gapSeconds: Double = GPXExport.defaultGapSeconds) {
         self.name = name
         self.description = description
         self.generatedAt = generatedAt
         self.gapSeconds = gapSeconds
-        self.mode = mode
     }
 
-    /// Points for `recorded` and `raw` straight from the trace (replayed points come from a replay).
-    public static func points(from trace: ReportTrace, mode: GPXTrackMode) -> [GPXTrackPoint] {
-        var out: [GPXTrackPoint] = []
-        out.reserveCapacity(trace.fixes.count)
-        for fix in trace.fixes {
-            switch mode {
-            case .raw:
-                out.append(GPXTrackPoint(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
-                                         accuracy: fix.accuracy, speed: fix.speed, heading: fix.heading, uuid: fix.uuid,
-                                         decision: fix.decision.rawValue, reason: fix.reason))
-            case .recorded, .replayed:
-                guard fix.decision != .rejected else { continue }
-                out.append(GPXTrackPoint(time: fix.time, latitude: fix.outputLatitude, longitude: fix.outputLongitude,
-                                         altitude: fix.altitude, accuracy: fix.accuracy, speed: fix.speed, heading: fix.heading,
-                                         uuid: fix.uuid, decision: fix.decision == .adjusted ? "adjusted" : nil))
-            }
-        }
-        return out
-    }
-
-    /// Indices where a new segment starts (always 0 when there are points).
-    public func segmentStarts(_ points: [GPXTrackPoint]) -> [Int] {
-        guard !points.isEmpty else { return [] }
-        var starts = [0]
-        for i in 1..<points.count where points[i].time - points[i - 1].time >= gapSeconds { starts.append(i) }
-        return starts
-    }
-
-    /// Writes the document to `path` ("-" for stdout), streaming point by point.
+    /// Writes the document to `path` ("-" for stdout), streaming point by point: the track's points
+    /// as `trkpt` (rejected fixes only in raw mode, with their decision and reason), its geofence
+    /// events as `wpt`.
     @discardableResult
-    public func write(points: [GPXTrackPoint], geofences: [ReportGeofence], to path: String) throws(GPXWriteError) -> GPXExportSummary {
-        var bounds: GPXWriter.Bounds?
-        func include(_ lat: Double, _ lon: Double) {
-            if var b = bounds {
-                b.minLatitude = min(b.minLatitude, lat); b.maxLatitude = max(b.maxLatitude, lat)
-                b.minLongitude = min(b.minLongitude, lon); b.maxLongitude = max(b.maxLongitude, lon)
-                bounds = b
-            } else {
-                bounds = GPXWriter.Bounds(minLatitude: lat, minLongitude: lon, maxLatitude: lat, maxLongitude: lon)
-            }
+    public func write(track: ExportTrack, to path: String) throws(GPXWriteError) -> GPXExportSummary {
+        // Bounds first (metadata comes before the points): one pass over the track.
+        var bounds: GeoBounds?
+        track.forEachPoint { p in
+            if p.onTrack { bounds = GeoBounds.including(bounds, latitude: p.latitude, longitude: p.longitude) }
         }
-        for p in points { include(p.latitude, p.longitude) }
-        for g in geofences { include(g.latitude, g.longitude) }
+        for g in track.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
         let writer = try GPXWriter(path: path)
-        writer.begin(creator: "\(ToolInfo.name) \(ToolInfo.version)", name: name, description: description,
-                     time: generatedAt, bounds: bounds)
-        for g in geofences {
+        writer.begin(creator: "\(ToolInfo.name) \(ToolInfo.version)", name: name, description: description, time: generatedAt,
+                     bounds: bounds.map { GPXWriter.Bounds(minLatitude: $0.minLatitude, minLongitude: $0.minLongitude,
+                                                           maxLatitude: $0.maxLatitude, maxLongitude: $0.maxLongitude) })
+        for g in track.geofences {
             writer.waypoint(GPXWriter.Point(
                 latitude: g.latitude, longitude: g.longitude, time: g.time, name: g.identifier,
                 description: "geofence \(g.action) \(g.identifier)", type: "geofence",
                 extensions: GPXWriter.Extensions(uuid: g.uuid, action: g.action)))
         }
-        if !points.isEmpty {
-            writer.beginTrack(name: "\(name) (\(mode.rawValue))", description: nil, type: mode.rawValue)
-            var previous: Double?
-            for p in points {
-                if let previous, p.time - previous >= gapSeconds { writer.beginSegment() }
-                previous = p.time
-                let ext = GPXWriter.Extensions(accuracy: p.accuracy, speed: p.speed, heading: p.heading, uuid: p.uuid,
-                                               decision: p.decision, reason: p.reason)
-                writer.trackPoint(GPXWriter.Point(latitude: p.latitude, longitude: p.longitude, time: p.time,
-                                                  elevation: p.altitude, extensions: ext))
+        let mode = track.mode
+        var segmenter = TrackSegmenter(gapSeconds: gapSeconds)
+        var started = false
+        track.forEachPoint { p in
+            guard p.onTrack else { return }
+            if !started {
+                writer.beginTrack(name: "\(name) (\(mode.rawValue))", description: nil, type: mode.rawValue)
+                started = true
             }
+            if segmenter.startsSegment(at: p.time) { writer.beginSegment() }
+            // Raw mode says what happened to every fix; the other modes only mark the adjusted ones.
+            let decision = mode == .raw ? p.decision.rawValue : (p.decision == .adjusted ? "adjusted" : nil)
+            let ext = GPXWriter.Extensions(accuracy: p.accuracy, speed: p.speed, heading: p.heading, uuid: p.uuid,
+                                           decision: decision, reason: mode == .raw ? p.reason : nil)
+            writer.trackPoint(GPXWriter.Point(latitude: p.latitude, longitude: p.longitude, time: p.time,
+                                              elevation: p.altitude, extensions: ext))
         }
         try writer.finish()
         return GPXExportSummary(points: writer.pointCount, segments: writer.segmentCount, waypoints: writer.waypointCount)

@@ -7,7 +7,7 @@ import Foundation
 public enum RecordedTraceReader {
     static let logScanner = FieldScanner(paths: [
         "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "heading", "altitude",
-        "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude",
+        "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude", "odometer", "is_moving",
     ])
 
     /// A fix line of the log, parsed: `location` lines carry their raw position as `fix.latitude`.
@@ -35,7 +35,8 @@ public enum RecordedTraceReader {
             }
             fixes.append(ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude,
                                    longitude: record.longitude, accuracy: record.accuracy, speed: record.speed,
-                                   heading: record.heading, altitude: record.altitude, source: .queue(rowId: record.rowId)))
+                                   heading: record.heading, altitude: record.altitude, odometer: record.odometer,
+                                   isMoving: record.isMoving, source: .queue(rowId: record.rowId)))
         }
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
@@ -50,6 +51,8 @@ public enum RecordedTraceReader {
                     // Same fix as a queued record: keep the queue row, learn the raw position.
                     fixes[index].latitude = line.fix.latitude
                     fixes[index].longitude = line.fix.longitude
+                    if fixes[index].odometer == nil { fixes[index].odometer = line.fix.odometer }
+                    if fixes[index].isMoving == nil { fixes[index].isMoving = line.fix.isMoving }
                     continue
                 }
                 guard seenLogUUIDs.insert(uuid).inserted else { continue }
@@ -89,7 +92,8 @@ public enum RecordedTraceReader {
                 lines.append(LineFix(isLocation: true, fix: ReportFix(
                     time: time, uuid: uuid, latitude: number(8) ?? lat, longitude: number(9) ?? lon,
                     outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
-                    heading: known(6), altitude: number(7), source: .log(rowId: entry.rowId))))
+                    heading: known(6), altitude: number(7), odometer: number(13), isMoving: values[14].bool,
+                    source: .log(rowId: entry.rowId))))
             case "filter.reject":
                 lines.append(LineFix(isLocation: false, fix: ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),

@@ -40,6 +40,10 @@ public struct ReportFix: Sendable {
     public var speed: Double?
     public var heading: Double?
     public var altitude: Double?
+    /// The SDK's running odometer at this fix (metres), as its row records it.
+    public var odometer: Double?
+    /// `is_moving` as the fix's row records it (nil: null or absent).
+    public var isMoving: Bool?
     public var decision: ReportDecision
     /// `accuracy` | `time` | `teleport` for rejections.
     public var reason: String?
@@ -47,7 +51,8 @@ public struct ReportFix: Sendable {
 
     public init(time: Double, uuid: String?, latitude: Double, longitude: Double, outputLatitude: Double? = nil,
                 outputLongitude: Double? = nil, accuracy: Double? = nil, speed: Double? = nil, heading: Double? = nil,
-                altitude: Double? = nil, decision: ReportDecision = .accepted, reason: String? = nil, source: EvidenceRef) {
+                altitude: Double? = nil, odometer: Double? = nil, isMoving: Bool? = nil, decision: ReportDecision = .accepted,
+                reason: String? = nil, source: EvidenceRef) {
         self.time = time
         self.uuid = uuid
         self.latitude = latitude
@@ -58,6 +63,8 @@ public struct ReportFix: Sendable {
         self.speed = speed
         self.heading = heading
         self.altitude = altitude
+        self.odometer = odometer
+        self.isMoving = isMoving
         self.decision = decision
         self.reason = reason
         self.source = source

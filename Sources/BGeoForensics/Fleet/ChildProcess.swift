@@ -1,0 +1,143 @@
+import Foundation
+
+/// One run of a program in its own process, as `fleet` runs each analysis: standard output
+/// captured (up to a limit), the tail of standard error kept, standard input closed, a deadline
+/// after which it is killed, and its exit status, signal and peak RSS. A crash, a runaway memory
+/// use or a hang stays in that process.
+struct ChildProcess {
+    struct Outcome {
+        var exitCode: Int32?
+        /// The signal that ended it, if one did.
+        var signal: Int32?
+        var stdout: [UInt8]
+        /// The last bytes of standard error.
+        var stderrTail: [UInt8]
+        var timedOut: Bool
+        /// Standard output passed `maxOutput` (the process was killed).
+        var outputOverflow: Bool
+        /// Peak resident memory, kilobytes (ru_maxrss).
+        var peakKilobytes: Int
+    }
+
+    var executable: String
+    var arguments: [String]
+    /// Added to (or replacing in) this process's environment.
+    var environment: [String: String] = [:]
+    var timeout: Double?
+    var maxOutput = 64 << 20
+    var stderrTail = 4096
+
+    private static let spawnLock = NSLock()
+
+    /// Starts the process and waits for it; `started` and `ended` see its pid (to kill it from
+    /// elsewhere meanwhile). Throws only when it cannot be started.
+    func run(started: (pid_t) -> Void = { _ in }, ended: (pid_t) -> Void = { _ in }) throws(FleetError) -> Outcome {
+        // Pipes and spawn under one lock, the parent's write ends closed before it is released, and
+        // every pipe end close-on-exec: a child started by another thread never inherits this
+        // child's pipes (which would hold its output open after it ends).
+        ChildProcess.spawnLock.lock()
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0 else {
+            ChildProcess.spawnLock.unlock()
+            throw FleetError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        guard pipe(&errPipe) == 0 else {
+            close(outPipe[0]); close(outPipe[1])
+            ChildProcess.spawnLock.unlock()
+            throw FleetError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // The child starts with default signal handling even where this process ignores a signal
+        // (fleet ignores SIGINT/SIGTERM to handle them itself): Ctrl-C and a closed pipe end it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        ChildProcess.spawnLock.unlock()
+        guard rc == 0 else {
+            close(outPipe[0]); close(errPipe[0])
+            throw FleetError("cannot run \(executable): \(String(cString: strerror(rc)))")
+        }
+        started(pid)
+        var outcome = Outcome(exitCode: nil, signal: nil, stdout: [], stderrTail: [], timedOut: false, outputOverflow: false,
+                              peakKilobytes: 0)
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0), pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0)]
+        var open = 2
+        var killed = false
+        let chunk = 1 << 16
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while open > 0 {
+            var wait: Int32 = -1
+            if let deadline, !killed { wait = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000))) }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if ready == 0 {
+                // The deadline passed: kill it and read what is left until the pipes close.
+                outcome.timedOut = true
+                kill(pid, SIGKILL)
+                killed = true
+                continue
+            }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, chunk) }
+                if n > 0 {
+                    if i == 0 {
+                        outcome.stdout.append(contentsOf: buffer[0..<n])
+                        if outcome.stdout.count > maxOutput, !killed {
+                            outcome.outputOverflow = true
+                            kill(pid, SIGKILL)
+                            killed = true
+                        }
+                    } else {
+                        outcome.stderrTail.append(contentsOf: buffer[0..<n])
+                        if outcome.stderrTail.count > stderrTail { outcome.stderrTail.removeFirst(outcome.stderrTail.count - stderrTail) }
+                    }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                    open -= 1
+                }
+            }
+        }
+        for f in fds where f.fd >= 0 { close(f.fd) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        ended(pid)
+        outcome.peakKilobytes = usage.ru_maxrss
+        // WIFEXITED / WTERMSIG by hand (they are macros).
+        if status & 0x7f == 0 {
+            outcome.exitCode = (status >> 8) & 0xff
+        } else {
+            outcome.signal = status & 0x7f
+        }
+        return outcome
+    }
+}

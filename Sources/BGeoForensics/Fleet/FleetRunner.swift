@@ -1,0 +1,234 @@
+import Foundation
+
+/// Runs a fleet analysis: every input through its own analysis process (`fleet --worker`), at
+/// most `jobs` at a time, each line appended to the ledger as soon as its input is done. One
+/// input's crash, runaway memory (the worker caps its own address space) or hang (the deadline
+/// kills it) becomes that input's `failed` row; the run goes on. Each process gets a private
+/// temporary folder for its evidence copy, removed when the process ends, however it ends.
+public final class FleetRunner: @unchecked Sendable {
+    public struct Settings: Sendable {
+        /// The program to run as the worker (this tool) and the words before the input path.
+        public var executable: String
+        public var workerArguments: [String]
+        public var jobs: Int
+        /// Seconds one input may take (nil: no limit).
+        public var timeout: Double?
+        /// The worker's address-space cap, bytes (said in a failed row's sentence).
+        public var memoryLimit: UInt64?
+        public var writesFindings: Bool
+
+        public init(executable: String, workerArguments: [String], jobs: Int, timeout: Double?, memoryLimit: UInt64?,
+                    writesFindings: Bool) {
+            self.executable = executable
+            self.workerArguments = workerArguments
+            self.jobs = jobs
+            self.timeout = timeout
+            self.memoryLimit = memoryLimit
+            self.writesFindings = writesFindings
+        }
+    }
+
+    private let inputs: [FleetInputs.Input]
+    private let ledger: FleetLedger
+    private let settings: Settings
+    private let progress: FleetProgress
+    private let lock = NSLock()
+    private var next = 0
+    private var summary = FleetRunSummary()
+    private var cancelled = false
+    private var running: Set<pid_t> = []
+    private let scratch: String
+
+    public init(inputs: [FleetInputs.Input], ledger: FleetLedger, settings: Settings, progress: FleetProgress) throws(FleetError) {
+        self.inputs = inputs
+        self.ledger = ledger
+        self.settings = settings
+        self.progress = progress
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bgeo-fleet-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw FleetError("cannot create a private working folder: \(error.localizedDescription)")
+        }
+        scratch = root
+        summary.inputs = inputs.count
+        summary.resumedRows = ledger.resumedRows
+        summary.droppedRows = ledger.droppedRows
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: scratch) }
+
+    /// Analyses every input; returns when all are done or the run was cancelled.
+    public func run() -> FleetRunSummary {
+        let started = Date()
+        let workers = max(1, min(settings.jobs, inputs.count))
+        let group = DispatchGroup()
+        for slot in 0..<workers {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                work(slot: slot)
+                group.leave()
+            }
+        }
+        group.wait()
+        progress.finish()
+        try? FileManager.default.removeItem(atPath: scratch)
+        lock.lock()
+        defer { lock.unlock() }
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.interrupted = cancelled && summary.done < summary.inputs
+        return summary
+    }
+
+    /// Stops the run: no new input starts, running analyses are killed (their inputs are redone
+    /// next time). Safe to call from a signal handler's queue.
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        let pids = running
+        lock.unlock()
+        for pid in pids { kill(pid, SIGKILL) }
+    }
+
+    private func take() -> FleetInputs.Input? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !cancelled, next < inputs.count else { return nil }
+        defer { next += 1 }
+        return inputs[next]
+    }
+
+    private func work(slot: Int) {
+        while let input = take() {
+            let result = analyse(input, slot: slot)
+            lock.lock()
+            let stopped = cancelled
+            lock.unlock()
+            // A run stopped mid-analysis writes nothing for that input: it is redone next time.
+            if stopped, result?.status == .failed { return }
+            lock.lock()
+            switch result?.status {
+            case nil: summary.skipped += 1
+            case .ok?: summary.analysed += 1
+            case .notADump?: summary.notDumps += 1
+            case .failed?: summary.failed += 1
+            }
+            if let result {
+                summary.findingLines += settings.writesFindings ? result.findings.count : 0
+                summary.peakChildMB = max(summary.peakChildMB, result.peakMB)
+            }
+            let snapshot = summary
+            lock.unlock()
+            if let result { ledger.append(row: result.row, findings: settings.writesFindings ? result.findings : []) }
+            progress.update(snapshot)
+        }
+    }
+
+    private struct Result {
+        var status: FleetRowStatus
+        var row: String
+        var findings: [String]
+        var peakMB: Double
+    }
+
+    /// nil: skipped (already done).
+    private func analyse(_ input: FleetInputs.Input, slot: Int) -> Result? {
+        if let problem = input.problem {
+            return failure(input.path, size: nil, sha: nil, wal: nil, .notADump, problem, exitCode: 2)
+        }
+        let sha: String
+        var size: Int64?
+        var info = stat()
+        if stat(input.path, &info) == 0 { size = Int64(info.st_size) }
+        do { sha = try EvidenceCopy.sha256(ofFile: input.path) } catch {
+            return failure(input.path, size: size, sha: nil, wal: nil, .notADump, error.description, exitCode: 2)
+        }
+        let walPath = input.path + "-wal"
+        let wal = FileManager.default.fileExists(atPath: walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
+        guard ledger.claim(FleetRow.key(sha256: sha, walSha256: wal)) else { return nil }
+
+        // Each analysis has a private temporary folder for its evidence copy, removed here even
+        // when the process was killed before it could clean up.
+        let folder = scratch + "/job-\(slot)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let child = ChildProcess(executable: settings.executable, arguments: settings.workerArguments + [input.path],
+                                 // One thread per analysis: the jobs are the parallelism.
+                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no",
+                                               ScanThreading.variable: "1"],
+                                 timeout: settings.timeout)
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try startAndWait(child)
+        } catch {
+            return failure(input.path, size: size, sha: sha, wal: wal, .failed, "could not start the analysis: \(error.description)", exitCode: 1)
+        }
+        let peakMB = Double(outcome.peakKilobytes) / 1024
+        if outcome.exitCode == 0, !outcome.outputOverflow, !outcome.timedOut {
+            let text = String(decoding: outcome.stdout, as: UTF8.self)
+            let lines = text.split(separator: "\n").map(String.init)
+            if let first = lines.first, let row = (try? JSONParser.parse(first))?.objectValue,
+               let status = row["status"]?.stringValue.flatMap(FleetRowStatus.init(rawValue:)) {
+                return Result(status: status, row: first, findings: Array(lines.dropFirst()), peakMB: peakMB)
+            }
+        }
+        var result = failure(input.path, size: size, sha: sha, wal: wal, .failed, FleetRunner.explain(outcome, settings), exitCode: 1)
+        result?.peakMB = peakMB
+        return result
+    }
+
+    /// Runs the child with its pid registered, so `cancel` can kill it.
+    private func startAndWait(_ child: ChildProcess) throws(FleetError) -> ChildProcess.Outcome {
+        try child.run { pid in
+            lock.lock()
+            defer { lock.unlock() }
+            if cancelled { kill(pid, SIGKILL) }
+            running.insert(pid)
+        } ended: { pid in
+            lock.lock()
+            defer { lock.unlock() }
+            running.remove(pid)
+        }
+    }
+
+    private func failure(_ path: String, size: Int64?, sha: String?, wal: String?, _ status: FleetRowStatus, _ message: String,
+                         exitCode: Int) -> Result? {
+        let row = FleetRow.failure(path: path, size: size, sha256: sha, walSha256: wal, status: status, error: message, exitCode: exitCode)
+        return Result(status: status, row: InvisibleCharacters.jsonLine(.object(row)), findings: [], peakMB: 0)
+    }
+
+    /// Why an analysis process gave no row, in one sentence.
+    static func explain(_ outcome: ChildProcess.Outcome, _ settings: Settings) -> String {
+        var sentence: String
+        if outcome.timedOut {
+            sentence = "the analysis did not finish within \(DurationFormat.short(settings.timeout ?? 0)) (--timeout) and was stopped"
+        } else if outcome.outputOverflow {
+            sentence = "the analysis wrote more output than a row can hold and was stopped"
+        } else if let signal = outcome.signal {
+            sentence = "the analysis process crashed (signal \(signal)\(signalName(signal).map { ", \($0)" } ?? ""))"
+            if let limit = settings.memoryLimit {
+                sentence += "; it may have run out of memory: each analysis may use \(FleetRunner.size(limit)) (--memory-limit)"
+            }
+        } else if let code = outcome.exitCode, code != 0 {
+            sentence = "the analysis process exited with code \(code)"
+        } else {
+            sentence = "the analysis process printed no row"
+        }
+        // The runtime's own last words ("Fatal error: …"), when it left some.
+        let tail = String(decoding: outcome.stderrTail, as: UTF8.self)
+        if let said = tail.split(whereSeparator: \.isNewline).last(where: { $0.localizedCaseInsensitiveContains("error") }) {
+            sentence += "; it said: " + String(said.prefix(300))
+        }
+        return sentence + "."
+    }
+
+    static func signalName(_ signal: Int32) -> String? {
+        [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGKILL: "SIGKILL", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGBUS: "SIGBUS",
+         SIGFPE: "SIGFPE", SIGTERM: "SIGTERM", SIGINT: "SIGINT"][signal]
+    }
+
+    /// `4 GB`, `512 MB`.
+    static func size(_ bytes: UInt64) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : "\(bytes >> 20) MB"
+    }
+}

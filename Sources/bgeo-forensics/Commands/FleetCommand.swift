@@ -1,0 +1,129 @@
+import BGeoForensics
+import Foundation
+
+/// `fleet PATH… -o dumps.ndjson [--findings findings.ndjson] [--jobs N]`: one NDJSON row per
+/// input, for DuckDB, pandas and Spark.
+enum FleetCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "fleet",
+        abstract: "Analyse many dumps in parallel: one NDJSON row per input (DuckDB, pandas, Spark).",
+        discussion: """
+            Walks the files and folders given (hidden entries, -wal/-shm/-journal companions and
+            non-regular files skipped inside folders) and analyses every input in its own process,
+            --jobs at a time, each bounded in memory and time: one input's crash, runaway memory
+            or hang becomes that input's 'failed' row and the run goes on. Each row: path, size,
+            SHA-256, format, schema, device, time span, queue depth by kind and the oldest pending
+            record, log rows, findings (code, severity, count, first/last time), recorded vs
+            replayed odometer, warnings, config highlights. An input that is not a dump gets a row
+            with the sentence and exit code 2 (status not_a_dump). Rows are appended as inputs
+            finish (in that order); re-running with the same -o skips the dumps already there (by
+            SHA-256), retries failed ones and repairs a line cut short by a kill. Secrets are
+            redacted unless --show-secrets. A progress bar on a terminal.
+            """,
+        positionals: [PositionalSpec("PATH", required: false, variadic: true, help: "Dump files and folders of dumps.")],
+        options: [
+            OptionSpec("--output", short: "-o", value: "FILE", help: "The NDJSON rows, one per input (appended to when resuming)."),
+            OptionSpec("--findings", value: "FILE", help: "Also one NDJSON line per finding, with the dump's SHA-256 and evidence."),
+            OptionSpec("--jobs", short: "-j", value: "N", help: "Analyses at once (default: the number of cores, \(ProcessInfo.processInfo.activeProcessorCount) here)."),
+            OptionSpec("--timeout", value: "DURATION", help: "Longest one input may take before it is stopped and marked failed (default 30m; 0 = none)."),
+            OptionSpec("--memory-limit", value: "SIZE", help: "Address space each analysis may use, e.g. 4G or 800M (default: ¾ of the memory / jobs, at least 1G; 0 = none)."),
+            CommandSupport.showSecretsOption,
+            OptionSpec("--json", help: "Print the run's counts as JSON on stdout."),
+            OptionSpec("--worker", value: "FILE", help: "Internal: analyse one input and print its lines (fleet runs itself this way)."),
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let memoryLimit = try size("--memory-limit", arguments.value("--memory-limit"))
+        if let file = arguments.value("--worker") { return worker(file, memoryLimit: memoryLimit, showSecrets: arguments.flag("--show-secrets")) }
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "fleet needs at least one PATH (a dump or a folder)") }
+        guard let output = arguments.value("--output") else { throw UsageError(message: "fleet needs -o FILE for its NDJSON rows") }
+        let findingsPath = arguments.value("--findings")
+        if output == "-" || findingsPath == "-" { throw UsageError(message: "fleet writes to files (-o FILE), so that a run can be resumed") }
+        if let findingsPath, EvidenceOutputGuard.canonical(findingsPath) == EvidenceOutputGuard.canonical(output) {
+            throw UsageError(message: "--findings must be another file than -o")
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try arguments.int("--jobs", range: 1...256) ?? cores
+        let timeout = try arguments.duration("--timeout") ?? 30 * 60
+        // Three quarters of the memory shared by the jobs: even all of them at their limit leave the run (and the machine) room.
+        let limit = memoryLimit ?? max(1 << 30, ProcessInfo.processInfo.physicalMemory / 4 * 3 / UInt64(jobs))
+        let outputs = [output] + (findingsPath.map { [$0] } ?? [])
+        let inputs = FleetInputs.collect(arguments.positionals, excluding: outputs)
+        for path in outputs { try EvidenceOutputGuard.check(output: path, evidence: inputs.map(\.path)) }
+        let ledger = try FleetLedger(outputPath: output, findingsPath: findingsPath)
+        var workerArguments = ["fleet"]
+        if limit > 0 { workerArguments += ["--memory-limit", String(limit)] }
+        if arguments.flag("--show-secrets") { workerArguments.append("--show-secrets") }
+        workerArguments.append("--worker")
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let runner = try FleetRunner(
+            inputs: inputs, ledger: ledger,
+            settings: FleetRunner.Settings(executable: executable, workerArguments: workerArguments, jobs: jobs,
+                                           timeout: timeout > 0 ? timeout : nil, memoryLimit: limit > 0 ? limit : nil,
+                                           writesFindings: findingsPath != nil),
+            progress: FleetProgress())
+        // Ctrl-C / kill: stop the analyses, keep every complete line, clean the private folders.
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { runner.cancel() }
+            source.resume()
+            sources.append(source)
+        }
+        let summary = runner.run()
+        sources.forEach { $0.cancel() }
+        if let failure = ledger.failure {
+            CommandSupport.stderr.line("fleet: writing '\(output)' failed: \(failure)")
+            CommandSupport.stderr.flush()
+            return 1
+        }
+        if arguments.flag("--json") { CommandSupport.printJSON(summary.json) }
+        let err = CommandSupport.stderr
+        var parts = ["\(summary.analysed) analysed"]
+        if summary.notDumps > 0 { parts.append(summary.notDumps == 1 ? "1 not a dump" : "\(summary.notDumps) not dumps") }
+        if summary.failed > 0 { parts.append("\(summary.failed) failed (re-run to retry)") }
+        if summary.skipped > 0 { parts.append("\(summary.skipped) skipped (already in \(output) or identical to another input)") }
+        err.line("fleet: \(summary.inputs) input\(summary.inputs == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+            + String(format: " in %.1f s; rows in %@", summary.seconds, output) + (findingsPath.map { ", findings in \($0)" } ?? ""))
+        if summary.resumedRows > 0 || summary.droppedRows > 0 {
+            err.line("fleet: resumed \(output): kept \(summary.resumedRows) row\(summary.resumedRows == 1 ? "" : "s"), redid \(summary.droppedRows) (failed, cut short or not found)")
+        }
+        if summary.interrupted {
+            err.line("fleet: interrupted after \(summary.done) of \(summary.inputs); run the same command again to resume.")
+            err.flush()
+            return 130
+        }
+        err.flush()
+        return 0
+    }
+
+    /// `fleet --worker FILE`: the analysis of one input, in this process — its row, then one line
+    /// per finding, on stdout. The parent reads them; a crash here is the parent's failed row.
+    static func worker(_ path: String, memoryLimit: UInt64?, showSecrets: Bool) -> Int32 {
+        if let memoryLimit, memoryLimit > 0 {
+            var limit = rlimit(rlim_cur: rlim_t(memoryLimit), rlim_max: rlim_t(memoryLimit))
+            _ = setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+        }
+        let result = FleetAnalysis.analyse(path: path, showSecrets: showSecrets)
+        let out = CommandSupport.stdout
+        out.line(InvisibleCharacters.jsonLine(.object(result.row)))
+        for line in result.findings { out.line(InvisibleCharacters.jsonLine(.object(line))) }
+        out.flush()
+        return 0
+    }
+
+    /// `4G`, `800M`, `1024K`, or bytes; 0 means no limit.
+    static func size(_ name: String, _ text: String?) throws(UsageError) -> UInt64? {
+        guard let text else { return nil }
+        let units: [Character: UInt64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var digits = text.uppercased()
+        if digits.hasSuffix("B") { digits.removeLast() }
+        var scale: UInt64 = 1
+        if let last = digits.last, let unit = units[last] { scale = unit; digits.removeLast() }
+        guard let number = UInt64(digits), number <= UInt64.max / scale else {
+            throw UsageError(message: "\(name) takes a size such as 4G, 800M or a number of bytes, not '\(text)'")
+        }
+        return number * scale
+    }
+}
