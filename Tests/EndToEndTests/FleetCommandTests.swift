@@ -198,7 +198,7 @@ import Testing
 
         let slow = FleetCommandTests.directory.file("slow.ndjson")
         try? FileManager.default.removeItem(atPath: slow)
-        let timedOut = try ToolRunner.run(["fleet", dumps[0], "-o", slow, "--timeout", "0.01"])
+        let timedOut = try ToolRunner.run(["fleet", dumps[0], "-o", slow, "--timeout", "0.01s"])
         #expect(timedOut.exitCode == 0)
         let row = try #require(try FleetCommandTests.lines(slow).first)
         #expect(row["status"] as? String == "failed" && (row["error"] as? String)?.contains("did not finish within") == true)

@@ -215,10 +215,15 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A duration with its unit: `90s`, `15m`, `2h`, `1d`, `1h30m`. A bare number is refused
-    /// (is `--gap 15` seconds or minutes?); `positive` also refuses zero.
+    /// (is `--gap 15` seconds or minutes?), except a plain 0, which means the same in every unit
+    /// (`fleet --timeout 0` = none); `positive` also refuses zero.
     public func duration(_ name: String, positive: Bool = false) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
         if !text.isEmpty, text.allSatisfy({ $0.isNumber || $0 == "." }) {
+            if Double(text) == 0 {
+                if positive { throw UsageError(message: "\(name) must be longer than 0, not '\(text)'") }
+                return 0
+            }
             throw UsageError(message: "\(name) needs a unit: \(text)s, \(text)m or \(text)h? (durations are written like 90s, 15m, 2h or 1d)")
         }
         guard let d = DurationText.parse(text), d.isFinite else {

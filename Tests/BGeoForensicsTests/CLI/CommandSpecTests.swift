@@ -55,6 +55,9 @@ import Testing
         #expect(try spec.parse(["a.db", "--gap", "15m"]).duration("--gap") == 900)
         #expect(try spec.parse(["a.db", "--gap", "1h30m"]).duration("--gap") == 5400)
         #expect(try spec.parse(["a.db", "--gap", "0s"]).duration("--gap") == 0)
+        // A plain 0 is the same in every unit ("fleet --timeout 0" = none), but still not a positive duration.
+        #expect(try spec.parse(["a.db", "--gap", "0"]).duration("--gap") == 0)
+        #expect(message { _ = try spec.parse(["a.db", "--gap", "0"]).duration("--gap", positive: true) }?.contains("longer than 0") == true)
         #expect(message { _ = try spec.parse(["a.db", "--gap", "0s"]).duration("--gap", positive: true) }?.contains("longer than 0") == true)
         #expect(message { _ = try spec.parse(["a.db", "--gap", "soon"]).duration("--gap") } != nil)
     }
