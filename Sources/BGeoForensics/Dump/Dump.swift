@@ -139,6 +139,9 @@ public final class Dump {
                           tables: tables)
     }
 
+    /// The private working folder of the copy (see `EvidenceCopy.workingFolder`).
+    var workingFolder: String { evidence.workingFolder }
+
     /// The dump's file name without folders, for titles.
     public var displayName: String { (path as NSString).lastPathComponent }
 

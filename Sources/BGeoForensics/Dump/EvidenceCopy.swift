@@ -20,6 +20,9 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// sizes; the hashes come with `inputs`.
     public let files: [(path: String, bytes: Int64)]
     private let directory: String
+    /// The private working folder that holds the copy: where work files that must not outlive the
+    /// process (the streamed trace's spill files) belong, removed with it.
+    var workingFolder: String { directory }
     private let hashing: BackgroundWork<(inputs: [DumpInput], failure: DumpError?)>
 
     /// The inputs with their SHA-256 (waits for the hashing thread the first time). A file that
