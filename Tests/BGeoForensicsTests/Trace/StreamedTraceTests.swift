@@ -78,3 +78,39 @@ import Testing
         }
     }
 }
+
+/// The streamed recorded trace (exports' `recorded` and `raw` modes) equals `RecordedTraceReader.read`.
+@Suite struct StreamedRecordedTraceTests {
+    static func compare(path: String, windows: TraceWindows, context: String) throws {
+        let memoryDump = try Dump(path: path)
+        let memory = RecordedTraceReader.read(memoryDump)
+        let streamDump = try Dump(path: path)
+        let streamed = try RecordedTraceReader.stored(streamDump, windows: windows)
+        #expect(streamed.count == memory.fixes.count, "\(context): fix count")
+        var i = 0
+        try streamed.forEachFix { fix in
+            defer { i += 1 }
+            guard i < memory.fixes.count else { return }
+            let m = memory.fixes[i]
+            #expect(fix.time == m.time && fix.uuid == m.uuid && fix.source == m.source && fix.decision == m.decision && fix.reason == m.reason,
+                    "\(context) fix \(i): \(fix.source.label) vs \(m.source.label)")
+            #expect(fix.latitude == m.latitude && fix.longitude == m.longitude && fix.outputLatitude == m.outputLatitude
+                    && fix.outputLongitude == m.outputLongitude, "\(context) fix \(i): position")
+            #expect(fix.accuracy == m.accuracy && fix.speed == m.speed && fix.heading == m.heading && fix.altitude == m.altitude
+                    && fix.odometer == m.odometer && fix.isMoving == m.isMoving, "\(context) fix \(i): fields")
+        }
+        #expect(streamDump.warnings.all == memoryDump.warnings.all, "\(context): warnings")
+        #expect(try streamed.geofences().map(\.uuid) == memory.geofences.map(\.uuid), "\(context): geofences")
+        #expect(streamed.queueHeadUUID == memory.queueHeadUUID, "\(context): queue head")
+    }
+
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func randomTraceMatchesTheInMemoryReader(seed: UInt64) throws {
+        let dir = TestDirectory("recorded-\(seed)")
+        let path = dir.file("random.db")
+        try RandomTraceDump.write(to: path, seed: seed)
+        for windows in [StreamedTraceTests.tiny, StreamedTraceTests.small, TraceWindows.standard] {
+            try StreamedRecordedTraceTests.compare(path: path, windows: windows, context: "seed \(seed) \(windows.reorder)")
+        }
+    }
+}
