@@ -54,8 +54,10 @@ public final class WorkingCopy {
           id INTEGER PRIMARY KEY, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
           url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
           request_sha256 TEXT,
-          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
+          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL,
+          error TEXT, location TEXT);
         CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS secrets (value TEXT PRIMARY KEY);
         CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
         """
 
@@ -71,6 +73,7 @@ public final class WorkingCopy {
             database = try Database(path: path, mode: .readWriteCreate)
             try WorkingCopy.configure(database)
             try database.execute(WorkingCopy.schema)
+            try WorkingCopy.addJournalColumns(database)
             let recorded = try WorkingCopy.meta(database, "dump_sha256")
             guard recorded == hash else {
                 throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
@@ -103,6 +106,17 @@ public final class WorkingCopy {
             database = try Database(path: ":memory:", mode: .readWriteCreate)
             try database.execute(WorkingCopy.schema)
             try WorkingCopy.fill(database, from: dump, hash: hash, warn: warn)
+        }
+    }
+
+    /// Copies made before the journal had `error` (why there was no response) and `location`
+    /// (a redirect's target) get the columns, empty for their old lines.
+    private static func addJournalColumns(_ db: Database) throws {
+        let info = try db.prepare("SELECT name FROM pragma_table_info('journal')")
+        var columns: Set<String> = []
+        while try info.step() { columns.insert(info.text(0) ?? "") }
+        for column in ["error", "location"] where !columns.contains(column) {
+            try db.execute("ALTER TABLE journal ADD COLUMN \(column) TEXT")
         }
     }
 
@@ -361,6 +375,38 @@ public final class WorkingCopy {
         try stmt.run([.text("rotated_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
     }
 
+    /// Secrets a run learned that the dump itself does not hold (tokens issued by a refresh,
+    /// tokens and keys given with `--set` / `--config`): kept here so that every later command
+    /// on this working copy redacts them too, whatever it prints. The copy already holds the
+    /// rotated pair itself (`auth`), so this adds no new exposure.
+    public func learnedSecrets() throws -> [String] {
+        let stmt = try database.prepare("SELECT value FROM secrets ORDER BY value")
+        var out: [String] = []
+        while try stmt.step() { if let value = stmt.text(0) { out.append(value) } }
+        return out
+    }
+
+    /// Teaches `redactor` every secret this working copy knows: those learned by earlier runs and
+    /// the stored (rotated) token pair. Every command that reads the copy calls it first.
+    public func learnSecrets(into redactor: inout Redactor) throws {
+        for secret in try learnedSecrets() { redactor.learn(secret: secret) }
+        if let stored = try storedTokens() {
+            for token in [stored.accessToken, stored.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
+        }
+    }
+
+    /// Records every secret `redactor` knows beyond what `dump` (a redactor built from the dump)
+    /// knows. In the caller's transaction when there is one.
+    func remember(secretsOf redactor: Redactor, beyond dump: Redactor) throws {
+        let stmt = try cached("INSERT OR IGNORE INTO secrets(value) VALUES (?)")
+        for secret in redactor.knownSecrets.subtracting(dump.knownSecrets).sorted() { try stmt.run([.text(secret)]) }
+    }
+
+    /// `remember(secretsOf:beyond:)` in a transaction of its own.
+    public func rememberSecrets(of redactor: Redactor, beyond dump: Redactor) throws {
+        try transaction { try remember(secretsOf: redactor, beyond: dump) }
+    }
+
     // MARK: transitions (each caller wraps them in one transaction)
 
     /// Like `Database.transaction`, with BEGIN/COMMIT prepared once instead of compiled per request.
@@ -417,6 +463,10 @@ public final class WorkingCopy {
         public var requestSHA256: String? = nil
         /// `uuids` as JSON when already written (also prepared while awaiting the response).
         public var uuidsJSON: String? = nil
+        /// Why there was no response (`kind: sentence`), for status 0.
+        public var error: String? = nil
+        /// A 3xx's `Location`, as sent (never followed).
+        public var location: String? = nil
     }
 
     /// Same text as `JSONValue.array(strings.map { .string($0) }).jsonText`, written as bytes:
@@ -450,8 +500,8 @@ public final class WorkingCopy {
     func journal(_ entry: JournalEntry, redactor: Redactor, storeBody: Bool = true) throws {
         let stmt = try cached("""
             INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, request_sha256, status, response,
-                                ms, attempt, outcome)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                ms, attempt, outcome, error, location)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let headers: String
         if let last = journaledHeaders, last.headers == entry.request.headers, last.redactor.redactsLike(redactor) {
@@ -469,6 +519,8 @@ public final class WorkingCopy {
             .text(entry.requestSHA256 ?? SHA256Hasher.hex(bytes: entry.request.body)),
             .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
             .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
+            entry.error.map { .text(redactor.redact(text: $0)) } ?? .null,
+            entry.location.map { .text(redactor.redact(text: $0)) } ?? .null,
         ])
     }
 
