@@ -247,12 +247,12 @@ public final class ResyncEngine {
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
                 uuidsJSON = WorkingCopy.jsonArray(rows.map(\.uuid))
                 guard prefetch, let last = rows.last else { return }
-                // Stored records go into the body as bytes; a batch that needs re-serialising
-                // (extras, a record merged into the root) is read again as text.
+                // Stored records go into the body as bytes (config extras merged as bytes); a
+                // batch that needs the general path (a record merged into the root) is read again as text.
                 var stored: [UInt8] = []
                 stored.reserveCapacity(request.body.count + request.body.count / 4)
-                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored),
-                      !following.isEmpty else { return }
+                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored,
+                                                        using: builder.appendStoredRecord), !following.isEmpty else { return }
                 if let request = builder.locationRequest(storedRecords: stored, count: following.count, accessToken: token,
                                                          url: options.url) {
                     next = (following, request)

@@ -289,7 +289,10 @@ public final class WorkingCopy {
     /// is appended to `body` (comma-separated) instead of becoming a String, and the rows carry
     /// an empty `json`. Bytes that are not plain ASCII go through the same UTF-8 repair as the
     /// String path, so the body is byte-identical to `RequestBuilder.locationBodyBytes`.
-    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8]) throws -> [Row] {
+    /// `append` turns one record's (valid UTF-8) bytes into its upload bytes
+    /// (`RequestBuilder.appendStoredRecord`: as stored, or with config extras merged).
+    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8],
+                   using append: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) throws -> [Row] {
         let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
         try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
         var rows: [Row] = []
@@ -298,9 +301,10 @@ public final class WorkingCopy {
             stmt.withUTF8(2) { bytes in
                 guard let bytes else { return }
                 if WorkingCopy.isASCII(bytes) {
-                    body.append(contentsOf: bytes)
+                    append(bytes, &body)
                 } else {
-                    body.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+                    var repaired = String(decoding: bytes, as: UTF8.self)
+                    repaired.withUTF8 { append($0, &body) }
                 }
             }
             rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: "", attempts: stmt.int(3)))
