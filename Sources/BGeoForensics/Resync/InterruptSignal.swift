@@ -39,15 +39,21 @@ public final class InterruptSignal: @unchecked Sendable {
         interruptPipeWriteEnd = ends[1]
     }
 
-    /// Catches SIGINT and SIGTERM from now on (the first of them; see `handleInterrupt`).
+    /// Catches SIGINT and SIGTERM from now on (the first of them; see `handleInterrupt`), on
+    /// the calling thread too when it inherited them blocked (a process spawned by a test runner
+    /// or a service manager may start with them masked, and would then never see a Ctrl-C).
     public func install() {
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for signal in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { handleInterrupt($0) }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
             sigaction(signal, &action, nil)
+            sigaddset(&unblock, signal)
         }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signal that arrived, if one did.

@@ -286,6 +286,8 @@ final class ProgressRenderer {
     private let output: TextOutput
     private let tty: Bool
     private var lastPlain = -10.0
+    /// The failure the last plain line showed: a new one gets a line at once.
+    private var lastShownFailure: ResyncFailure?
     private var barShown = false
     private var total: Int?
 
@@ -320,8 +322,10 @@ final class ProgressRenderer {
                 output.write("\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
                 barShown = true
                 output.flush()
-            } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 || p.backoff > 0 {
+            } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 || p.backoff > 0
+                        || (p.failing != nil && p.failing != lastShownFailure) {
                 lastPlain = p.elapsed
+                lastShownFailure = p.failing
                 output.line(text)
                 output.flush()
             }
