@@ -126,7 +126,7 @@ import Testing
             "auth": ["paths": ["/locs"], "valid": []],
             "refresh": ["path": "/refresh", "issue": ["evil-token\r\nX-Admin: 1"]]])
         let dump = try ResyncEndToEndTests.makeDump(dir, count: 2, config: ["authorization": ["accessToken": "old-access-1"]])
-        let result = try ResyncEndToEndTests.resync(dump, dir, ["--url", server.url("/locs"),
+        let result = try ResyncEndToEndTests.resync(dump, dir, ["--url", server.url("/locs"), "--max-attempts", "3",
                                                                 "--set", "authorization.refreshUrl=\(server.url("/refresh"))", "--json"])
         #expect(result.exitCode == 2, "\(result.stderr)")
         #expect(result.stderr.contains("header 'Authorization'") && result.stderr.contains("carriage return (CR)"), "\(result.stderr)")

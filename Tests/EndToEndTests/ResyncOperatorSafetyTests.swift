@@ -43,8 +43,9 @@ import Testing
         let dump = try ResyncEndToEndTests.makeDump(dir, count: 2, config: [
             "authorization": ["accessToken": "old-token-1", "refreshToken": "customer-refresh-token-1",
                               "refreshUrl": .string(customer.url("/device/auth/refresh"))]])
-        let refused = try Self.resync(dump, dir, ["--url", server.url("/locs")])
+        let refused = try Self.resync(dump, dir, ["--url", server.url("/locs"), "--max-attempts", "3"])
         #expect(refused.exitCode == 2)
+        #expect(customer.requests().isEmpty, "the customer's refresh endpoint got the refresh token")
         #expect(refused.stderr.contains("authorization.refreshUrl is \(customer.url("/device/auth/refresh"))"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--set authorization.refreshUrl=URL"))
         // Named explicitly: used, and printed with the upload URL.
@@ -251,10 +252,10 @@ import Testing
         #expect(s["interrupted"] == "SIGINT" && s["exitCode"] == .int(130))
         #expect(s["delivered"] == .int(2) && s["remaining"] == .int(3), "\(s)")
         #expect(quick.delivered().count == 2)
-        // A 5-minute backoff is cut short.
+        // A 30 s backoff is cut short.
         let down = try ResyncIngestServer(dir, behaviour: ["default_status": 503])
         let (waiting, waitOut, _) = try Self.start(["resync", dump, "--work", dir.file("work2"), "--url", down.url("/locs"),
-                                                    "--backoff-initial", "300"], dir: dir, tag: "backoff")
+                                                    "--backoff-initial", "30", "--max-attempts", "2"], dir: dir, tag: "backoff")
         Self.waitFor { down.requests().count == 1 }
         usleep(300_000)
         let sent = Date()
