@@ -57,9 +57,10 @@ enum ResyncCommand: CLICommand {
         }
 
         let dump = try CommandSupport.openDump(arguments)
-        // What the dump alone lets a redactor know; secrets beyond it are kept in the working copy.
-        let dumpRedactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
-        var redactor = dumpRedactor
+        var redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        // What the dump alone lets a redactor know (even under --show-secrets): secrets beyond it
+        // (given on the command line, issued by a refresh) are kept in the working copy.
+        let dumpRedactor = redactor.enabled ? redactor : dump.makeRedactor(enabled: true)
         let sets = arguments.all("--set")
         let settings: ResyncSettings
         let named: SDKConfig
