@@ -28,7 +28,8 @@ import Testing
     @Test(arguments: [
         ["inspect", "--json"], ["locations", "--format", "ndjson"], ["logs", "--limit", "0"], ["replay", "--json", "--fixes"],
         ["timeline", "--json"], ["report", "-o", "OUT/r.html"], ["gpx", "-o", "OUT/t.gpx"], ["gpx", "--track", "raw", "-o", "OUT/raw.gpx"],
-        ["resync", "--url", "http://127.0.0.1:9/never", "--dry-run", "--work", "OUT/work"],
+        ["resync", "--url", "http://127.0.0.1:9/never", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--dry-run",
+         "--work", "OUT/work"],
     ])
     func commandLeavesEvidenceUntouched(_ arguments: [String]) throws {
         let dir = TestDirectory("evidence")

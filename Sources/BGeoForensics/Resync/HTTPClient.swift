@@ -268,6 +268,23 @@ public final class HTTPClient: HTTPSending {
                 body.append(contentsOf: slice)
                 return true
             }
+            /// Reads the next `count` body bytes, keeping what fits; stops early at the limit.
+            func pass(_ count: Int, _ what: String) -> NetworkFailure? {
+                var left = count
+                while left > 0 {
+                    if data.count == 0 {
+                        if data.closed { return truncated(what) }
+                        if let error = fill() { return error }
+                        continue
+                    }
+                    let take = min(left, data.count)
+                    let kept = keep(data[0..<take])
+                    data.consume(take)
+                    left -= take
+                    if !kept { return nil }
+                }
+                return nil
+            }
             if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
                 chunks: while true {
                     var lineEnd = data.find([13, 10])
@@ -304,19 +321,8 @@ public final class HTTPClient: HTTPSending {
                         }
                         break chunks
                     }
-                    var left = size
-                    while left > 0 {
-                        if data.count == 0 {
-                            if data.closed { return .failure(truncated("chunked body")) }
-                            if let error = fill() { return .failure(error) }
-                            continue
-                        }
-                        let take = min(left, data.count)
-                        let kept = keep(data[0..<take])
-                        data.consume(take)
-                        left -= take
-                        if !kept { break chunks }
-                    }
+                    if let error = pass(size, "chunked body") { return .failure(error) }
+                    if cut { break chunks }
                     while data.count < 2 {
                         if data.closed { return .failure(truncated("chunked body")) }
                         if let error = fill() { return .failure(error) }
@@ -328,19 +334,7 @@ public final class HTTPClient: HTTPSending {
                       let length = Int(lengthText) else {
                     return .failure(NetworkFailure(.protocol, "\(peer) sent a bad Content-Length '\(lengthText.prefix(20))'"))
                 }
-                var left = length
-                while left > 0 {
-                    if data.count == 0 {
-                        if data.closed { return .failure(truncated("response body")) }
-                        if let error = fill() { return .failure(error) }
-                        continue
-                    }
-                    let take = min(left, data.count)
-                    let kept = keep(data[0..<take])
-                    data.consume(take)
-                    left -= take
-                    if !kept { break }
-                }
+                if let error = pass(length, "response body") { return .failure(error) }
             } else if head.status == 204 || head.status == 304 {
                 body = []
             } else {

@@ -28,7 +28,7 @@ enum ResyncCommand: CLICommand {
             OptionSpec("--backoff-max", value: "S", help: "Backoff cap in seconds (policy default 300 / 900)."),
             OptionSpec("--max-attempts", value: "N", help: "Stop after N consecutive failed attempts (records stay queued)."),
             OptionSpec("--deadline", value: "DURATION", help: "Stop after DURATION (e.g. 90s, 15m); records stay queued."),
-            OptionSpec("--logs", help: "Log lane: re-upload log_entries not yet uploaded to --log-url (or logUrl)."),
+            OptionSpec("--logs", help: "Log lane: re-upload log_entries not yet uploaded to --log-url (the recorded logUrl only with --to-recorded-url)."),
             OptionSpec("--log-url", value: "URL", help: "Endpoint for the log lane (required for --logs unless --to-recorded-url)."),
             OptionSpec("--dry-run", help: "Print the first requests exactly as they would be sent; send nothing."),
             OptionSpec("--requests", value: "N", help: "How many requests --dry-run prints (default 3)."),
