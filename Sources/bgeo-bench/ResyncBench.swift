@@ -9,8 +9,10 @@ import Foundation
 /// Uses its own small dump (a re-sync of 1M records would only measure the server).
 enum ResyncBench {
     static let records = 20_000
-    /// Best of 5: two shared cores make single runs vary by 2x (a batch run takes ~0.05 s).
-    static let repetitions = 5
+    /// Best of N for both sides, interleaved: two shared cores make runs vary by 2x, and a batch
+    /// drain takes ~0.05 s, so one busy moment decides a single run; single-record runs take
+    /// seconds and vary less.
+    static let repetitions = ["single": 5, "batch 100": 15]
 
     /// The config every bench run sends with (a simulated device's HTTP keys).
     static let config: JSONValue = [
@@ -120,7 +122,8 @@ enum ResyncBench {
             var wholeBest = Double.infinity
             var delivered = -1
             var status: Int32 = -1
-            for repetition in 0..<repetitions {
+            let rounds = repetitions[label] ?? 5
+            for repetition in 0..<rounds {
                 let baseOut = dir + "/base-\(batch).txt"
                 let base = try context.timeCommand("/usr/bin/env", ["python3", client, capture, String(port)], stdoutTo: baseOut)
                 let baseSeconds = Double((try? String(contentsOfFile: baseOut, encoding: .utf8))?
@@ -142,7 +145,7 @@ enum ResyncBench {
             let ours = Double(records) / drainBest
             let theirs = Double(records) / baseBest
             lines.append(String(format: "%@ (%d records, %d requests, best of %d): resync %.0f rec/s (drain %.3f s, whole run %.2f s, exit %d, delivered %d; capture run exit %d) | python client %.0f rec/s (%.3f s) | ratio %.0f %%",
-                                label, records, capturedRequests, repetitions, ours, drainBest, wholeBest, status, delivered,
+                                label, records, capturedRequests, rounds, ours, drainBest, wholeBest, status, delivered,
                                 captured.status, theirs, baseBest, 100 * ours / theirs))
         }
         context.report("Resync", lines)

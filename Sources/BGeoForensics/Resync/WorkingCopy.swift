@@ -8,17 +8,21 @@ public final class WorkingCopy {
     let database: Database
     /// Prepared once per connection: a drain runs the same few statements per request.
     private var statements: [String: Statement] = [:]
-    /// Every queued row with an id up to this one was delivered (`progress.delivered_through`).
-    /// Delivered batches are always the oldest queued rows, so one id records a delivery: the
-    /// commit that ends a request writes the journal line and this value (two or three pages)
-    /// instead of deleting the batch's rows on the request path (a dozen pages, one WAL frame
-    /// each, plus the per-row delete work). The rows themselves are purged when the drain ends
-    /// and when a copy is opened after a killed run; every query of the queue skips them meanwhile.
+    /// Every queued row with an id up to this one was delivered. Delivered batches are always the
+    /// oldest queued rows, so one id records a delivery: the commit that ends a request writes only
+    /// the journal line, which carries it (`journal.delivered_through`) — one page, where a
+    /// separate progress row cost a second page (a WAL frame and two writes) per request — and
+    /// no per-row delete on the request path either (a dozen pages plus the delete work). The
+    /// rows themselves are purged, and `progress.delivered_through` brought up to date, when the
+    /// drain ends and when a copy is opened after a killed run; every query of the queue skips
+    /// them meanwhile.
     private(set) var deliveredThrough: Int64 = 0
     /// Rows up to this id are gone from the table (purged this session).
     private var purgedThrough: Int64 = 0
     /// Set by `markDelivered` inside a transaction; becomes `deliveredThrough` once committed.
     private var pendingDeliveredThrough: Int64?
+    /// The journal line written in the transaction under way (its rowid), which a delivery marks.
+    private var journaledRow: Int64?
 
     func cached(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
@@ -55,7 +59,7 @@ public final class WorkingCopy {
           url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
           request_sha256 TEXT,
           status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL,
-          error TEXT, location TEXT);
+          error TEXT, location TEXT, delivered_through INTEGER);
         CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS secrets (value TEXT PRIMARY KEY);
         CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -79,7 +83,8 @@ public final class WorkingCopy {
                 throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
                     + "this dump is \(hash)); choose another --work folder")
             }
-            deliveredThrough = try WorkingCopy.progress(database, "delivered_through")
+            deliveredThrough = max(try WorkingCopy.progress(database, "delivered_through"),
+                                   try WorkingCopy.lastJournaledDelivery(database))
             try purgeDelivered()
             return
         }
@@ -109,15 +114,21 @@ public final class WorkingCopy {
         }
     }
 
-    /// Copies made before the journal had `error` (why there was no response) and `location`
-    /// (a redirect's target) get the columns, empty for their old lines.
+    /// Copies made before the journal had `error` (why there was no response), `location` (a
+    /// redirect's target) and `delivered_through` get the columns, empty for their old lines.
     private static func addJournalColumns(_ db: Database) throws {
         let info = try db.prepare("SELECT name FROM pragma_table_info('journal')")
         var columns: Set<String> = []
         while try info.step() { columns.insert(info.text(0) ?? "") }
-        for column in ["error", "location"] where !columns.contains(column) {
-            try db.execute("ALTER TABLE journal ADD COLUMN \(column) TEXT")
+        for (column, type) in [("error", "TEXT"), ("location", "TEXT"), ("delivered_through", "INTEGER")] where !columns.contains(column) {
+            try db.execute("ALTER TABLE journal ADD COLUMN \(column) \(type)")
         }
+    }
+
+    /// The `delivered_through` of the newest journal line that delivered a batch (0 when none).
+    private static func lastJournaledDelivery(_ db: Database) throws -> Int64 {
+        let stmt = try db.prepare("SELECT delivered_through FROM journal WHERE delivered_through IS NOT NULL ORDER BY id DESC LIMIT 1")
+        return try stmt.step() ? stmt.int64(0) : 0
     }
 
     private static func configure(_ db: Database) throws {
@@ -232,6 +243,7 @@ public final class WorkingCopy {
         guard deliveredThrough > purgedThrough else { return }
         let through = deliveredThrough
         try transaction {
+            try setProgress("delivered_through", through)
             let undelivered = try cached("SELECT EXISTS (SELECT 1 FROM queue WHERE id > ?)")
             try undelivered.bind([.integer(through)])
             let anyLeft = try undelivered.step() && undelivered.int(0) != 0
@@ -246,7 +258,8 @@ public final class WorkingCopy {
     }
 
     /// The batch's rows as delivered: `delivered_through` moves to its last id (in the caller's
-    /// transaction; effective once it commits).
+    /// transaction; effective once it commits), kept on the journal line of that transaction
+    /// when there is one (the page the commit writes anyway), else in `progress`.
     func markDelivered(_ rows: [Row]) throws {
         guard let first = rows.first, let last = rows.last else { return }
         // A batch is always the oldest queued rows: anything else means the queue changed
@@ -254,10 +267,13 @@ public final class WorkingCopy {
         guard first.id > (pendingDeliveredThrough ?? deliveredThrough) else {
             throw Mismatch(description: "queue rows \(first.id)…\(last.id) were already delivered; nothing was committed")
         }
-        // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too, one more
-        // WAL frame on every request.
-        try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
-        if database.changes == 0 { try setProgress("delivered_through", last.id) }
+        if let row = journaledRow {
+            try cached("UPDATE journal SET delivered_through = ? WHERE id = ?").run([.integer(last.id), .integer(row)])
+        } else {
+            // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too.
+            try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
+            if database.changes == 0 { try setProgress("delivered_through", last.id) }
+        }
         pendingDeliveredThrough = last.id
     }
 
@@ -417,6 +433,8 @@ public final class WorkingCopy {
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try cached("BEGIN IMMEDIATE").run()
         pendingDeliveredThrough = nil
+        journaledRow = nil
+        defer { journaledRow = nil }
         do {
             let value = try body()
             try cached("COMMIT").run()
@@ -526,6 +544,7 @@ public final class WorkingCopy {
             entry.error.map { .text(redactor.redact(text: $0)) } ?? .null,
             entry.location.map { .text(redactor.redact(text: $0)) } ?? .null,
         ])
+        journaledRow = database.lastInsertRowID
     }
 
     // MARK: log lane
