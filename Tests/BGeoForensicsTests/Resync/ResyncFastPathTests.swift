@@ -93,6 +93,29 @@ final class PipelinedTransport: HTTPSending {
         #expect(try reopened.progress("delivered_through") == 2)
     }
 
+    /// A delivery committed with its journal line is recorded on that line alone (no progress
+    /// page per request): a copy reopened after a kill in the middle of a drain still skips,
+    /// and purges, exactly the delivered rows.
+    @Test func deliveryMarkedOnTheJournalLineSurvivesAReopen() throws {
+        let dir = TestDirectory("resync-journal-watermark")
+        let path = try ResyncEngineTests.makeDump(dir, count: 5, config: [:])
+        do {
+            let wc = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+            let batch = try wc.nextBatch(limit: 3)
+            let request = HTTPRequestSpec(method: "POST", url: "http://test/locs", headers: [], body: Array("{}".utf8))
+            try wc.transaction {
+                try wc.journal(.init(lane: "locations", request: request, uuids: batch.map(\.uuid), status: 200, response: "ok",
+                                     ms: 1, attempt: 1, outcome: "delivered"), redactor: Redactor())
+                try wc.markDelivered(batch)
+            }
+            #expect(try wc.remaining == 2 && wc.progress("delivered_through") == 0)
+        }
+        let reopened = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+        #expect(try reopened.remaining == 2 && reopened.count("queue") == 2)
+        #expect(try reopened.progress("delivered_through") == 3)
+        #expect(try reopened.nextBatch(limit: nil).map(\.uuid) == (4...5).map(Fixtures.uuid))
+    }
+
     /// Batches prepared as bytes carry no record text: their bodies must still equal the general
     /// path's byte for byte (non-ASCII included), and a quarantined record keeps its stored text.
     @Test func preparedBytesMatchTheTextPathAndQuarantineKeepsTheRecord() throws {
