@@ -68,6 +68,29 @@ enum ResyncBench {
         return nil
     }
 
+    /// `taskset` and at least two cores: the pinned rows can run.
+    static var canPin: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") && ProcessInfo.processInfo.activeProcessorCount >= 2
+    }
+
+    /// Moves every thread of `pid` to `cores` (`taskset -a -p -c`).
+    static func pin(_ pid: Int32, cores: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = ["-a", "-p", "-c", cores, String(pid)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+        process.waitUntilExit()
+    }
+
+    /// A timed child, on core 0 when `pinned`.
+    static func timed(_ context: BenchContext, _ pinned: Bool, _ path: String, _ arguments: [String],
+                      stdoutTo: String) throws -> CommandRun {
+        pinned ? try context.timeCommand("/usr/bin/taskset", ["-c", "0", path] + arguments, stdoutTo: stdoutTo)
+            : try context.timeCommand(path, arguments, stdoutTo: stdoutTo)
+    }
+
     static func run(_ context: BenchContext) throws {
         let dir = context.scratch + "/resync-bench"
         try? FileManager.default.removeItem(atPath: dir)
@@ -116,37 +139,46 @@ enum ResyncBench {
             kill(recording.processIdentifier, SIGKILL)
             recording.waitUntilExit()
             let capturedRequests = ((try? String(contentsOfFile: capture, encoding: .utf8)) ?? "").split(separator: "\n").count
-            // Best of `repetitions` for both sides (the machine is shared).
-            var baseBest = Double.infinity
-            var drainBest = Double.infinity
-            var wholeBest = Double.infinity
-            var delivered = -1
-            var status: Int32 = -1
-            let rounds = repetitions[label] ?? 5
-            for repetition in 0..<rounds {
-                let baseOut = dir + "/base-\(batch).txt"
-                let base = try context.timeCommand("/usr/bin/env", ["python3", client, capture, String(port)], stdoutTo: baseOut)
-                let baseSeconds = Double((try? String(contentsOfFile: baseOut, encoding: .utf8))?
-                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? base.seconds
-                baseBest = min(baseBest, baseSeconds)
-                // resync end to end (hash + working copy + drain); drain time from its --json summary.
-                let out = dir + "/resync-\(batch).json"
-                let arguments = ["resync", dump, "--url", "http://127.0.0.1:\(port)/locs",
-                                 "--work", dir + "/work-\(batch)-\(repetition)", "--json"] + batchArguments
-                let run = try context.timeCommand(context.toolPath, arguments, stdoutTo: out)
-                let summary = (try? String(contentsOfFile: out, encoding: .utf8)).flatMap { try? JSONParser.parse($0) }
-                // drainSeconds: requests, responses and commits only (the Python client's timer
-                // also starts after its setup).
-                drainBest = min(drainBest, summary?["drainSeconds"]?.doubleValue ?? summary?["seconds"]?.doubleValue ?? run.seconds)
-                wholeBest = min(wholeBest, run.seconds)
-                delivered = summary?["delivered"]?.intValue ?? -1
-                status = run.status
+            // Two placements: as the scheduler likes (what an operator gets), and each client on
+            // core 0 with the server alone on core 1, the same for both sides — on two shared
+            // cores, whether the server happens to land on the client's core decides more than
+            // either client does.
+            let placements: [(name: String, pinned: Bool)] = canPin ? [("", false), (", pinned", true)] : [("", false)]
+            for placement in placements {
+                if canPin { pin(server.processIdentifier, cores: placement.pinned ? "1" : "0,1") }
+                // Best of N for both sides, interleaved (the machine is shared).
+                var baseBest = Double.infinity
+                var drainBest = Double.infinity
+                var wholeBest = Double.infinity
+                var delivered = -1
+                var status: Int32 = -1
+                let rounds = repetitions[label] ?? 5
+                for repetition in 0..<rounds {
+                    let baseOut = dir + "/base-\(batch).txt"
+                    let base = try timed(context, placement.pinned, "/usr/bin/env", ["python3", client, capture, String(port)], stdoutTo: baseOut)
+                    let baseSeconds = Double((try? String(contentsOfFile: baseOut, encoding: .utf8))?
+                        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? base.seconds
+                    baseBest = min(baseBest, baseSeconds)
+                    // resync end to end (hash + working copy + drain); drain time from its --json summary.
+                    let out = dir + "/resync-\(batch).json"
+                    let work = dir + "/work-\(batch)-\(placement.pinned)-\(repetition)"
+                    let arguments = ["resync", dump, "--url", "http://127.0.0.1:\(port)/locs", "--work", work, "--json"] + batchArguments
+                    let run = try timed(context, placement.pinned, context.toolPath, arguments, stdoutTo: out)
+                    let summary = (try? String(contentsOfFile: out, encoding: .utf8)).flatMap { try? JSONParser.parse($0) }
+                    // drainSeconds: requests, responses and commits only (the Python client's timer
+                    // also starts after its setup).
+                    drainBest = min(drainBest, summary?["drainSeconds"]?.doubleValue ?? summary?["seconds"]?.doubleValue ?? run.seconds)
+                    wholeBest = min(wholeBest, run.seconds)
+                    delivered = summary?["delivered"]?.intValue ?? -1
+                    status = run.status
+                    try? FileManager.default.removeItem(atPath: work)
+                }
+                let ours = Double(records) / drainBest
+                let theirs = Double(records) / baseBest
+                lines.append(String(format: "%@%@ (%d records, %d requests, best of %d): resync %.0f rec/s (drain %.3f s, whole run %.2f s, exit %d, delivered %d; capture run exit %d) | python client %.0f rec/s (%.3f s) | ratio %.0f %%",
+                                    label, placement.name, records, capturedRequests, rounds, ours, drainBest, wholeBest, status,
+                                    delivered, captured.status, theirs, baseBest, 100 * ours / theirs))
             }
-            let ours = Double(records) / drainBest
-            let theirs = Double(records) / baseBest
-            lines.append(String(format: "%@ (%d records, %d requests, best of %d): resync %.0f rec/s (drain %.3f s, whole run %.2f s, exit %d, delivered %d; capture run exit %d) | python client %.0f rec/s (%.3f s) | ratio %.0f %%",
-                                label, records, capturedRequests, rounds, ours, drainBest, wholeBest, status, delivered,
-                                captured.status, theirs, baseBest, 100 * ours / theirs))
         }
         context.report("Resync", lines)
     }
