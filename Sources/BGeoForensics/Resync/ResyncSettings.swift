@@ -70,6 +70,19 @@ public struct ResyncSettings: Sendable, Equatable {
 
     /// How many records the next request carries (nil = all that remain).
     public var batchLimit: Int? { batchSync ? maxBatchSize : 1 }
+
+    /// The first configured header that cannot be sent (CR, LF, NUL or another control
+    /// character; a name that is not a token), with where it is configured; nil when all can.
+    /// Checked before anything is sent, whichever source (dump, `--config`, `--set`) it came from.
+    public var headerProblem: String? {
+        let lists = [("headers", headers), ("authorization.refreshHeaders", authorization?.refreshHeaders ?? [])]
+        for (key, list) in lists {
+            for header in list {
+                if let problem = HTTPHeader(header.name, header.value).problem { return "\(problem) (config \(key))" }
+            }
+        }
+        return nil
+    }
 }
 
 /// The `authorization` object: JWT tokens and how to refresh them.
