@@ -36,18 +36,19 @@ enum CommandSupport {
         try Dump(path: arguments.positionals[0])
     }
 
-    /// Prints warnings to stderr after a listing, so stdout stays clean for pipes.
+    /// Prints warnings to stderr after a listing, so stdout stays clean for pipes. One warning is
+    /// one short line whatever it quotes (see `TerminalText.prose`).
     static func reportWarnings(_ dump: Dump) {
         let all = dump.warnings.all
         guard !all.isEmpty else { return }
         stderr.line("warning: \(all.count) row\(all.count == 1 ? "" : "s") could not be read completely:")
-        for warning in all.prefix(20) { stderr.line("  \(warning)") }
+        for warning in all.prefix(20) { stderr.line("  " + TerminalText.prose(warning.description)) }
         if all.count > 20 { stderr.line("  … and \(all.count - 20) more (see `bgeo-forensics inspect`).") }
         stderr.flush()
     }
 
     static func printJSON(_ value: JSONValue) {
-        stdout.line(JSONWriter(pretty: true).string(value))
+        stdout.dataLine(JSONWriter(pretty: true).string(value))
         stdout.flush()
     }
 }

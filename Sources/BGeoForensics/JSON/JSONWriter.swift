@@ -1,5 +1,5 @@
 /// Serialises JSONValue deterministically: keys in stored order (or sorted, when asked),
-/// shortest round-trip numbers, RFC 8259 escaping (plus `<`, `>` and `&` as \u escapes when
+/// shortest round-trip numbers, RFC 8259 escaping (every control as a \u escape, plus `<`, `>` and `&` as \u escapes when
 /// `htmlSafe`, so JSON embedded in HTML can never close a script element).
 public struct JSONWriter: Sendable {
     public var sortedKeys: Bool
@@ -66,10 +66,15 @@ public struct JSONWriter: Sendable {
 
     public func writeString(_ s: String, into out: inout String) {
         out += "\""
-        var needsEscape = false
-        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
-            needsEscape = true
-            break
+        // Controls a terminal would act on (DEL, C1, bidi overrides, U+2028/9) are escaped too:
+        // standard JSON escapes, so the text reads back the same, and JSON printed to a terminal
+        // can neither rewrite nor disguise it.
+        var needsEscape = TerminalText.needsEscaping(s, keepingNewlines: false)
+        if !needsEscape {
+            for byte in s.utf8 where byte == 0x22 || byte == 0x5C || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
+                needsEscape = true
+                break
+            }
         }
         if !needsEscape {
             out += s
@@ -85,7 +90,7 @@ public struct JSONWriter: Sendable {
                 case ">" where htmlSafe: out += "\\u003e"
                 case "&" where htmlSafe: out += "\\u0026"
                 default:
-                    if scalar.value < 0x20 {
+                    if TerminalText.isControl(scalar.value) {
                         let hex = String(scalar.value, radix: 16)
                         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                     } else {
