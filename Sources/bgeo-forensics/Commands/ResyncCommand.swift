@@ -248,7 +248,8 @@ final class ProgressRenderer {
                 let width = 24
                 let fraction = total.map { $0 > 0 ? Double($0 - p.remaining) / Double($0) : 1 } ?? 0
                 let filled = max(0, min(width, Int(fraction * Double(width))))
-                output.write("\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
+                output.clearLine()
+                output.write("[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
                 barShown = true
                 output.flush()
             } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 {
@@ -260,7 +261,7 @@ final class ProgressRenderer {
     }
 
     private func clearBar() {
-        if barShown { output.write("\r\u{1B}[2K"); barShown = false }
+        if barShown { output.clearLine(); barShown = false }
     }
 
     func finish() {
