@@ -1,0 +1,204 @@
+import Foundation
+
+/// A folder only this process uses, holding the private copy of a dump (it carries the
+/// customer's tokens). It must never outlive the process, whatever ends it:
+///
+/// - normal release: `deinit` removes it;
+/// - `exit()` while a value is still alive (a background thread holding the last reference, a
+///   global): an exit handler removes every folder still registered;
+/// - SIGINT, SIGTERM, SIGHUP, SIGPIPE (`| head`), and crash signals (a trap, SIGSEGV, SIGABRT):
+///   a signal handler removes the known files and the folder with async-signal-safe calls, then
+///   lets the signal do what it did before (default action, or the handler that was installed —
+///   the Swift runtime's backtracer for a crash). A handler someone else installed first (resync
+///   handles SIGINT itself) is left in place: that path ends in `exit`, hence the exit handler;
+/// - kill -9 or a power cut, where nothing can run: each folder holds `owner.lock`, locked with
+///   `flock` for the life of the process (the kernel drops the lock when the process dies), so
+///   the next run that makes a folder in the same place finds the lock free and removes the
+///   stale folder. A folder without a lock file (a process killed between mkdir and locking, or
+///   an older build) is removed once it is a minute old.
+final class PrivateFolder: @unchecked Sendable {
+    static let namePrefix = "bgeo-forensics-"
+    static let lockName = "owner.lock"
+    /// The only files a private folder holds (the copy, SQLite's companions, the lock); the signal
+    /// handler unlinks exactly these.
+    static let knownFiles = ["dump.db", "dump.db-wal", "dump.db-shm", "dump.db-journal",
+                             mainOnlyName, mainOnlyName + "-wal", mainOnlyName + "-shm", mainOnlyName + "-journal",
+                             lockName, lockName + ".new"]
+    /// A second name (hard link) of the copy, to read the main file without its WAL.
+    static let mainOnlyName = "main-only.db"
+
+    let path: String
+    private var lockDescriptor: Int32
+    private let slot: Int
+
+    /// Creates `<parent>/bgeo-forensics-<UUID>` (mode 0700) and locks it; first removes the stale
+    /// folders of dead processes in `parent`.
+    init(in parent: String) throws(DumpError) {
+        PrivateFolder.removeStale(in: parent)
+        let folder = (parent as NSString).appendingPathComponent(PrivateFolder.namePrefix + UUID().uuidString)
+        guard mkdir(folder, 0o700) == 0 else {
+            throw .unreadable(path: parent, reason: "cannot create a private working folder there: \(String(cString: strerror(errno)))")
+        }
+        // Locked under a temporary name, then renamed: a sweeper never sees an unlocked owner.lock.
+        let pending = folder + "/" + PrivateFolder.lockName + ".new"
+        let fd = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(pending, folder + "/" + PrivateFolder.lockName) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            _ = unlink(pending)
+            _ = rmdir(folder)
+            throw .unreadable(path: parent, reason: "cannot lock a private working folder there: \(reason)")
+        }
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        path = folder
+        lockDescriptor = fd
+        slot = SignalCleanup.register(folder)
+    }
+
+    /// Removes the folder and everything in it, then drops the lock. Safe to call twice.
+    func remove() {
+        guard lockDescriptor >= 0 else { return }
+        SignalCleanup.unregister(slot)
+        try? FileManager.default.removeItem(atPath: path)
+        close(lockDescriptor)
+        lockDescriptor = -1
+    }
+
+    deinit { remove() }
+
+    /// Removes every `bgeo-forensics-*` folder in `parent` whose owner is gone: its lock can be
+    /// taken (the owning process died), or it has no lock and is over a minute old. Folders of
+    /// other users, or in use, are left alone.
+    static func removeStale(in parent: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix(namePrefix) {
+            let folder = (parent as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
+            let fd = open(folder + "/" + lockName, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            if fd >= 0 {
+                defer { close(fd) }
+                guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }  // its owner is alive
+                try? FileManager.default.removeItem(atPath: folder)
+            } else if errno == ENOENT, Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 60 {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
+    }
+}
+
+/// The process-wide part of `PrivateFolder`: the folders alive now, as C strings ready for a
+/// signal handler, which may not allocate or lock. Everything the handler touches is allocated
+/// when the first folder is registered.
+enum SignalCleanup {
+    private static let capacity = 64
+    private static let pathCapacity = Int(PATH_MAX) + 64
+    /// Per slot: the folder path, or nil. Written under `lock` by ordinary code; the signal
+    /// handler only follows pointers that were fully written before being stored.
+    nonisolated(unsafe) private static let folders = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    /// The action each signal had before (indexed by signal number), and whether it was saved.
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    nonisolated(unsafe) private static let saved = UnsafeMutablePointer<Bool>.allocate(capacity: 65)
+    /// Scratch space for "<folder>/<file>" inside the handler.
+    nonisolated(unsafe) private static let scratch = UnsafeMutablePointer<CChar>.allocate(capacity: pathCapacity)
+    private static let lock = NSLock()
+    private static let crashSignals: [Int32] = [SIGILL, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGTRAP]
+    private static let politeSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT]
+    private static let installed: Void = {
+        folders.initialize(repeating: nil, count: capacity)
+        saved.initialize(repeating: false, count: 65)
+        _ = nameList
+        atexit { SignalCleanup.removeAll() }
+        for signal in politeSignals + crashSignals { install(signal) }
+    }()
+
+    /// The known file names, each NUL-terminated, back to back, then an empty name.
+    nonisolated(unsafe) private static let nameList: UnsafeMutablePointer<CChar> = {
+        let bytes: [CChar] = PrivateFolder.knownFiles.flatMap { Array($0.utf8CString) } + [0]
+        let list = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        list.initialize(from: bytes, count: bytes.count)
+        return list
+    }()
+
+    /// Remembers `folder` for the exit and signal handlers; returns its slot (-1 when all are
+    /// taken: the folder is then removed by `deinit` or by the next run's sweep only).
+    static func register(_ folder: String) -> Int {
+        installed
+        lock.lock()
+        defer { lock.unlock() }
+        for slot in 0..<capacity where folders[slot] == nil {
+            folders[slot] = strdup(folder)
+            return slot
+        }
+        return -1
+    }
+
+    static func unregister(_ slot: Int) {
+        guard slot >= 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let path = folders[slot]
+        folders[slot] = nil
+        free(path)
+    }
+
+    /// At exit: whatever is still registered goes (a copy whose owner was not released in time).
+    private static func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for slot in 0..<capacity {
+            guard let path = folders[slot] else { continue }
+            try? FileManager.default.removeItem(atPath: String(cString: path))
+        }
+    }
+
+    /// Installs the handler for `signal`. A polite signal someone already handles or ignores is
+    /// left to them; a crash handler (the Swift runtime's backtracer) is chained to.
+    private static func install(_ signal: Int32) {
+        var old = sigaction()
+        guard sigaction(signal, nil, &old) == 0 else { return }
+        let disposition = unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self)
+        let isDefault = disposition == unsafeBitCast(SIG_DFL, to: Int.self)
+        guard isDefault || crashSignals.contains(signal) else { return }
+        previous[Int(signal)] = old
+        saved[Int(signal)] = true
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in SignalCleanup.handle(signal) }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_NODEFER)
+        _ = sigaction(signal, &action, nil)
+    }
+
+    /// Async-signal-safe: unlink the known files and rmdir each folder, put back what handled
+    /// the signal before, and raise it again.
+    private static func handle(_ signal: Int32) {
+        for slot in 0..<capacity {
+            guard let folder = folders[slot] else { continue }
+            removeKnownFiles(in: folder)
+        }
+        if saved[Int(signal)] {
+            _ = sigaction(signal, previous + Int(signal), nil)
+        } else {
+            _ = Foundation.signal(signal, SIG_DFL)
+        }
+        raise(signal)
+    }
+
+    /// unlink each known file, then rmdir: only C calls on buffers allocated beforehand.
+    private static func removeKnownFiles(in folder: UnsafeMutablePointer<CChar>) {
+        let length = strlen(folder)
+        var name = nameList
+        while name.pointee != 0 {
+            let nameLength = strlen(name)
+            if length + 1 + nameLength < pathCapacity {
+                memcpy(scratch, folder, length)
+                scratch[length] = 0x2F  // "/"
+                memcpy(scratch + length + 1, name, nameLength + 1)
+                _ = unlink(scratch)
+            }
+            name += nameLength + 1
+        }
+        _ = rmdir(folder)
+    }
+}
