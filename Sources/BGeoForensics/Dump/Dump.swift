@@ -173,6 +173,12 @@ public final class Dump {
                           tables: tables)
     }
 
+    /// The folder holding the private copy (inside `$TMPDIR` or the `privateParent` given).
+    public var privateFolder: String { evidence.privateFolder }
+
+    /// Removes the private copy now, before this value goes away (nothing may be read after).
+    public func removePrivateCopy() { evidence.removeCopy() }
+
     /// The dump's file name without folders, for titles.
     public var displayName: String { (path as NSString).lastPathComponent }
 

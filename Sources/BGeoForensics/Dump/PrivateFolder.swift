@@ -14,8 +14,10 @@ import Foundation
 /// - kill -9 or a power cut, where nothing can run: each folder holds `owner.lock`, locked with
 ///   `flock` for the life of the process (the kernel drops the lock when the process dies), so
 ///   the next run that makes a folder in the same place finds the lock free and removes the
-///   stale folder. A folder without a lock file (a process killed between mkdir and locking, or
-///   an older build) is removed once it is a minute old.
+///   stale folder. A folder without a lock file never holds a copy made by this code (the lock
+///   comes first): an empty one (a process killed between mkdir and locking) is removed once it
+///   is a minute old; one with files was made by an older build, which may still be running
+///   (another user of the same $TMPDIR), so it is removed only once it is a day old.
 final class PrivateFolder: @unchecked Sendable {
     static let namePrefix = "bgeo-forensics-"
     static let lockName = "owner.lock"
@@ -68,8 +70,8 @@ final class PrivateFolder: @unchecked Sendable {
     deinit { remove() }
 
     /// Removes every `bgeo-forensics-*` folder in `parent` whose owner is gone: its lock can be
-    /// taken (the owning process died), or it has no lock and is over a minute old. Folders of
-    /// other users, or in use, are left alone.
+    /// taken (the owning process died), or it has no lock and is old enough (see the type
+    /// comment). Folders of other users, or in use, are left alone.
     static func removeStale(in parent: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for name in names where name.hasPrefix(namePrefix) {
@@ -81,8 +83,11 @@ final class PrivateFolder: @unchecked Sendable {
                 defer { close(fd) }
                 guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }  // its owner is alive
                 try? FileManager.default.removeItem(atPath: folder)
-            } else if errno == ENOENT, Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 60 {
-                try? FileManager.default.removeItem(atPath: folder)
+            } else if errno == ENOENT {
+                let age = Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
+                let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                let empty = contents.allSatisfy { $0 == lockName + ".new" }
+                if age > (empty ? 60 : 86_400) { try? FileManager.default.removeItem(atPath: folder) }
             }
         }
     }

@@ -53,7 +53,14 @@ enum ResyncCommand: CLICommand {
             }
         }
 
-        let dump = try CommandSupport.openDump(arguments)
+        // The dump's private copy lives inside the working folder (issue 10): whatever ends this
+        // process, no copy of the dump or its secrets is left outside --work.
+        let work = try ResyncSetup.prepareWorkFolder(dump: arguments.positionals[0], work: arguments.value("--work"))
+        let dump = try Dump(path: arguments.positionals[0], privateParent: work.path)
+        defer {
+            dump.removePrivateCopy()
+            if work.created { _ = rmdir(work.path) }  // only if nothing else was put there (dry run, errors)
+        }
         var redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let sets = arguments.all("--set")
         let settings: ResyncSettings
@@ -69,7 +76,7 @@ enum ResyncCommand: CLICommand {
             return 2
         }
 
-        let workDir = arguments.value("--work") ?? (FileManager.default.currentDirectoryPath + "/" + WorkingCopy.defaultFolder(dump))
+        let workDir = work.path
         let workPath = workDir + "/work.db"
         let hasWorkingCopy = FileManager.default.fileExists(atPath: workPath)
 
