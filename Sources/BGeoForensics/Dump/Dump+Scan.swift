@@ -31,17 +31,88 @@ struct RowScan {
 }
 
 extension Dump {
-    /// How many damaged stretches one scan steps over before it gives up on the table (each
-    /// costs about a hundred index seeks; a file this damaged is not read further).
+    /// How many damaged stretches a salvage steps over before it gives up on the table's b-tree
+    /// (each costs about a hundred seeks; the leaf pages are still read).
     static let maxSkippedStretches = 1000
 
     /// Steps through the rows of `scan`, calling `row` for each until it returns false. A
     /// statement that cannot run becomes a located warning on the table. A damaged or missing
-    /// page hit mid-scan (a truncated file, flipped bytes) does not end the read: like SQLite's
-    /// recovery, which reads every page it can rather than stopping at the first bad one, the
-    /// scan finds the next row id whose page can be reached (seeks with growing steps, then a
-    /// binary search), warns which ids it stepped over, and goes on from there.
+    /// page met mid-scan (a truncated file, flipped bytes) does not end the read: the table is
+    /// salvaged (`SalvagedTable`: every row still reachable, and the rows of leaf pages cut off
+    /// from their b-tree) and the scan goes on there, after the last row it read, with the same
+    /// SQL. A warning says where it stopped and how the rest was read.
     func scanRows(_ scan: RowScan, _ row: (Statement, Int64) throws -> Bool) rethrows {
+        let (sql, bindings) = scan.sql(resumingAt: nil)
+        let stmt: Statement
+        do {
+            stmt = try database.prepare(sql)
+            try stmt.bind(bindings)
+        } catch {
+            warnScanFailure(error, table: scan.table, afterRow: nil)
+            return
+        }
+        var lastRow: Int64?
+        while true {
+            let hasRow: Bool
+            do throws(SQLiteError) {
+                hasRow = try stmt.step()
+                // Ids come in order from an intact b-tree; one that does not is a garbled page.
+                if hasRow, let lastRow, !scan.isBefore(lastRow, stmt.int64(0)) {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: "row ids out of order (a garbled page)")
+                }
+            } catch {
+                guard let salvage = salvaged(scan.table) else {
+                    warnScanFailure(error, table: scan.table, afterRow: lastRow)
+                    return
+                }
+                if !salvage.announced {
+                    // Once per table: later scans of it read the salvaged rows silently.
+                    salvage.announced = true
+                    let position = lastRow.map { "after row \($0)" } ?? "at its first row"
+                    warnings.add(table: scan.table, rowId: lastRow,
+                                 "reading stopped \(position): \(error.message); the table was then read from the \(salvage.rows) "
+                                 + "rows that could be salvaged page by page (\(salvage.fromOrphanPages) of them from pages its b-tree "
+                                 + "no longer reaches); rows on damaged or missing pages are lost")
+                }
+                try resume(scan, after: lastRow, on: salvage.database, row)
+                return
+            }
+            guard hasRow else { return }
+            let rowId = stmt.int64(0)
+            lastRow = rowId
+            guard try row(stmt, rowId) else { return }
+        }
+    }
+
+    /// The rest of `scan`, after `lastRow`, on the salvaged copy of the table.
+    private func resume(_ scan: RowScan, after lastRow: Int64?, on side: Database,
+                        _ row: (Statement, Int64) throws -> Bool) rethrows {
+        var resumed = scan
+        if let lastRow {
+            resumed.conditions.append(scan.descending ? "id < ?" : "id > ?")
+            resumed.bindings.append(.integer(lastRow))
+        }
+        let (sql, bindings) = resumed.sql(resumingAt: nil)
+        guard let stmt = try? side.prepare(sql), (try? stmt.bind(bindings)) != nil else { return }
+        while (try? stmt.step()) == true {
+            guard try row(stmt, stmt.int64(0)) else { return }
+        }
+    }
+
+    /// The salvaged copy of `table` (made once per connection), nil when it cannot be made.
+    func salvaged(_ table: String) -> SalvagedTable? {
+        if let known = salvagedTables[table] { return known }
+        let made = SalvagedTable.make(self, table: table)
+        salvagedTables[table] = .some(made)
+        return made
+    }
+
+    /// The probing scan `SalvagedTable` uses to collect the rows a damaged b-tree still reaches
+    /// (silently: the salvage's own warning tells the story). When a page cannot be read, it
+    /// finds the next row id whose page can be reached — seeks with growing steps, then a binary
+    /// search — and goes on from there; a row reached but unreadable (a missing overflow page) is
+    /// stepped over alone.
+    func scanReachableRows(_ scan: RowScan, _ row: (Statement, Int64) throws -> Bool) rethrows {
         var resumeAt: Int64?
         var stretches = 0
         while true {
@@ -51,15 +122,14 @@ extension Dump {
                 stmt = try database.prepare(sql)
                 try stmt.bind(bindings)
             } catch {
-                warnScanFailure(error, table: scan.table, afterRow: nil)
                 return
             }
             var lastRow: Int64?
-            var failure: SQLiteError?
+            var failed = false
             while true {
                 let hasRow: Bool
                 do { hasRow = try stmt.step() } catch {
-                    failure = error
+                    failed = true
                     break
                 }
                 guard hasRow else { return }
@@ -67,51 +137,29 @@ extension Dump {
                 // Ids come in order from an intact b-tree; one that does not is a garbled page.
                 let outOfOrder = lastRow.map { !scan.isBefore($0, rowId) } ?? resumeAt.map { scan.isBefore(rowId, $0) } ?? false
                 if outOfOrder {
-                    failure = SQLiteError(code: SQLITE_CORRUPT, message: "row ids out of order (a garbled page)")
+                    failed = true
                     break
                 }
                 lastRow = rowId
                 guard try row(stmt, rowId) else { return }
             }
-            guard let failure else { return }
+            guard failed else { return }
             stretches += 1
-            guard stretches <= Dump.maxSkippedStretches else {
-                warnScanFailure(failure, table: scan.table, afterRow: lastRow ?? resumeAt)
-                return
-            }
-            let origin: Int64?
-            if lastRow == nil, let row = resumeAt {
-                // The row this read resumed at was reached but cannot be read (an overflow page is
-                // missing, its cell is garbled): that row is lost, the scan goes on after it.
-                warnings.add(table: scan.table, rowId: row, "this row could not be read (\(failure.message)); skipped")
-                origin = row
-            } else {
-                origin = lastRow
-            }
-            let (next, steppedOver) = nextReadableRow(scan, after: origin)
-            let position = origin.map { "after row \($0)" } ?? "at its first row"
-            guard let next else {
-                if steppedOver || lastRow != nil || resumeAt == nil { warnScanFailure(failure, table: scan.table, afterRow: origin) }
-                return
-            }
-            if steppedOver {
-                let span = origin.map { "between rows \($0) and \(next)" } ?? (scan.descending ? "above row \(next)" : "below row \(next)")
-                warnings.add(table: scan.table, rowId: origin,
-                             "reading stopped \(position): \(failure.message); any rows \(span) could not be reached "
-                             + "(damaged or missing pages), reading went on from row \(next)")
-            }
+            guard stretches <= Dump.maxSkippedStretches else { return }
+            // The row a resumed read failed on (reached, but unreadable) is stepped over alone.
+            let origin = lastRow ?? resumeAt
+            guard let next = nextReadableRow(scan, after: origin) else { return }
             resumeAt = next
         }
     }
 
     /// The first row id past `after` (in scan order) from which the table can be read again, or
-    /// nil when there is none (the rest of the table is unreachable, or there are no more rows);
-    /// `steppedOver` tells whether damaged stretches lay in between.
-    private func nextReadableRow(_ scan: RowScan, after: Int64?) -> (next: Int64?, steppedOver: Bool) {
+    /// nil when there is none (the rest of the table is unreachable, or there are no more rows).
+    private func nextReadableRow(_ scan: RowScan, after: Int64?) -> Int64? {
         // probe(id): the first row at or past `id` can be reached (or there is none): .row / .end.
         enum Probe { case row(Int64), end, damaged }
         let sql = "SELECT id FROM \(quoteIdentifier(scan.table)) WHERE id \(scan.descending ? "<=" : ">=") ? ORDER BY id \(scan.descending ? "DESC" : "ASC") LIMIT 1"
-        guard let stmt = try? database.prepare(sql) else { return (nil, true) }
+        guard let stmt = try? database.prepare(sql) else { return nil }
         func probe(_ id: Int64) -> Probe {
             do {
                 try stmt.bind([.integer(id)])
@@ -147,7 +195,7 @@ extension Dump {
             found = (distance, result)
             break
         }
-        guard var best = found else { return (nil, true) }
+        guard var best = found else { return nil }
         // Binary search between the last damaged probe and the first good one.
         var low = failing
         while best.distance > low + 1 {
@@ -156,8 +204,7 @@ extension Dump {
             let result = probe(id)
             if case .damaged = result { low = mid } else { best = (mid, result) }
         }
-        let steppedOver = best.distance > (after == nil ? 0 : 1)
-        guard case .row(let next) = best.probe else { return (nil, steppedOver) }
-        return (next, steppedOver)
+        guard case .row(let next) = best.probe else { return nil }
+        return next
     }
 }

@@ -22,6 +22,8 @@ public final class Dump {
     /// Connection to the private copy. Writing to it never touches the evidence.
     public let database: Database
     private let evidence: EvidenceCopy
+    /// Tables salvaged after a damaged page (per connection; nil: could not be salvaged).
+    var salvagedTables: [String: SalvagedTable?] = [:]
 
     /// Opens `path` as evidence: copies it (and its -wal) into a private folder inside
     /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A -wal that

@@ -25,7 +25,7 @@ final class PrivateFolder: @unchecked Sendable {
     /// handler unlinks exactly these.
     static let knownFiles = ["dump.db", "dump.db-wal", "dump.db-shm", "dump.db-journal",
                              mainOnlyName, mainOnlyName + "-wal", mainOnlyName + "-shm", mainOnlyName + "-journal",
-                             lockName, lockName + ".new"]
+                             lockName, lockName + ".new"] + (0..<SalvagedTable.slots).map(SalvagedTable.fileName)
     /// A second name (hard link) of the copy, to read the main file without its WAL.
     static let mainOnlyName = "main-only.db"
 

@@ -56,7 +56,11 @@ enum ResyncCommand: CLICommand {
         // The dump's private copy lives inside the working folder (issue 10): whatever ends this
         // process, no copy of the dump or its secrets is left outside --work.
         let work = try ResyncSetup.prepareWorkFolder(dump: arguments.positionals[0], work: arguments.value("--work"))
-        let dump = try Dump(path: arguments.positionals[0], privateParent: work.path)
+        let dump: Dump
+        do { dump = try Dump(path: arguments.positionals[0], privateParent: work.path) } catch {
+            if work.created { _ = rmdir(work.path) }
+            throw error
+        }
         defer {
             dump.removePrivateCopy()
             if work.created { _ = rmdir(work.path) }  // only if nothing else was put there (dry run, errors)
