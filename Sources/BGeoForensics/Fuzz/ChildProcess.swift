@@ -29,20 +29,9 @@ struct ChildProcess {
         defer { argv.forEach { free($0) } }
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
-        // As a shell starts it: nothing blocked, every signal at its default (the calling thread's
-        // mask would otherwise be inherited).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let rc = ChildProcess.withShellSignals { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         guard rc == 0 else { throw FuzzError(description: "cannot run \(path): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
         var ending: Ending?
@@ -66,6 +55,23 @@ struct ChildProcess {
         let out = (try? Data(contentsOf: URL(fileURLWithPath: outputStem + ".out"))).map { [UInt8]($0) } ?? []
         let err = (try? Data(contentsOf: URL(fileURLWithPath: outputStem + ".err"))).map { [UInt8]($0) } ?? []
         return Result(ending: ending!, stdout: out, stderr: err, seconds: seconds)
+    }
+}
+
+extension ChildProcess {
+    /// Spawn attributes that start a child as a shell does: nothing blocked, every signal at its
+    /// default (otherwise the calling thread's mask is inherited — a test thread blocks SIGINT).
+    static func withShellSignals<R>(_ body: (inout posix_spawnattr_t) -> R) -> R {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return body(&attributes)
     }
 }
 

@@ -88,15 +88,6 @@ final class Spawned {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = tmp
         let argv: [UnsafeMutablePointer<CChar>?] = ([ToolRunner.executable] + arguments).map { strdup($0) } + [nil]
@@ -104,7 +95,7 @@ final class Spawned {
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, ToolRunner.executable, &actions, &attributes, argv, envp)
+        let rc = ChildProcess.withShellSignals { posix_spawn(&child, ToolRunner.executable, &actions, &$0, argv, envp) }
         close(fds[1])
         guard rc == 0 else { throw FuzzError(description: "spawn failed: \(rc)") }
         pid = child
