@@ -54,12 +54,13 @@ enum FuzzBench {
         print("Fuzzing \(tool): seed \(seed), cases \(first)…\(first + count - 1), \(jobs) jobs")
         let step = max(1, count / 20)
         let total = count
-        let summary = campaign.run { done, partial in
+        let summary = campaign.run { done, partial, findings in
+            // Findings as they come (a long run may be stopped), progress every 5 %.
+            for finding in findings { FileHandle.standardOutput.write(Data("\(finding)\n".utf8)) }
             if done % step == 0 || done == total {
                 FileHandle.standardError.write(Data("  \(done)/\(total): \(partial.line)\n".utf8))
             }
         }
-        for finding in summary.findings { print(finding) }
         if keep, summary.failed > 0 { print("failing cases kept in \(scratch)") }
         print(String(format: "%@ (seed %llu, %d cases in %.0f s)", summary.line, seed, count, summary.seconds))
         return summary.failed == 0 ? 0 : 1

@@ -29,8 +29,9 @@ public struct FuzzCampaign: Sendable {
         public var line: String { "\(passed) passed, \(failed) failed" }
     }
 
-    /// Runs every case; `progress` is called after each (from the worker threads, serialised).
-    public func run(progress: @escaping @Sendable (Int, Summary) -> Void = { _, _ in }) -> Summary {
+    /// Runs every case; `progress` is called after each (from the worker threads, serialised),
+    /// with the findings of that case.
+    public func run(progress: @escaping @Sendable (Int, Summary, [FuzzFinding]) -> Void = { _, _, _ in }) -> Summary {
         final class Shared: @unchecked Sendable {
             let lock = NSLock()
             var next = 0
@@ -59,7 +60,7 @@ public struct FuzzCampaign: Sendable {
                         shared.summary.findings += findings
                     }
                     shared.done += 1
-                    progress(shared.done, shared.summary)
+                    progress(shared.done, shared.summary, findings)
                     shared.lock.unlock()
                 }
             }

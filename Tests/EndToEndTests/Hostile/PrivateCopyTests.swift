@@ -74,6 +74,22 @@ import Testing
         #expect(Hostile.entries(tmp.path).isEmpty, "left \(Hostile.entries(tmp.path))")
     }
 
+    /// A crash signal: the copy goes first, then the Swift runtime's crash handler runs as before
+    /// (for a signal sent from outside it prints its backtrace and returns, so the test ends the
+    /// process itself).
+    @Test(arguments: [SIGSEGV, SIGABRT])
+    func aCrashSignalRemovesTheCopy(signal: Int32) throws {
+        let tmp = TestDirectory("crash-\(signal)")
+        let process = try PrivateCopyTests.blockedRun(tmp: tmp.path)
+        #expect(!Hostile.privateCopies(tmp.path).isEmpty)
+        kill(process.pid, signal)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !Hostile.entries(tmp.path).isEmpty { usleep(20_000) }
+        #expect(Hostile.entries(tmp.path).isEmpty, "left \(Hostile.entries(tmp.path))")
+        kill(process.pid, SIGKILL)
+        _ = process.waitForSignal()
+    }
+
     @Test func theCopyOfAKilledRunIsRemovedByTheNextRun() throws {
         let tmp = TestDirectory("kill9")
         let process = try PrivateCopyTests.blockedRun(tmp: tmp.path)
