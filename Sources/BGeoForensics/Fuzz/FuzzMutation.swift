@@ -99,7 +99,15 @@ enum FuzzMutation {
                 let exp = FuzzValues.numberTexts[rng.int(0...(FuzzValues.numberTexts.count - 1))]
                 value = JSONValue.object(["accessToken": .string(FuzzValues.jwt(exp: exp)), "refreshToken": .string(FuzzValues.string(&rng))]).jsonText
             case "config":
-                value = "{\"authorization\":{\"accessToken\":\(JSONValue.string(FuzzValues.jwt(exp: FuzzValues.numberTexts[rng.int(0...(FuzzValues.numberTexts.count - 1))])).jsonText)},\"url\":\(FuzzValues.jsonValue(&rng))}"
+                // The numbers re-sync and replay convert, each a value that does not fit.
+                let numeric = ["httpTimeoutMs", "maxBatchSize", "autoSyncThreshold", "maxRecordsToPersist", "maxDaysToPersist",
+                               "locationFilterMaxAccuracy", "locationFilterMaxSpeed", "odometerAccuracyThreshold", "logMaxDays"]
+                var members = ["\"authorization\":{\"accessToken\":\(JSONValue.string(FuzzValues.jwt(exp: FuzzValues.numberTexts[rng.int(0...(FuzzValues.numberTexts.count - 1))])).jsonText)}",
+                               "\"url\":\(rng.chance(0.5) ? "\"http://127.0.0.1:1/x\"" : FuzzValues.jsonValue(&rng))"]
+                for key in numeric where rng.chance(0.5) {
+                    members.append("\"\(key)\":\(rng.chance(0.7) ? FuzzValues.numberTexts[rng.int(0...(FuzzValues.numberTexts.count - 1))] : FuzzValues.jsonValue(&rng))")
+                }
+                value = "{" + members.joined(separator: ",") + "}"
             default:
                 value = FuzzValues.jsonValue(&rng)
             }

@@ -64,6 +64,18 @@ import Testing
         }
     }
 
+    /// Found while widening the fuzz suite's config mutations: a recorded `httpTimeoutMs` of 1e12
+    /// trapped resync's socket layer (milliseconds → Int32 for poll).
+    @Test func recordedHTTPTimeoutOf1e12DoesNotTrapResync() throws {
+        let dir = TestDirectory("timeout-1e12")
+        let dump = try Hostile.dump(at: dir.file("bgeo.db")) { w in
+            try w.setState("config", raw: "{\"url\":\"http://127.0.0.1:1/x\",\"httpTimeoutMs\":1e12}")
+        }
+        let result = try Hostile.run(["resync", dump, "--url", "http://127.0.0.1:1/x", "--work", dir.file("work"),
+                                      "--max-attempts", "1", "--backoff-initial", "0"])
+        #expect(result.exitCode == 3, "records remain after one refused attempt: \(result.stderr.suffix(300))")
+    }
+
     @Test func odometerOf1e308InTextInspect() throws {
         let dir = TestDirectory("odometer")
         let dump = try Hostile.dump(at: dir.file("bgeo.db")) { w in try w.setState("odometer", raw: "1e308") }
