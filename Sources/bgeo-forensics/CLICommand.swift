@@ -48,7 +48,7 @@ enum CommandSupport {
     }
 
     static func printJSON(_ value: JSONValue) {
-        stdout.dataLine(JSONWriter(pretty: true).string(value))
+        stdout.jsonLine(JSONWriter(pretty: true).string(value))
         stdout.flush()
     }
 }

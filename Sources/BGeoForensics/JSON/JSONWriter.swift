@@ -69,13 +69,16 @@ public struct JSONWriter: Sendable {
         // Controls a terminal would act on (DEL, C1, bidi overrides, U+2028/9) are escaped too:
         // standard JSON escapes, so the text reads back the same, and JSON printed to a terminal
         // can neither rewrite nor disguise it.
-        var needsEscape = TerminalText.needsEscaping(s, keepingNewlines: false)
-        if !needsEscape {
-            for byte in s.utf8 where byte == 0x22 || byte == 0x5C || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
+        var needsEscape = false
+        var nonASCII = false
+        for byte in s.utf8 {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
                 needsEscape = true
                 break
             }
+            if byte >= 0x80 { nonASCII = true }
         }
+        if !needsEscape, nonASCII { needsEscape = TerminalText.needsEscaping(s, keepingNewlines: false) }
         if !needsEscape {
             out += s
         } else {

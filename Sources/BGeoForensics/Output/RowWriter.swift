@@ -6,7 +6,7 @@ public enum RowFormat: String, Sendable, CaseIterable {
 /// Streams rows in one of the RowFormats. Tables align on the first rows seen (long cells are
 /// cut with "…") so a million-row listing never has to be held in memory. Table cells are
 /// customer text: line breaks become spaces and every other control is shown as `\u{…}`
-/// before a cell is measured; CSV and JSON go out through `TextOutput.writeData`.
+/// before a cell is measured; CSV goes out through `TextOutput.writeData`, JSON through `writeJSON`.
 public final class RowWriter {
     private let format: RowFormat
     private let columns: [String]
@@ -24,7 +24,7 @@ public final class RowWriter {
         self.output = output
         switch format {
         case .csv: output.dataLine(columns.map(RowWriter.csvField).joined(separator: ","))
-        case .json: output.writeData("[")
+        case .json: output.writeJSON("[")
         default: break
         }
     }
@@ -36,10 +36,10 @@ public final class RowWriter {
         case .csv:
             output.dataLine(cells.map(RowWriter.csvField).joined(separator: ","))
         case .ndjson:
-            output.dataLine(jsonWriter.string(json()))
+            output.jsonLine(jsonWriter.string(json()))
         case .json:
-            output.writeData(rowCount == 0 ? "\n" : ",\n")
-            output.writeData(jsonWriter.string(json()))
+            output.writeJSON(rowCount == 0 ? "\n" : ",\n")
+            output.writeJSON(jsonWriter.string(json()))
         case .table:
             let cells = cells.map(RowWriter.tableCell)
             if widths == nil {
@@ -53,7 +53,7 @@ public final class RowWriter {
 
     public func finish() {
         switch format {
-        case .json: output.dataLine(rowCount == 0 ? "]" : "\n]")
+        case .json: output.jsonLine(rowCount == 0 ? "]" : "\n]")
         case .table:
             if widths == nil { flushPending() }
         default: break

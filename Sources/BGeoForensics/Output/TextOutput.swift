@@ -6,9 +6,9 @@ import Foundation
 /// This is the one place text leaves the tool, so it is where customer text is made safe to
 /// show (see `TerminalText`), whatever a renderer forgot: `write`/`line` are for text views —
 /// controls shown as `\u{…}` (line feeds kept), the tool's own colour codes kept on a terminal;
-/// `writeData`/`dataLine` are for CSV and JSON — controls shown except tab/CR/LF (JSON from
-/// `JSONWriter` never holds a raw control, so JSON passes unchanged). Only `clearLine` sends a
-/// control sequence of the tool's own. Nothing is shortened here: renderers shorten fields
+/// `writeData`/`dataLine` are for CSV — controls shown except tab/CR/LF; `writeJSON`/`jsonLine`
+/// take `JSONWriter` output, which never holds a raw control. Only `clearLine` sends a control
+/// sequence of the tool's own. Nothing is shortened here: renderers shorten fields
 /// (`TerminalText.field`, `.prose`), since only they know where a field ends.
 public final class TextOutput: @unchecked Sendable {
     private let fd: Int32
@@ -50,6 +50,17 @@ public final class TextOutput: @unchecked Sendable {
 
     public func dataLine(_ text: String) {
         writeData(text)
+        newline()
+    }
+
+    /// Writes JSON made by `JSONWriter`, which escapes every control itself: passed as it is
+    /// (a million-row export is not scanned twice).
+    public func writeJSON(_ text: String) {
+        append(text)
+    }
+
+    public func jsonLine(_ text: String) {
+        append(text)
         newline()
     }
 

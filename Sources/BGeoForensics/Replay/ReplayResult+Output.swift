@@ -67,18 +67,18 @@ extension ReplayResult {
         for member in summaryObject(top: top) { object[member.key] = member.value }
         var text = JSONWriter(pretty: true).string(.object(object))
         guard includeDecisions else {
-            output.dataLine(text)
+            output.jsonLine(text)
             return
         }
         text.removeLast(2)  // the closing "\n}"
-        output.writeData(text)
-        output.writeData(",\n  \"decisions\": [")
+        output.writeJSON(text)
+        output.writeJSON(",\n  \"decisions\": [")
         let compact = JSONWriter()
         for i in decisions.indices {
-            output.writeData(i == 0 ? "\n    " : ",\n    ")
-            output.writeData(compact.string(decisionJSON(i)))
+            output.writeJSON(i == 0 ? "\n    " : ",\n    ")
+            output.writeJSON(compact.string(decisionJSON(i)))
         }
-        output.dataLine(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
+        output.jsonLine(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
     }
 
     /// Columns of the per-fix listing (`--fixes`).
