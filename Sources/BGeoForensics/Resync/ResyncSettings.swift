@@ -50,7 +50,8 @@ public struct ResyncSettings: Sendable, Equatable {
         params = config["params"]?.objectValue ?? JSONObject()
         extras = config["extras"]?.objectValue ?? JSONObject()
         let timeoutMs = config.double("httpTimeoutMs") ?? 30_000
-        timeout = timeoutMs > 0 ? timeoutMs / 1000 : 30
+        // Capped at what a poll() timeout holds (~24.8 days): a recorded 1e12 trapped the socket layer.
+        timeout = timeoutMs > 0 && timeoutMs.isFinite ? min(timeoutMs, Double(Int32.max)) / 1000 : 30
         logURL = config.string("logUrl").flatMap { $0.isEmpty ? nil : $0 }
         authorization = config["authorization"]?.objectValue.map(AuthorizationSettings.init)
     }

@@ -60,6 +60,24 @@ public enum ResyncSetup {
                                    refreshToken: chain.lazy.compactMap(\.refreshToken).first)
     }
 
+    /// The working folder before the dump is opened, so the dump's private copy (it holds the
+    /// customer's tokens) can live inside it rather than in `$TMPDIR`, where a killed run would
+    /// leave it: `--work`, else `./<first 16 hex of the dump's sha256>.resync` (the name
+    /// `WorkingCopy.defaultFolder` gives; the default costs one extra read of the dump to hash it).
+    /// Created (mode 0700) when missing; `created` says so, for removing it again when it stays empty.
+    public static func prepareWorkFolder(dump path: String, work: String?) throws -> (path: String, created: Bool) {
+        let folder: String
+        if let work {
+            folder = work
+        } else {
+            folder = FileManager.default.currentDirectoryPath + "/" + String(try EvidenceCopy.sha256(ofFile: path).prefix(16)) + ".resync"
+        }
+        let created = !FileManager.default.fileExists(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return (folder, created)
+    }
+
     /// Tokens named by `--set authorization.accessToken=…` / `--set authorization.refreshToken=…`.
     public static func explicitTokens(sets: [String]) -> TokenRefresh.Tokens? {
         var tokens = TokenRefresh.Tokens(accessToken: nil, refreshToken: nil)

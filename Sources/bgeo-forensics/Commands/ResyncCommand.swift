@@ -56,7 +56,19 @@ enum ResyncCommand: CLICommand {
             }
         }
 
-        let dump = try CommandSupport.openDump(arguments)
+        // The dump's private copy lives inside the working folder (issue 10): whatever ends this
+        // process, no copy of the dump or its secrets is left outside --work.
+        let work = try ResyncSetup.prepareWorkFolder(dump: arguments.positionals[0], work: arguments.value("--work"))
+        let dump: Dump
+        do { dump = try Dump(path: arguments.positionals[0], privateParent: work.path) } catch {
+            if work.created { _ = rmdir(work.path) }
+            throw error
+        }
+        defer {
+            dump.removePrivateCopy()
+            if work.created { _ = rmdir(work.path) }  // only if nothing else was put there (dry run, errors)
+        }
+        CommandSupport.announceSanitization(of: dump)
         var redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         // What the dump alone lets a redactor know (even under --show-secrets): secrets beyond it
         // (given on the command line, issued by a refresh) are kept in the working copy.
@@ -75,7 +87,7 @@ enum ResyncCommand: CLICommand {
             return refuse(error.description)
         }
 
-        let workDir = arguments.value("--work") ?? (FileManager.default.currentDirectoryPath + "/" + WorkingCopy.defaultFolder(dump))
+        let workDir = work.path
         let workPath = workDir + "/work.db"
 
         if arguments.flag("--quarantine") {
@@ -325,7 +337,8 @@ final class ProgressRenderer {
                 let width = 24
                 let fraction = total.map { $0 > 0 ? Double($0 - p.remaining) / Double($0) : 1 } ?? 0
                 let filled = max(0, min(width, Int(fraction * Double(width))))
-                output.write("\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
+                output.clearLine()
+                output.write("[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
                 barShown = true
                 output.flush()
             } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 || p.backoff > 0
@@ -339,7 +352,7 @@ final class ProgressRenderer {
     }
 
     private func clearBar() {
-        if barShown { output.write("\r\u{1B}[2K"); barShown = false }
+        if barShown { output.clearLine(); barShown = false }
     }
 
     func finish() {
