@@ -3,6 +3,10 @@ import Foundation
 
 // bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet] [--keep]
 // Builds one large simulated dump, then times each feature on it beside an independent baseline.
+// bgeo-bench fuzz --count N --seed S …: the fuzz suite (see FuzzBench).
+if CommandLine.arguments.dropFirst().first == "fuzz" {
+    exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 var records = 1_000_000
 var only: Set<String>?
 var keep = false

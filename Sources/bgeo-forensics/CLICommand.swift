@@ -47,25 +47,30 @@ enum CommandSupport {
     /// by `sanitize` is announced on stderr unless the command says so in its own output.
     static func openDump(_ arguments: ParsedArguments, announceSanitized: Bool = true) throws -> Dump {
         let dump = try Dump(path: arguments.positionals[0])
-        if announceSanitized, let marker = dump.sanitizationMarker() {
-            stderr.line("note: " + marker.summary)
-            stderr.flush()
-        }
+        if announceSanitized { announceSanitization(of: dump) }
         return dump
     }
 
-    /// Prints warnings to stderr after a listing, so stdout stays clean for pipes.
+    /// "note: this dump was sanitised …" on stderr when `sanitize` wrote the dump.
+    static func announceSanitization(of dump: Dump) {
+        guard let marker = dump.sanitizationMarker() else { return }
+        stderr.line("note: " + marker.summary)
+        stderr.flush()
+    }
+
+    /// Prints warnings to stderr after a listing, so stdout stays clean for pipes. One warning is
+    /// one short line whatever it quotes (see `TerminalText.prose`).
     static func reportWarnings(_ dump: Dump) {
         let all = dump.warnings.all
         guard !all.isEmpty else { return }
         stderr.line("warning: \(all.count) row\(all.count == 1 ? "" : "s") could not be read completely:")
-        for warning in all.prefix(20) { stderr.line("  \(warning)") }
+        for warning in all.prefix(20) { stderr.line("  " + TerminalText.prose(warning.description)) }
         if all.count > 20 { stderr.line("  … and \(all.count - 20) more (see `bgeo-forensics inspect`).") }
         stderr.flush()
     }
 
     static func printJSON(_ value: JSONValue) {
-        stdout.line(JSONWriter(pretty: true).string(value))
+        stdout.jsonLine(JSONWriter(pretty: true).string(value))
         stdout.flush()
     }
 }

@@ -65,7 +65,7 @@ let commands: [any CLICommand.Type] = [
         return code
     } catch let error as DumpError {
         CommandSupport.stdout.flush()
-        CommandSupport.stderr.line(error.description)
+        CommandSupport.stderr.line(TerminalText.escaped(error.description))
         CommandSupport.stderr.flush()
         return 2
     } catch let error as UsageError {

@@ -28,7 +28,8 @@ import Testing
     @Test(arguments: [
         ["inspect", "--json"], ["locations", "--format", "ndjson"], ["logs", "--limit", "0"], ["replay", "--json", "--fixes"],
         ["timeline", "--json"], ["report", "-o", "OUT/r.html"], ["gpx", "-o", "OUT/t.gpx"], ["gpx", "--track", "raw", "-o", "OUT/raw.gpx"],
-        ["resync", "--url", "http://127.0.0.1:9/never", "--dry-run", "--work", "OUT/work"],
+        ["resync", "--url", "http://127.0.0.1:9/never", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--dry-run",
+         "--work", "OUT/work"],
         ["sanitize", "-o", "OUT/sanitised.db"],
         ["export", "-o", "OUT/t.geojson", "--points"], ["export", "--format", "kml", "--track", "raw", "--points", "-o", "OUT/t.kml"],
         ["fleet", "-o", "OUT/rows.ndjson", "--findings", "OUT/findings.ndjson"],

@@ -33,7 +33,7 @@ import Testing
             (["gpx", healthy, "-o", folder.file("missing/trace.gpx")], "does not exist"),
             (["simulate", "--scenario", "healthy-day", "-o", "d"], "it is a folder"),  // a one-letter name used to trap
             (["simulate", "--all", "-o", folder.file("a_file")], "a folder is needed"),
-            (["resync", NewUserTests.sample("stranded-refresh"), "--url", "http://127.0.0.1:9/x", "--work", folder.file("a_file"),
+            (["resync", NewUserTests.sample("stranded-refresh"), "--url", "http://127.0.0.1:9/x", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--work", folder.file("a_file"),
               "--deadline", "1s"], "a file with that name already exists"),
         ]
         for (words, reason) in cases {
@@ -151,11 +151,11 @@ import Testing
         let folder = TestDirectory("dry-run")
         let stranded = NewUserTests.sample("stranded-refresh")
         let work = folder.file("work")
-        let before = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--work", work, "--dry-run", "--requests", "1"])
+        let before = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--work", work, "--dry-run", "--requests", "1"])
         #expect(before.stdout.contains("read from the dump (no working copy yet)"), "\(before.stdout)")
-        let run = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--work", work, "--max-attempts", "1"])
+        let run = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--work", work, "--max-attempts", "1"])
         #expect(run.exitCode == 3, "\(run.stderr)")
-        let after = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--work", work, "--dry-run", "--requests", "1"])
+        let after = try ToolRunner.run(["resync", stranded, "--url", "http://127.0.0.1:9/x", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--work", work, "--dry-run", "--requests", "1"])
         #expect(after.stdout.contains("read from the working copy \(work)/work.db (left by an earlier run"), "\(after.stdout)")
     }
 

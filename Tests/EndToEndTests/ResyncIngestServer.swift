@@ -7,6 +7,8 @@ final class ResyncIngestServer: @unchecked Sendable {
     let process = Process()
     let port: Int
     let recordPath: String
+    /// `https` when started with a certificate.
+    let scheme: String
 
     static var scriptPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ingest_server.py").path
@@ -18,6 +20,7 @@ final class ResyncIngestServer: @unchecked Sendable {
         let portPath = dir.file("port-\(tag)")
         recordPath = dir.file("requests-\(tag).ndjson")
         try behaviour.jsonText.write(toFile: behaviourPath, atomically: true, encoding: .utf8)
+        scheme = tlsCertificate == nil ? "http" : "https"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.scriptPath, "--port-file", portPath, "--record", recordPath, "--behaviour", behaviourPath]
             + (tlsCertificate.map { ["--tls-cert", $0] } ?? [])
@@ -45,7 +48,10 @@ final class ResyncIngestServer: @unchecked Sendable {
         }
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+
+    /// The server's own process id (to sample, signal or wait for it).
+    var pid: Int32 { process.processIdentifier }
 
     /// One recorded request.
     struct Seen {

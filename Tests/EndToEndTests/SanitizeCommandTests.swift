@@ -129,7 +129,7 @@ import Testing
         #expect(try Self.run(["sanitize", dump, "-o", out]).exitCode == 0)
         for words in [["inspect", out], ["locations", out, "--format", "ndjson"], ["logs", out, "--limit", "0"], ["replay", out],
                       ["timeline", out], ["report", out, "-o", dir.file("r.html")], ["gpx", out, "-o", dir.file("t.gpx")],
-                      ["resync", out, "--url", "http://127.0.0.1:9/never", "--dry-run", "--work", dir.file("work")]] {
+                      ["resync", out, "--url", "http://127.0.0.1:9/never", "--set", "authorization.refreshUrl=http://127.0.0.1:9/refresh", "--dry-run", "--work", dir.file("work")]] {
             let result = try Self.run(words, in: dir.path)
             #expect(result.exitCode == 0, "\(words.joined(separator: " ")): \(result.stderr)")
             #expect((result.stdout + result.stderr).contains("this dump was sanitised"), "\(words[0]) does not say so")

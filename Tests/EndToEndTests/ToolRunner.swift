@@ -26,10 +26,13 @@ enum ToolRunner {
     static var executable: String { productsDirectory.appendingPathComponent("bgeo-forensics").path }
 
     /// Runs the tool; `stdin` is closed. Output is read concurrently so large outputs cannot deadlock.
-    static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil) throws -> ToolResult {
+    /// `launcher`: a command that runs the tool for us (its words come first, then the tool's path
+    /// and `arguments`), e.g. a private mount namespace that trusts a test CA.
+    static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil,
+                    launcher: [String] = []) throws -> ToolResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         if let environment { process.environment = environment }
         let out = Pipe()

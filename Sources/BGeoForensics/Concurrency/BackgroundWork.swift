@@ -7,10 +7,17 @@ final class BackgroundWork<Value>: @unchecked Sendable {
     private var value: Value?
 
     init(_ work: @escaping () -> Value) {
-        let job = UncheckedBox(work)
+        let job = UncheckedBox<(() -> Value)?>(work)
         group.enter()
         Thread.detachNewThread { [self] in
-            value = job.value()
+            let result = job.value!()
+            // Drop the work (and all it captured) before signalling: otherwise this thread held
+            // the last reference to what the closure captured — a second connection to a dump's
+            // private copy — until after the waiting thread had returned and perhaps called
+            // exit(), so the copy's deinit never ran and the folder was left behind (about one
+            // successful run in five).
+            job.value = nil
+            value = result
             group.leave()
         }
     }

@@ -20,16 +20,18 @@ extension Dump {
             conditions.append("event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")")
             bindings.append(contentsOf: exact.map { .text($0) })
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let order = query.order == .oldestFirst ? "ASC" : "DESC"
-        let sql = "SELECT id, ts, level, src, event, message, data, uploaded FROM log_entries \(whereClause) ORDER BY id \(order)"
+        let scan = RowScan(columns: "id, ts, level, src, event, message, data, uploaded", table: table,
+                           conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
         let needle = query.grep?.lowercased()
         var emitted = 0
-        try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
+        try scanRows(scan) { stmt, rowId in
             guard let time = stmt.withUTF8(1, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
                 return true
             }
+            // SQLite filtered these already, except after a damaged page (see RowScan.conditions).
+            if let maxLevel = query.maxLevel, stmt.int(2) > maxLevel.rawValue { return true }
+            if let src = query.src, stmt.text(3) != src { return true }
             let event = query.includeText || !query.events.isEmpty ? stmt.text(4) ?? "" : ""
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }

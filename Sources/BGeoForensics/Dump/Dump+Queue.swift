@@ -9,24 +9,21 @@ extension Dump {
         guard let table = layout.queueTable else { return }
         let col = quoteIdentifier(layout.recordColumn)
         func column(_ name: String) -> String { layout.queueColumns.contains(name) ? name : "NULL" }
-        var bindings: [SQLValue] = []
-        var whereClause = ""
+        var scan = RowScan(
+            columns: "id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))",
+            table: table)
         if let uuid = query.uuid {
-            whereClause = layout.queueColumns.contains("uuid") ? "WHERE uuid = ?" : "WHERE instr(\(col), ?) > 0"
-            bindings.append(.text(uuid))
+            scan.conditions.append(layout.queueColumns.contains("uuid") ? "uuid = ?" : "instr(\(col), ?) > 0")
+            scan.bindings.append(.text(uuid))
         }
         if let kind = query.kind, layout.hasKindColumn {
-            whereClause += (whereClause.isEmpty ? "WHERE " : " AND ") + "kind = ?"
-            bindings.append(.text(kind.rawValue))
+            scan.conditions.append("kind = ?")
+            scan.bindings.append(.text(kind.rawValue))
         }
-        let sql = """
-            SELECT id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))
-            FROM \(quoteIdentifier(table)) \(whereClause) ORDER BY id
-            """
         let scanner = Dump.recordScanner
         var values: [ScannedValue] = []
         var emitted = 0
-        try scanRows(sql, bindings: bindings, table: table) { stmt, rowId in
+        try scanRows(scan) { stmt, rowId in
             guard let record = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, values: &values,
                                             includeText: query.includeText) else { return true }
             if let uuid = query.uuid, record.uuid != uuid { return true }
@@ -112,13 +109,12 @@ extension Dump {
     public func forEachQueueRow(_ body: (QueueRow) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
         let col = quoteIdentifier(layout.recordColumn)
-        let sql = """
-            SELECT id, \(layout.queueColumns.contains("uuid") ? "uuid" : "NULL"),
-                   \(layout.hasTimestampColumn ? "timestamp" : "NULL"), \(layout.hasKindColumn ? "kind" : "NULL"),
-                   \(layout.hasCreatedAtColumn ? "created_at" : "NULL"), \(col), \(layout.hasAttemptsColumn ? "attempts" : "NULL")
-            FROM \(quoteIdentifier(table)) ORDER BY id
-            """
-        try scanRows(sql, table: table) { stmt, rowId in
+        let scan = RowScan(columns: """
+            id, \(layout.queueColumns.contains("uuid") ? "uuid" : "NULL"), \(layout.hasTimestampColumn ? "timestamp" : "NULL"), \
+            \(layout.hasKindColumn ? "kind" : "NULL"), \(layout.hasCreatedAtColumn ? "created_at" : "NULL"), \(col), \
+            \(layout.hasAttemptsColumn ? "attempts" : "NULL")
+            """, table: table)
+        try scanRows(scan) { stmt, rowId in
             let json = stmt.text(5) ?? ""
             var uuid = stmt.text(1)
             var ts = stmt.text(2)

@@ -50,9 +50,44 @@ extension Dump {
                 if objectKeys.contains(key), value.objectValue == nil, value != .null {
                     warnings.add(table: "state", rowId: nil, "key '\(key)' is not a JSON object")
                 }
+                checkStateValue(key: key, value)
             } catch {
                 warnings.add(table: "state", rowId: nil, "key '\(key)' is not valid JSON (\(error.description))")
             }
+        }
+    }
+
+    /// Numbers and token claims of the known keys that cannot be what they claim to be: a
+    /// located warning each (the value is still shown, as the number it is).
+    private func checkStateValue(key: String, _ value: JSONValue) {
+        func warn(_ message: String) { warnings.add(table: "state", rowId: nil, "key '\(key)': " + message) }
+        switch key {
+        case "odometer":
+            if let metres = value.doubleValue, !StateRanges.odometerMetres.contains(metres) {
+                warn("\(NumberText.describe(metres)) m is out of range (0 … 1e10 m)")
+            }
+        case "http.failures":
+            if let n = value.doubleValue, !(n.rounded() == n && StateRanges.failures.contains(n)) {
+                warn("\(NumberText.describe(n)) is not a count of failures")
+            }
+        case "auth":
+            guard let auth = value.objectValue else { return }
+            for member in auth {
+                if let token = member.value.stringValue, let problem = JWT.expiryProblem(token) { warn("\(member.key): " + problem) }
+            }
+        case "config":
+            if let config = value.objectValue { warnAboutTokenClaims(in: config, table: "state", rowId: nil, label: "key 'config'") }
+        default:
+            break
+        }
+    }
+
+    /// The authorization tokens of a config whose JWT `exp` is not a time: one warning each.
+    func warnAboutTokenClaims(in config: JSONObject, table: String, rowId: Int64?, label: String) {
+        guard let authorization = config.valueIgnoringCase("authorization")?.objectValue else { return }
+        for name in ["accessToken", "refreshToken"] {
+            guard let token = authorization.valueIgnoringCase(name)?.stringValue, let problem = JWT.expiryProblem(token) else { continue }
+            warnings.add(table: table, rowId: rowId, "\(label) authorization.\(name): " + problem)
         }
     }
 
@@ -64,7 +99,17 @@ extension Dump {
         forEachLogEntry(LogQuery(order: .newestFirst, limit: 1, events: ["config"])) { entry in
             if let object = entry.data?.objectValue { last = (object, entry.rowId) }
         }
-        if let last { return (SDKConfig(last.0), .logLine(rowId: last.1)) }
+        if let last {
+            warnAboutTokenClaims(in: last.0, table: "log_entries", rowId: last.1, label: "config line")
+            return (SDKConfig(last.0), .logLine(rowId: last.1))
+        }
         return (SDKConfig(), .defaults)
     }
+}
+
+/// What the `state` numbers can plausibly hold.
+enum StateRanges {
+    /// Ten million kilometres: more than any device travels.
+    static let odometerMetres: ClosedRange<Double> = 0...1e10
+    static let failures: ClosedRange<Double> = 0...1e9
 }

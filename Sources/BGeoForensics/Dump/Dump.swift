@@ -22,24 +22,84 @@ public final class Dump {
     /// Connection to the private copy. Writing to it never touches the evidence.
     public let database: Database
     private let evidence: EvidenceCopy
+    /// Tables salvaged after a damaged page (per connection; nil: could not be salvaged).
+    var salvagedTables: [String: SalvagedTable?] = [:]
 
-    /// Opens `path` as evidence: copies it (and its -wal) privately, hashes the inputs, and
-    /// detects the format. Throws a `DumpError` with one plain sentence when it cannot.
-    public init(path: String) throws(DumpError) {
+    /// Opens `path` as evidence: copies it (and its -wal) into a private folder inside
+    /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A -wal that
+    /// does not belong to the dump is left out, a cut file is read as far as it goes; both with a
+    /// warning naming the file. Throws a `DumpError` with one plain sentence when it cannot read
+    /// it at all.
+    public init(path: String, privateParent: String? = nil) throws(DumpError) {
         self.path = path
-        let evidence = try EvidenceCopy(path: path)
+        let evidence = try EvidenceCopy(path: path, privateParent: privateParent)
         self.evidence = evidence
+        for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
-        try Dump.checkHeader(copyPath: evidence.copyPath, originalPath: path, fileBytes: main.bytes,
-                             hasWAL: evidence.files.contains { $0.path.hasSuffix("-wal") })
-        do {
-            database = try Database(path: evidence.copyPath, mode: .readWriteCreate)
-            try database.execute("PRAGMA query_only = 1")
-        } catch {
-            throw Dump.classify(error, path: path)
+        let header = try DatabaseHeader(copyPath: evidence.copyPath, originalPath: path)
+        let truncation = try TruncatedCopy.repair(copyPath: evidence.copyPath, originalPath: path, header: header,
+                                                  fileBytes: main.bytes)
+        let walPath = evidence.files.first(where: { $0.path.hasSuffix("-wal") })?.path
+        var walWarning = walPath.flatMap { Dump.checkWAL($0, copy: evidence.copyPath + "-wal", dump: path, header: header) }
+        let copyWAL = evidence.copyPath + "-wal"
+        let anchors = walPath != nil && EvidenceFile.exists(copyWAL) ? WALIdentity.readMainAlone(copyPath: evidence.copyPath) : nil
+        func open() throws(DumpError) -> Database {
+            do {
+                let db = try Database(path: evidence.copyPath, mode: .readWriteCreate)
+                try db.execute("PRAGMA query_only = 1")
+                return db
+            } catch {
+                throw Dump.classify(error, path: path, truncation: truncation)
+            }
         }
-        layout = try Dump.detectLayout(database, path: path)
+        var db: Database? = try open()
+        if let walPath, let anchors, let reason = db.flatMap(anchors.mismatch(in:)) {
+            // Read the main file alone: close (without the checkpoint SQLite does on close, which
+            // would write the foreign pages into the copy), drop the WAL and its index, reopen.
+            try? db?.setNoCheckpointOnClose()
+            db = nil
+            for suffix in ["-wal", "-shm"] { _ = unlink(evidence.copyPath + suffix) }
+            db = try open()
+            walWarning = Dump.ignoredWALWarning(walPath, reason: reason, dump: path)
+        }
+        database = db!
+        do throws(DumpError) {
+            layout = try Dump.detectLayout(database, path: path)
+        } catch {
+            guard let truncation, case .damaged = error else { throw error }
+            throw .damaged(path: path, reason: truncation.description + ", and what is left holds no readable schema")
+        }
+        if let walWarning { warnings.add(walWarning) }
+        if let truncation {
+            let damaged = tablesReachingMissingPages()
+            let tables = damaged.isEmpty
+                ? "no table reaches the missing pages"
+                : "tables that may be incomplete: " + damaged.joined(separator: ", ")
+            warnings.add(table: path, rowId: nil, truncation.description + "; everything before the cut is read (" + tables + ")")
+        }
         loadStateWarnings()
+    }
+
+    /// Leaves the private copy's -wal out (SQLite then reads the main file alone) when it does
+    /// not belong to the dump; the warning names the evidence file. Also notes discarded frames.
+    private static func checkWAL(_ walPath: String, copy: String, dump: String, header: DatabaseHeader) -> DumpWarning? {
+        switch WALCheck.check(walPath: copy, mainPath: String(copy.dropLast(4)), main: header) {
+        case .use(_, let discarded):
+            guard discarded > 0 else { return nil }
+            return DumpWarning(table: walPath, rowId: nil,
+                               message: "\(discarded) frame\(discarded == 1 ? "" : "s") after the last committed transaction "
+                               + "(unfinished or cut off) \(discarded == 1 ? "is" : "are") not part of the database and not read")
+        case .empty:
+            return nil
+        case .ignore(let reason):
+            _ = unlink(copy)
+            return ignoredWALWarning(walPath, reason: reason, dump: dump)
+        }
+    }
+
+    private static func ignoredWALWarning(_ walPath: String, reason: String, dump: String) -> DumpWarning {
+        DumpWarning(table: walPath, rowId: nil,
+                    message: "ignored: \(reason); the main file \((dump as NSString).lastPathComponent) was read alone")
     }
 
     /// A second connection to the same private copy, with its own (empty) warning log, for
@@ -60,34 +120,10 @@ public final class Dump {
         }
     }
 
-    /// The first 100 bytes decide "is it SQLite at all" before SQLite is asked anything, so a zip
-    /// or a text file gets a plain answer; the header's page count catches truncation.
-    private static func checkHeader(copyPath: String, originalPath: String, fileBytes: Int64, hasWAL: Bool) throws(DumpError) {
-        guard let handle = FileHandle(forReadingAtPath: copyPath) else {
-            throw .unreadable(path: originalPath, reason: "the private copy cannot be opened")
-        }
-        defer { try? handle.close() }
-        let header = [UInt8](handle.readData(ofLength: 100))
-        let magic = Array("SQLite format 3\0".utf8)
-        guard header.count >= 16, Array(header[0..<16]) == magic else { throw .notADatabase(path: originalPath) }
-        guard header.count == 100 else { throw .damaged(path: originalPath, reason: "the file ends inside the 100-byte header") }
-        var pageSize = Int64(header[16]) << 8 | Int64(header[17])
-        if pageSize == 1 { pageSize = 65_536 }
-        let pageCount = Int64(header[28]) << 24 | Int64(header[29]) << 16 | Int64(header[30]) << 8 | Int64(header[31])
-        let changeCounter = header[24..<28]
-        let validFor = header[92..<96]
-        // The in-header size is only trustworthy when "version-valid-for" matches the change counter.
-        if Array(changeCounter) == Array(validFor), pageCount > 0, fileBytes < pageCount * pageSize {
-            throw .damaged(path: originalPath,
-                           reason: "truncated: its header says \(pageCount * pageSize) bytes but the file has \(fileBytes)")
-        }
-        _ = hasWAL
-    }
-
-    static func classify(_ error: SQLiteError, path: String) -> DumpError {
+    static func classify(_ error: SQLiteError, path: String, truncation: TruncatedCopy? = nil) -> DumpError {
         switch error.primaryCode {
         case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CORRUPT: return .damaged(path: path, reason: error.message)
+        case SQLITE_CORRUPT: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
         default: return .unreadable(path: path, reason: error.message)
         }
     }
@@ -139,8 +175,11 @@ public final class Dump {
                           tables: tables)
     }
 
-    /// The private working folder of the copy (see `EvidenceCopy.workingFolder`).
-    var workingFolder: String { evidence.workingFolder }
+    /// The folder holding the private copy (inside `$TMPDIR` or the `privateParent` given).
+    public var privateFolder: String { evidence.privateFolder }
+
+    /// Removes the private copy now, before this value goes away (nothing may be read after).
+    public func removePrivateCopy() { evidence.removeCopy() }
 
     /// The dump's file name without folders, for titles.
     public var displayName: String { (path as NSString).lastPathComponent }

@@ -7,11 +7,13 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
     case notADatabase(path: String)
     case damaged(path: String, reason: String)
     case unknownSchema(path: String, tables: [String])
+    /// A FIFO, socket or device: never read (it could block forever or never end).
+    case notARegularFile(path: String, kind: String)
 
     public var path: String {
         switch self {
         case .missing(let p), .unreadable(let p, _), .empty(let p), .notADatabase(let p),
-             .damaged(let p, _), .unknownSchema(let p, _):
+             .damaged(let p, _), .unknownSchema(let p, _), .notARegularFile(let p, _):
             return p
         }
     }
@@ -31,6 +33,8 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unknownSchema(let path, let tables):
             let list = tables.isEmpty ? "no tables" : "only " + tables.joined(separator: ", ")
             return "\(path) is an SQLite database but has none of the BGeo or LongPing tables (it has \(list))."
+        case .notARegularFile(let path, let kind):
+            return "\(path) is \(kind), not a regular file, so it is not read as evidence (copy the dump to a file first)."
         }
     }
 }

@@ -8,21 +8,23 @@ public struct DumpInput: Sendable, Equatable {
 }
 
 /// A private copy of a dump and its `-wal` (never the `-shm`: SQLite rebuilds the WAL index
-/// from the WAL itself). The evidence files are only ever opened for reading; everything SQLite
-/// does (WAL recovery, checkpoint on close) happens to the copy, which is deleted when this value
-/// goes away. The copy is made in the kernel (a fraction of a second for a gigabyte); the inputs
-/// are hashed on a second thread meanwhile and after, so reading the copy need not wait for the
-/// SHA-256 — `inputs` does.
+/// from the WAL itself). The evidence files are only ever opened for reading, and only when they
+/// are regular files (a FIFO or a device would block the read forever, or never end); everything
+/// SQLite does (WAL recovery, checkpoint on close) happens to the copy. The copy lives in a
+/// `PrivateFolder` — in `$TMPDIR`, or in a folder the caller chose (resync keeps it inside its
+/// working folder) — which goes away with this value, at exit, or on a signal, and is swept by
+/// the next run after a kill -9. The copy is made in the kernel (a fraction of a second for a
+/// gigabyte); the inputs are hashed on a second thread meanwhile and after, so reading the copy
+/// need not wait for the SHA-256 — `inputs` does.
 public final class EvidenceCopy: @unchecked Sendable {
     /// Path of the private database copy to open.
     public let copyPath: String
     /// The inputs as found (the database first, then its -wal and -shm if present), with their
     /// sizes; the hashes come with `inputs`.
     public let files: [(path: String, bytes: Int64)]
-    private let directory: String
-    /// The private working folder that holds the copy: where work files that must not outlive the
-    /// process (the streamed trace's spill files) belong, removed with it.
-    var workingFolder: String { directory }
+    /// A -wal or -shm beside the dump that is not a regular file, with why: not read, not copied.
+    public let ignored: [(path: String, reason: String)]
+    private let folder: PrivateFolder
     private let hashing: BackgroundWork<(inputs: [DumpInput], failure: DumpError?)>
 
     /// The inputs with their SHA-256 (waits for the hashing thread the first time). A file that
@@ -32,44 +34,51 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// Why an input could not be hashed, if one could not (nil in every normal case).
     public var hashFailure: DumpError? { hashing.wait().failure }
 
-    public init(path: String) throws(DumpError) {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path: path) }
-        guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
-        let present = [path] + ["-wal", "-shm"].map { path + $0 }.filter { fm.fileExists(atPath: $0) }
+    /// Copies `path` (and its -wal) into a new private folder inside `privateParent` (default
+    /// `$TMPDIR`). Throws at once, without reading a byte, when `path` is not a regular file.
+    public init(path: String, privateParent: String? = nil) throws(DumpError) {
+        let main = try EvidenceFile.open(path)
+        defer { close(main) }
+        var companions: [(path: String, fd: Int32)] = []
+        defer { for companion in companions { close(companion.fd) } }
+        var ignored: [(path: String, reason: String)] = []
+        for companion in ["-wal", "-shm"].map({ path + $0 }) where EvidenceFile.exists(companion) {
+            do throws(DumpError) {
+                companions.append((companion, try EvidenceFile.open(companion)))
+            } catch {
+                guard case .notARegularFile(_, let kind) = error else { throw error }
+                ignored.append((companion, "it is \(kind), not a regular file, so it was not read"))
+            }
+        }
+        self.ignored = ignored
+        let present = [path] + companions.map(\.path)
         // Hashing starts at once, beside the copy: both read the same pages.
         hashing = EvidenceCopy.startHashing(present)
-        let dir = fm.temporaryDirectory.appendingPathComponent("bgeo-forensics-\(UUID().uuidString)").path
-        do {
-            try fm.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                   attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .unreadable(path: path, reason: "cannot create a private working folder: \(error.localizedDescription)")
-        }
-        directory = dir
-        copyPath = dir + "/dump.db"
+        folder = try PrivateFolder(in: privateParent ?? FileManager.default.temporaryDirectory.path)
+        copyPath = folder.path + "/dump.db"
         var sizes: [(path: String, bytes: Int64)] = []
-        do {
-            for source in present {
+        do throws(DumpError) {
+            sizes.append((path, try EvidenceCopy.copy(main, source: path, to: copyPath)))
+            for companion in companions {
                 // -shm is hashed as evidence but not copied; see the type comment.
-                if source.hasSuffix("-shm") {
-                    sizes.append((source, try EvidenceCopy.size(of: source)))
+                if companion.path.hasSuffix("-shm") {
+                    sizes.append((companion.path, try EvidenceCopy.size(of: companion.fd, path: companion.path)))
                 } else {
-                    let destination = source == path ? copyPath : copyPath + "-wal"
-                    sizes.append((source, try EvidenceCopy.copy(from: source, to: destination)))
+                    sizes.append((companion.path, try EvidenceCopy.copy(companion.fd, source: companion.path, to: copyPath + "-wal")))
                 }
             }
         } catch {
-            try? fm.removeItem(atPath: dir)
+            folder.remove()
             throw error
         }
         files = sizes
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    /// The private folder's path (its parent is `$TMPDIR` or the folder the caller chose).
+    public var privateFolder: String { folder.path }
+
+    /// Removes the private copy now (everything read from it must be finished).
+    public func removeCopy() { folder.remove() }
 
     /// Hashes every input in order on its own thread. A file that cannot be read keeps its size
     /// and says why in place of a hash; the first such error is returned too.
@@ -133,26 +142,34 @@ public final class EvidenceCopy: @unchecked Sendable {
         return Int64(info.st_size)
     }
 
+    private static func size(of fd: Int32, path: String) throws(DumpError) -> Int64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        return Int64(info.st_size)
+    }
+
     private static func hash(_ source: String) throws(DumpError) -> DumpInput {
+        let input = try EvidenceFile.open(source)
+        defer { close(input) }
         var hasher = SHA256Hasher()
         var total: Int64 = 0
-        try readChunks(source) { chunk throws(DumpError) in
+        try readChunks(input, source: source) { chunk throws(DumpError) in
             hasher.update(chunk)
             total += Int64(chunk.count)
         }
         return DumpInput(path: source, bytes: total, sha256: hasher.finalizeHex())
     }
 
-    /// Copies `source` to `destination`; returns the bytes copied.
-    private static func copy(from source: String, to destination: String) throws(DumpError) -> Int64 {
-        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    /// Copies the open evidence file `input` to `destination`; returns the bytes copied.
+    private static func copy(_ input: Int32, source: String, to destination: String) throws(DumpError) -> Int64 {
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else {
             throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
         }
         defer { close(output) }
-        if let copied = try copyInKernel(from: source, to: output) { return copied }
+        if let copied = try copyInKernel(from: input, source: source, to: output) { return copied }
         var total: Int64 = 0
-        try readChunks(source) { chunk throws(DumpError) in
+        try readChunks(input, source: source) { chunk throws(DumpError) in
             total += Int64(chunk.count)
             var written = 0
             while written < chunk.count {
@@ -170,10 +187,7 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// Copies with `sendfile` (file to file on Linux): the bytes never pass through a user buffer,
     /// which halves the copy's cost on a gigabyte dump. Returns the bytes copied, or nil (nothing
     /// written) when the kernel refuses this pair of files: the caller then copies through a buffer.
-    private static func copyInKernel(from source: String, to output: Int32) throws(DumpError) -> Int64? {
-        let input = open(source, O_RDONLY)
-        guard input >= 0 else { throw .unreadable(path: source, reason: String(cString: strerror(errno))) }
-        defer { close(input) }
+    private static func copyInKernel(from input: Int32, source: String, to output: Int32) throws(DumpError) -> Int64? {
         var offset: off_t = 0
         while true {
             let n = sendfile(output, input, &offset, 1 << 30)
@@ -185,23 +199,21 @@ public final class EvidenceCopy: @unchecked Sendable {
         }
     }
 
-    /// Reads a file in 1 MiB chunks, opened read-only.
-    private static func readChunks(_ source: String, _ body: (UnsafeRawBufferPointer) throws(DumpError) -> Void) throws(DumpError) {
-        let input = open(source, O_RDONLY)
-        guard input >= 0 else {
-            throw .unreadable(path: source, reason: String(cString: strerror(errno)))
-        }
-        defer { close(input) }
+    /// Reads an open file in 1 MiB chunks with `pread` (the descriptor's offset is left alone).
+    private static func readChunks(_ input: Int32, source: String,
+                                   _ body: (UnsafeRawBufferPointer) throws(DumpError) -> Void) throws(DumpError) {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
+        var offset: off_t = 0
         while true {
-            let n = read(input, buffer.baseAddress, chunk)
+            let n = pread(input, buffer.baseAddress, chunk, offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: source, reason: String(cString: strerror(errno)))
             }
             if n == 0 { return }
+            offset += off_t(n)
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
     }

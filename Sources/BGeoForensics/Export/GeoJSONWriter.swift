@@ -24,7 +24,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
 
     func begin(outline: TrackOutline, geofences: [ReportGeofence], includesFixes: Bool) {
         lineCount = outline.lineSegments
-        var header = #"{"type":"FeatureCollection","name":"# + InvisibleCharacters.jsonLiteral(name)
+        var header = #"{"type":"FeatureCollection","name":"# + JSONWriter().literal(name)
         var bounds: GeoBounds?
         for box in [outline.trackBounds, outline.geofenceBounds, includesFixes ? outline.fixBounds : nil] {
             guard let box else { continue }
@@ -82,10 +82,10 @@ final class GeoJSONWriter: TrackFeatureWriter {
         flush()
         startFeature()
         text += #"{"type":"Feature","geometry":"# + GeoJSONWriter.point(latitude: event.latitude, longitude: event.longitude)
-        text += #","properties":{"kind":"geofence","uuid":"# + InvisibleCharacters.jsonLiteral(event.uuid)
+        text += #","properties":{"kind":"geofence","uuid":"# + JSONWriter().literal(event.uuid)
         text += #","time":"# + GeoJSONWriter.time(event.time)
-        text += #","identifier":"# + InvisibleCharacters.jsonLiteral(event.identifier)
-        text += #","action":"# + InvisibleCharacters.jsonLiteral(event.action) + "}}"
+        text += #","identifier":"# + JSONWriter().literal(event.identifier)
+        text += #","action":"# + JSONWriter().literal(event.action) + "}}"
         flush()
     }
 
@@ -110,7 +110,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
             text += String(segment)
         }
         text += #","uuid":"#
-        text += p.uuid.map(InvisibleCharacters.jsonLiteral) ?? "null"
+        text += p.uuid.map(JSONWriter().literal) ?? "null"
         text += #","time":""#
         text += Timestamp.format(p.time)
         text += #"","accuracy":"#
@@ -132,7 +132,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
         text += #","decision":""#
         text += p.decision.rawValue
         text += #"","reason":"#
-        text += p.reason.map(InvisibleCharacters.jsonLiteral) ?? "null"
+        text += p.reason.map(JSONWriter().literal) ?? "null"
         text += "}}"
         if text.utf8.count >= 1 << 16 { flush() }
     }

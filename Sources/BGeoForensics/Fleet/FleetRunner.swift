@@ -178,7 +178,7 @@ public final class FleetRunner: @unchecked Sendable {
     }
 
     /// Runs the child with its pid registered, so `cancel` can kill it.
-    private func startAndWait(_ child: ChildProcess) throws(FleetError) -> ChildProcess.Outcome {
+    private func startAndWait(_ child: ChildProcess) throws(ChildProcess.SpawnError) -> ChildProcess.Outcome {
         try child.run { pid in
             lock.lock()
             defer { lock.unlock() }
@@ -194,7 +194,7 @@ public final class FleetRunner: @unchecked Sendable {
     private func failure(_ path: String, size: Int64?, sha: String?, wal: String?, _ status: FleetRowStatus, _ message: String,
                          exitCode: Int) -> Result? {
         let row = FleetRow.failure(path: path, size: size, sha256: sha, walSha256: wal, status: status, error: message, exitCode: exitCode)
-        return Result(status: status, row: InvisibleCharacters.jsonLine(.object(row)), findings: [], peakMB: 0)
+        return Result(status: status, row: JSONWriter().string(.object(row)), findings: [], peakMB: 0)
     }
 
     /// Why an analysis process gave no row, in one sentence.

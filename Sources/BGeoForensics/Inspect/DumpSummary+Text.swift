@@ -14,14 +14,17 @@ extension DumpSummary {
                      + " — \(queue.locations) location, \(queue.geofences) geofence"
                      + (queue.unreadable > 0 ? ", \(queue.unreadable) unreadable (see warnings)" : ""))
         if let oldest = queue.oldest, let newest = queue.newest {
-            lines.append("  oldest \(oldest)   newest \(newest)" + (queue.headUUID.map { "   head \($0)" } ?? ""))
+            lines.append("  oldest \(TerminalText.field(oldest))   newest \(TerminalText.field(newest))"
+                         + (queue.headUUID.map { "   head \(TerminalText.field($0))" } ?? ""))
         }
         lines.append("")
         if layout.hasLog {
             let levels = log.byLevel.keys.sorted().map { "\(LogLevel.name(of: $0)) \(log.byLevel[$0]!)" }.joined(separator: ", ")
             lines.append("Log: \(log.count) row\(log.count == 1 ? "" : "s")" + (levels.isEmpty ? "" : " (\(levels))")
                          + ", \(log.pendingUpload) not yet uploaded")
-            if let first = log.first, let last = log.last { lines.append("  first \(first)   last \(last)") }
+            if let first = log.first, let last = log.last {
+                lines.append("  first \(TerminalText.field(first))   last \(TerminalText.field(last))")
+            }
         } else {
             lines.append("Log: no log_entries table in this dump.")
         }
@@ -42,15 +45,20 @@ extension DumpSummary {
                 if auth["accessToken"] == nil, let clear = auth["accessToken"]?.stringValue { lines.append("  accessToken: \(clear)") }
             }
             if let failures = object["httpFailures"]?.intValue { lines.append("  consecutive upload failures: \(failures)") }
-            if let next = object["nextAttemptAt"]?.stringValue { lines.append("  next upload attempt at: \(next)") }
+            if let next = object["nextAttemptAt"]?.stringValue { lines.append("  next upload attempt at: \(TerminalText.field(next))") }
             if let odometer = object["odometer"]?.doubleValue { lines.append("  odometer: \(String(format2: odometer)) m") }
             if let device = object["device"]?.objectValue {
-                lines.append("  device: " + device.map { "\($0.key)=\($0.value.stringValue ?? $0.value.jsonText)" }.joined(separator: " "))
+                lines.append("  device: " + device.map {
+                    TerminalText.field($0.key) + "=" + TerminalText.field($0.value.stringValue ?? $0.value.jsonText)
+                }.joined(separator: " "))
             }
             if let config = object["config"], config != .null {
                 lines.append("  config (secrets redacted):")
                 let pretty = JSONWriter(pretty: true).string(config)
-                for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("    " + line) }
+                // A config value may be huge (a token in clear with --show-secrets is kept whole).
+                for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
+                    lines.append("    " + TerminalText.prose(String(line), longestRun: 4096))
+                }
             }
         }
         lines.append("")
@@ -58,7 +66,7 @@ extension DumpSummary {
             lines.append("Warnings: none — every row decoded.")
         } else {
             lines.append("Warnings (\(warnings.count)) — these rows were skipped or read in part:")
-            for warning in warnings { lines.append("  \(warning)") }
+            for warning in warnings { lines.append("  " + TerminalText.prose(warning.description)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -68,6 +76,11 @@ extension String {
     /// A number with two decimals, without Foundation's locale-dependent formatting.
     public init(format2 value: Double) {
         let scaled = (value * 100).rounded()
+        // Too big for two exact decimals (or not a number): the shortest exact text instead.
+        guard abs(scaled) < 9e15 else {
+            self = NumberText.describe(value)
+            return
+        }
         let sign = scaled < 0 ? "-" : ""
         let magnitude = Int64(abs(scaled))
         let fraction = magnitude % 100

@@ -16,8 +16,12 @@ public struct JSONParser {
         return try result.get()
     }
 
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Nesting deeper than this is an error: dump values are parsed recursively, and a phone's
+    /// record need not be trusted with the stack.
+    public static let maxDepth = 512
+
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.maxDepth) throws(ParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -26,9 +30,13 @@ public struct JSONParser {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxDepth: Int
     private var index = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
 
     private func error(_ reason: String) -> ParseError { ParseError(offset: index, reason: reason) }
 
@@ -42,7 +50,7 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(ParseError) -> JSONValue {
-        guard depth < 512 else { throw error("nesting deeper than 512") }
+        guard depth < maxDepth else { throw error("nesting deeper than \(maxDepth)") }
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)

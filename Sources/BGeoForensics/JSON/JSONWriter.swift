@@ -1,5 +1,5 @@
 /// Serialises JSONValue deterministically: keys in stored order (or sorted, when asked),
-/// shortest round-trip numbers, RFC 8259 escaping (plus `<`, `>` and `&` as \u escapes when
+/// shortest round-trip numbers, RFC 8259 escaping (every control as a \u escape, plus `<`, `>` and `&` as \u escapes when
 /// `htmlSafe`, so JSON embedded in HTML can never close a script element).
 public struct JSONWriter: Sendable {
     public var sortedKeys: Bool
@@ -64,13 +64,30 @@ public struct JSONWriter: Sendable {
         return "\(value)"
     }
 
+    /// `s` as a quoted JSON string literal (the GeoJSON writer assembles its documents from these).
+    public func literal(_ s: String) -> String {
+        // Fast path for the usual uuid or word: printable ASCII without quote or backslash.
+        if !htmlSafe, s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
+        var out = ""
+        writeString(s, into: &out)
+        return out
+    }
+
     public func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Controls a terminal would act on (DEL, C1, bidi overrides, U+2028/9) are escaped too:
+        // standard JSON escapes, so the text reads back the same, and JSON printed to a terminal
+        // can neither rewrite nor disguise it.
         var needsEscape = false
-        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
-            needsEscape = true
-            break
+        var nonASCII = false
+        for byte in s.utf8 {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
+                needsEscape = true
+                break
+            }
+            if byte >= 0x80 { nonASCII = true }
         }
+        if !needsEscape, nonASCII { needsEscape = TerminalText.needsEscaping(s, keepingNewlines: false) }
         if !needsEscape {
             out += s
         } else {
@@ -85,7 +102,7 @@ public struct JSONWriter: Sendable {
                 case ">" where htmlSafe: out += "\\u003e"
                 case "&" where htmlSafe: out += "\\u0026"
                 default:
-                    if scalar.value < 0x20 {
+                    if TerminalText.isControl(scalar.value) {
                         let hex = String(scalar.value, radix: 16)
                         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                     } else {

@@ -4,7 +4,9 @@ public enum RowFormat: String, Sendable, CaseIterable {
 }
 
 /// Streams rows in one of the RowFormats. Tables align on the first rows seen (long cells are
-/// cut with "…") so a million-row listing never has to be held in memory.
+/// cut with "…") so a million-row listing never has to be held in memory. Table cells are
+/// customer text: line breaks become spaces and every other control is shown as `\u{…}`
+/// before a cell is measured; CSV goes out through `TextOutput.writeData`, JSON through `writeJSON`.
 public final class RowWriter {
     private let format: RowFormat
     private let columns: [String]
@@ -21,8 +23,8 @@ public final class RowWriter {
         self.columns = columns
         self.output = output
         switch format {
-        case .csv: output.line(columns.map(RowWriter.csvField).joined(separator: ","))
-        case .json: output.write("[")
+        case .csv: output.dataLine(columns.map(RowWriter.csvField).joined(separator: ","))
+        case .json: output.writeJSON("[")
         default: break
         }
     }
@@ -32,13 +34,14 @@ public final class RowWriter {
         defer { rowCount += 1 }
         switch format {
         case .csv:
-            output.line(cells.map(RowWriter.csvField).joined(separator: ","))
+            output.dataLine(cells.map(RowWriter.csvField).joined(separator: ","))
         case .ndjson:
-            output.line(jsonWriter.string(json()))
+            output.jsonLine(jsonWriter.string(json()))
         case .json:
-            output.write(rowCount == 0 ? "\n" : ",\n")
-            output.write(jsonWriter.string(json()))
+            output.writeJSON(rowCount == 0 ? "\n" : ",\n")
+            output.writeJSON(jsonWriter.string(json()))
         case .table:
+            let cells = cells.map(RowWriter.tableCell)
             if widths == nil {
                 pending.append(cells)
                 if pending.count >= sampleSize { flushPending() }
@@ -50,7 +53,7 @@ public final class RowWriter {
 
     public func finish() {
         switch format {
-        case .json: output.line(rowCount == 0 ? "]" : "\n]")
+        case .json: output.jsonLine(rowCount == 0 ? "]" : "\n]")
         case .table:
             if widths == nil { flushPending() }
         default: break
@@ -77,12 +80,16 @@ public final class RowWriter {
         var parts: [String] = []
         for (i, width) in widths.enumerated() {
             var cell = i < cells.count ? cells[i] : ""
-            cell = cell.replacingOccurrences(of: "\n", with: " ")
             if cell.count > width { cell = String(cell.prefix(max(1, width - 1))) + "…" }
             let isLast = i == widths.count - 1
             parts.append(isLast ? cell : cell + String(repeating: " ", count: width - cell.count))
         }
         output.line(parts.joined(separator: "  "))
+    }
+
+    /// A table cell as shown: line breaks as spaces, other controls visible.
+    static func tableCell(_ value: String) -> String {
+        TerminalText.escaped(value.contains("\n") ? value.replacingOccurrences(of: "\n", with: " ") : value)
     }
 
     /// RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula.

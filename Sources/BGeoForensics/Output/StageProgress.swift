@@ -31,7 +31,8 @@ public final class StageProgress: @unchecked Sendable {
         endStage()
         current = (activity, Date())
         guard live else { return }
-        write("\r\u{1B}[2K\(label): \(activity)…")
+        // The clearing sequence is the tool's own; the words are shown, never acted on.
+        write("\r\u{1B}[2K" + TerminalText.prose("\(label): \(activity)") + "…")
         lineShown = true
     }
 
@@ -46,7 +47,7 @@ public final class StageProgress: @unchecked Sendable {
         current = nil
         guard timing else { return }
         clearLine()
-        write(String(format: "  %@: %.2f s\n", stage.activity, Date().timeIntervalSince(stage.started)))
+        write(String(format: "  %@: %.2f s\n", TerminalText.prose(stage.activity), Date().timeIntervalSince(stage.started)))
     }
 
     private func clearLine() {

@@ -60,7 +60,7 @@ public struct ReplayComparison: Sendable {
         if !differences.isEmpty {
             var rows = [["#", "fix", "timestamp", "recorded", "what-if"]]
             for i in differences.prefix(listLimit) {
-                rows.append([String(i), recorded.fixes[i].label, recorded.fixes[i].timestampText,
+                rows.append([String(i), TerminalText.field(recorded.fixes[i].label), TerminalText.field(recorded.fixes[i].timestampText),
                              recorded.decisions[i].label, whatIf.decisions[i].label])
             }
             out.append(contentsOf: ReplayResult.align(rows))
@@ -68,7 +68,7 @@ public struct ReplayComparison: Sendable {
         }
         out.append("")
         out.append("Diagnosis (what-if)")
-        for line in whatIf.diagnosis { out.append("  - " + line) }
+        for line in whatIf.diagnosis { out.append("  - " + TerminalText.prose(line)) }
         return out.joined(separator: "\n") + "\n"
     }
 }

@@ -69,18 +69,18 @@ extension ReplayResult {
         for member in summaryObject(top: top) { object[member.key] = member.value }
         var text = JSONWriter(pretty: true).string(redactor.redact(.object(object)))
         guard includeDecisions else {
-            output.line(text)
+            output.jsonLine(text)
             return
         }
         text.removeLast(2)  // the closing "\n}"
-        output.write(text)
-        output.write(",\n  \"decisions\": [")
+        output.writeJSON(text)
+        output.writeJSON(",\n  \"decisions\": [")
         let compact = JSONWriter()
         for i in decisions.indices {
-            output.write(i == 0 ? "\n    " : ",\n    ")
-            output.write(redactor.redact(text: compact.string(decisionJSON(i))))
+            output.writeJSON(i == 0 ? "\n    " : ",\n    ")
+            output.writeJSON(redactor.redact(text: compact.string(decisionJSON(i))))
         }
-        output.line(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
+        output.jsonLine(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
     }
 
     /// Columns of the per-fix listing (`--fixes`).
@@ -136,7 +136,7 @@ extension ReplayResult {
             out.append("Top contributors")
             var table = [["#", "fix", "timestamp", "added m", "speed m/s", "accuracy m"]]
             for c in contributors {
-                table.append([String(c.index), c.label, c.timestampText, String(format: "%.1f", c.distanceAdded),
+                table.append([String(c.index), TerminalText.field(c.label), TerminalText.field(c.timestampText), String(format: "%.1f", c.distanceAdded),
                               c.impliedSpeed.map { String(format: "%.1f", $0) } ?? "-",
                               c.accuracy.map { String(format: "%.0f", $0) } ?? "?"])
             }
@@ -144,7 +144,7 @@ extension ReplayResult {
         }
         out.append("")
         out.append("Diagnosis")
-        for line in diagnosis { out.append("  - " + line) }
+        for line in diagnosis { out.append("  - " + TerminalText.prose(line)) }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -153,15 +153,19 @@ extension ReplayResult {
     }
 
     /// Left-aligned text columns, numbers right-aligned (a cell that parses as a number).
+    /// Trailing padding is cut by hand: a `\\s+$` regex here took time quadratic in the padding,
+    /// minutes for a 70,000-character uuid (cells are shortened by the caller now as well).
     static func align(_ rows: [[String]]) -> [String] {
         guard let first = rows.first else { return [] }
         var widths = Array(repeating: 0, count: first.count)
         for r in rows { for (i, cell) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
         return rows.map { r in
-            "  " + r.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
+            var line = "  " + r.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
                 return Double(cell) != nil ? pad + cell : cell + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ")
+            while let last = line.last, last.isWhitespace { line.removeLast() }
+            return line
         }
     }
 }

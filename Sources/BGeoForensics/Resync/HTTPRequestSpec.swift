@@ -52,6 +52,49 @@ public struct HTTPHeader: Sendable, Equatable {
         Redactor.isSensitiveKey(name) || name.lowercased().contains("key")
     }
 
+    /// Why this header cannot go on the wire, or nil. A CR or LF would end the header line and
+    /// let the rest become headers (or a request) of its own; NUL and other control characters
+    /// are cut or refused differently by every server. A name must be an RFC 9110 token.
+    public var problem: String? {
+        if name.isEmpty { return "a header has an empty name" }
+        if let bad = name.unicodeScalars.first(where: { !HTTPHeader.isTokenCharacter($0) }) {
+            return "header name '\(HTTPHeader.visible(name))' contains \(HTTPHeader.describe(bad)), which a header name cannot hold"
+        }
+        if let bad = HTTPHeader.forbiddenCharacter(inValue: value) {
+            return "header '\(name)' has a value that contains \(HTTPHeader.describe(bad)); a header value must be one line without control characters"
+        }
+        return nil
+    }
+
+    /// The first character a header value cannot carry (controls other than TAB, DEL).
+    public static func forbiddenCharacter(inValue value: String) -> Unicode.Scalar? {
+        value.unicodeScalars.first { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+    }
+
+    static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": return true
+        default: return "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+        }
+    }
+
+    public static func describe(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\r": return "a carriage return (CR)"
+        case "\n": return "a line feed (LF)"
+        case "\0": return "a NUL character"
+        case " ": return "a space"
+        default:
+            return scalar.value < 0x20 || scalar.value == 0x7F || scalar.value > 0x7E
+                ? String(format: "the character U+%04X", scalar.value) : "'\(Character(scalar))'"
+        }
+    }
+
+    /// A name as shown in a message: control characters as `\r`, `\n`, `\u{…}`.
+    static func visible(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined())
+    }
+
     func redactedValue(_ redactor: Redactor) -> String {
         guard redactor.enabled else { return value }
         guard isSecret else { return redactor.redact(text: value) }

@@ -1,23 +1,72 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// What came back from one request. Status 0 means no response (network error, timeout).
+/// What came back from one request. Status 0 means no response (network error, timeout);
+/// `failure` then says why.
 public struct HTTPResult: Sendable, Equatable {
     public var status: Int
-    /// Response body, or the error's description when status is 0.
+    /// Response body (at most `HTTPClient.bodyLimit` bytes of it), or the failure's description
+    /// when status is 0.
     public var body: String
     /// `Retry-After` in seconds (delta-seconds or an HTTP-date), when present.
     public var retryAfter: Double?
     public var milliseconds: Int
+    /// Why there is no response (status 0).
+    public var failure: NetworkFailure?
+    /// The `Location` header of a 3xx, as sent (never followed).
+    public var location: String?
+    /// True when the body was longer than the client reads: the rest was discarded.
+    public var bodyTruncated: Bool
 
-    public init(status: Int, body: String, retryAfter: Double? = nil, milliseconds: Int = 0) {
+    public init(status: Int, body: String, retryAfter: Double? = nil, milliseconds: Int = 0, failure: NetworkFailure? = nil,
+                location: String? = nil, bodyTruncated: Bool = false) {
         self.status = status
         self.body = body
         self.retryAfter = retryAfter
         self.milliseconds = milliseconds
+        self.failure = failure
+        self.location = location
+        self.bodyTruncated = bodyTruncated
     }
+
+    /// No response, for `failure`.
+    public init(_ failure: NetworkFailure, milliseconds: Int = 0) {
+        self.init(status: 0, body: "network error: \(failure.message)", milliseconds: milliseconds, failure: failure)
+    }
+
+    /// A 3xx: the server wants the request sent elsewhere (which re-sync never does by itself).
+    public var isRedirect: Bool { (300...399).contains(status) }
+}
+
+/// Why an exchange produced no HTTP response, as a kind a script can switch on and a sentence.
+public struct NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The host name did not resolve.
+        case dns
+        /// Nothing listens there (connection refused, host or network unreachable).
+        case refused
+        /// The TLS handshake failed (certificate, protocol); the message says which check.
+        case tls
+        /// `httpTimeoutMs` passed (connecting, sending, or waiting for / reading the response).
+        case timeout
+        /// The server reset or closed the connection before a complete response.
+        case reset
+        /// The server's answer is not HTTP/1.x (or breaks its own framing).
+        case `protocol`
+        /// The request cannot be sent as it is (an invalid URL or header); nothing left.
+        case invalidRequest = "invalid-request"
+        /// SIGINT / SIGTERM arrived while the request was in flight: abandoned.
+        case interrupted
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
 }
 
 /// Sends requests; a protocol so the engine can be driven by a scripted fake in unit tests.
@@ -38,67 +87,12 @@ extension HTTPSending {
     }
 }
 
-/// URLSession (libcurl underneath on Linux): one long-lived session, method set explicitly,
-/// TLS certificate checks left on (no delegate overrides them).
-public final class URLSessionTransport: HTTPSending, @unchecked Sendable {
-    private let session: URLSession
-    private let timeout: Double
-
-    public init(timeout: Double) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = max(timeout * 2, timeout + 5)
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
-        self.timeout = timeout
-    }
-
-    deinit { session.finishTasksAndInvalidate() }
-
-    private final class Box: @unchecked Sendable {
-        var result = HTTPResult(status: 0, body: "no response")
-    }
-
-    public func send(_ request: HTTPRequestSpec) -> HTTPResult {
-        send(request, whileWaiting: {})
-    }
-
-    public func send(_ request: HTTPRequestSpec, whileWaiting: () -> Void) -> HTTPResult {
-        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            return HTTPResult(status: 0, body: "invalid URL '\(request.url)'")
-        }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
-        urlRequest.httpBody = Data(request.body)
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let start = DispatchTime.now().uptimeNanoseconds
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            let ms = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-            if let http = response as? HTTPURLResponse, error == nil {
-                let text = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(URLSessionTransport.parseRetryAfter)
-                box.result = HTTPResult(status: http.statusCode, body: text, retryAfter: retryAfter, milliseconds: ms)
-            } else {
-                box.result = HTTPResult(status: 0, body: error.map { "network error: \($0.localizedDescription)" } ?? "no response",
-                                        milliseconds: ms)
-            }
-            done.signal()
-        }
-        task.resume()
-        whileWaiting()
-        done.wait()
-        return box.result
-    }
-
+/// The `Retry-After` header's two forms.
+public enum RetryAfter {
     /// `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → seconds from now.
-    public static func parseRetryAfter(_ text: String) -> Double? {
+    public static func seconds(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return seconds }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -2,9 +2,14 @@
 /// body shaped by `httpRootProperty`, `batchSync`, `params` and `extras`; headers from the config;
 /// `Authorization: Bearer <accessToken>` when authorization is configured. Pure: no I/O.
 public struct RequestBuilder: Sendable {
-    public var settings: ResyncSettings
+    public let settings: ResyncSettings
+    /// Config extras merged into stored records as bytes (nil when the config has none).
+    private let extrasMerger: ExtrasMerger?
 
-    public init(settings: ResyncSettings) { self.settings = settings }
+    public init(settings: ResyncSettings) {
+        self.settings = settings
+        extrasMerger = settings.extras.isEmpty ? nil : ExtrasMerger(extras: settings.extras)
+    }
 
     /// One queued record: its uuid and its stored JSON text.
     public struct Record: Sendable, Equatable {
@@ -22,9 +27,10 @@ public struct RequestBuilder: Sendable {
                         body: locationBodyBytes(records))
     }
 
-    /// The location request for `count` stored records whose UTF-8 is already comma-joined in
-    /// `storedRecords` (see `storedRecordsFrame`); nil when the batch needs the general path.
-    /// Same bytes as `locationRequest(_:accessToken:url:)` for the same records.
+    /// The location request for `count` stored records whose upload bytes are already
+    /// comma-joined in `storedRecords` (each appended with `appendStoredRecord`; see
+    /// `storedRecordsFrame`); nil when the batch needs the general path. Same bytes as
+    /// `locationRequest(_:accessToken:url:)` for the same records.
     public func locationRequest(storedRecords: [UInt8], count: Int, accessToken: String?, url: String? = nil) -> HTTPRequestSpec? {
         guard let frame = storedRecordsFrame(count: count) else { return nil }
         var body: [UInt8] = []
@@ -50,15 +56,15 @@ public struct RequestBuilder: Sendable {
         return list
     }
 
-    /// The body text. Records are sent as stored unless config extras must be merged in (then
-    /// they are re-serialised in stored key order with int/real forms kept).
+    /// The body text. Records are sent as stored; config extras are merged into each record's
+    /// `extras` member (`recordText`).
     public func locationBody(_ records: [Record]) -> String {
         String(decoding: locationBodyBytes(records), as: UTF8.self)
     }
 
-    /// The body as bytes. The common case (no extras to merge, no lone record merged into the
-    /// root) copies each stored record's UTF-8 straight into one buffer sized up front: a batch
-    /// of 100 records used to cost more in String joining than in SQLite and the socket together.
+    /// The body as bytes. The common case (no lone record merged into the root) copies each
+    /// stored record's UTF-8 (extras merged as bytes) straight into one buffer sized up front: a
+    /// batch of 100 records used to cost more in String joining than in SQLite and the socket together.
     public func locationBodyBytes(_ records: [Record]) -> [UInt8] {
         let writer = JSONWriter()
         let merged = !settings.batchSync && records.count == 1 && settings.rootProperty == "."
@@ -69,19 +75,17 @@ public struct RequestBuilder: Sendable {
             for member in settings.params where root[member.key] == nil { root[member.key] = member.value }
             return Array(writer.string(.object(root)).utf8)
         }
-        let texts = settings.extras.isEmpty ? records.map(\.json) : records.map(recordText)
         let frame = frame()
         var out: [UInt8] = []
-        out.reserveCapacity(frame.head.count + texts.reduce(0) { $0 + $1.utf8.count + 1 } + frame.tail.count)
+        let extraBytes = extrasMerger == nil ? 0 : 64 + settings.extras.count * 32
+        out.reserveCapacity(frame.head.count + records.reduce(0) { $0 + $1.json.utf8.count + 1 + extraBytes } + frame.tail.count)
         out.append(contentsOf: frame.head)
-        if settings.batchSync {
-            for (index, text) in texts.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: text.utf8)
-            }
-        } else {
-            out.append(contentsOf: (texts.first ?? "null").utf8)
+        let sent = settings.batchSync ? records[...] : records.prefix(1)
+        for (index, record) in sent.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendRecord(record.json, to: &out)
         }
+        if sent.isEmpty && !settings.batchSync { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: frame.tail)
         return out
     }
@@ -104,21 +108,44 @@ public struct RequestBuilder: Sendable {
         return (Array(head.utf8), Array((settings.batchSync ? "]}" : "}").utf8))
     }
 
-    /// The frame for a batch of stored records sent as they are (comma-joined, between head and
-    /// tail), or nil when this batch needs the general path: extras to merge, a lone record
-    /// merged into the root, or several records without batchSync.
+    /// The frame for a batch of stored records (comma-joined, between head and tail), or nil
+    /// when this batch needs the general path: a lone record merged into the root, or several
+    /// records without batchSync.
     public func storedRecordsFrame(count: Int) -> (head: [UInt8], tail: [UInt8])? {
-        guard settings.extras.isEmpty, count >= 1 else { return nil }
+        guard count >= 1 else { return nil }
         if !settings.batchSync && (count != 1 || settings.rootProperty == ".") { return nil }
         return frame()
     }
 
     /// A record's upload text: stored text when there are no config extras; otherwise config
-    /// extras merged under the record's own (the record's keys win).
+    /// extras merged under the record's own (the record's keys win; see `ExtrasMerger`).
     public func recordText(_ record: Record) -> String {
-        guard !settings.extras.isEmpty, case .object(var object)? = try? JSONParser.parse(record.json) else {
-            return record.json
+        guard extrasMerger != nil else { return record.json }
+        var out: [UInt8] = []
+        appendRecord(record.json, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func appendRecord(_ json: String, to out: inout [UInt8]) {
+        var text = json
+        text.withUTF8 { appendStoredRecord($0, to: &out) }
+    }
+
+    /// Appends one stored record's upload bytes (valid UTF-8) to a body: as stored, with config
+    /// extras merged when there are any. The one place both body paths turn a record into bytes.
+    func appendStoredRecord(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let extrasMerger else {
+            out.append(contentsOf: bytes)
+            return
         }
+        if extrasMerger.append(bytes, to: &out) { return }
+        // Text the byte scan leaves alone (escaped or duplicate keys): parsed, merged, written.
+        out.append(contentsOf: mergedByParsing(String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+
+    /// The general merge: the record parsed, extras merged in, written back (key order kept).
+    func mergedByParsing(_ json: String) -> String {
+        guard case .object(var object)? = try? JSONParser.parse(json) else { return json }
         switch object["extras"] {
         case nil, .null?:
             object["extras"] = .object(settings.extras)
@@ -127,7 +154,7 @@ public struct RequestBuilder: Sendable {
             for member in own { combined[member.key] = member.value }
             object["extras"] = .object(combined)
         default:
-            return record.json  // extras of another type: leave the record untouched
+            return json  // extras of another type: leave the record untouched
         }
         return JSONWriter().string(.object(object))
     }

@@ -33,6 +33,10 @@ public struct ResyncProgress: Sendable {
     public var elapsed: Double
     /// The wait in progress, seconds (0 when none).
     public var backoff: Double
+    /// The last HTTP status a server answered this run (nil before any answer).
+    public var lastStatus: Int?
+    /// The failure of the last attempt when it failed (nil when it succeeded).
+    public var failing: ResyncFailure?
 }
 
 /// Something an operator should see.
@@ -40,6 +44,12 @@ public enum ResyncEvent: Sendable {
     case progress(ResyncProgress)
     /// A one-line note: backoff, refresh, quarantine, split, halved batch, stop reason.
     case note(String)
+}
+
+/// A run that cannot go on without sending something it must not (a refresh issued a token
+/// that cannot be a header): the command reports it as bad input (exit 2). Nothing more is sent.
+public struct ResyncRefusal: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }
 
 /// Drains a working copy to an endpoint with the SDK's HTTP contract. All decisions come from
@@ -57,6 +67,9 @@ public final class ResyncEngine {
     private let clock: () -> Double
     private let onEvent: (ResyncEvent) -> Void
     private let start: Double
+    private let interrupt: InterruptSignal?
+    /// What the dump alone lets a redactor know: secrets beyond it are kept in the working copy.
+    private let dumpRedactor: Redactor
 
     // Counters of this run.
     public private(set) var delivered = 0
@@ -69,10 +82,24 @@ public final class ResyncEngine {
     /// Seconds spent inside `drainLocations`/`drainLogs` (this run).
     public private(set) var drainSeconds = 0.0
     private var lastProgressAt = -1.0
+    /// The last failed attempt of this run, and whether the latest attempt was that failure.
+    public private(set) var lastFailure: ResyncFailure?
+    private var failing = false
+    /// The last status a server answered (any, 2xx included).
+    public private(set) var lastStatus: Int?
+    /// The signal that stopped this run, when one did.
+    public private(set) var interruptedBy: Int32?
+    /// Redirect targets already explained this run (the sentence is said once per target).
+    private var explainedRedirects: Set<String> = []
 
+    /// `interrupt`: once it has received a signal the run stops before the next request or wait
+    /// (a backoff wait ends early), with `interruptedBy` and `stopReason` set. `dumpRedactor`:
+    /// the redactor built from the dump alone; secrets learned beyond it are kept in the working
+    /// copy (default: `redactor`). `sleep` defaults to a wait that the interrupt cuts short.
     public init(workingCopy: WorkingCopy, settings: ResyncSettings, tokens: TokenRefresh.Tokens, options: ResyncOptions,
-                transport: HTTPSending, redactor: Redactor,
-                sleep: @escaping (Double) -> Void = { if $0 > 0 { Thread.sleep(forTimeInterval: $0) } },
+                transport: HTTPSending, redactor: Redactor, dumpRedactor: Redactor? = nil,
+                interrupt: InterruptSignal? = nil,
+                sleep: ((Double) -> Void)? = nil,
                 random: @escaping () -> Double = { Double.random(in: 0...1) },
                 clock: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
                 onEvent: @escaping (ResyncEvent) -> Void = { _ in }) {
@@ -87,7 +114,12 @@ public final class ResyncEngine {
         for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
         self.redactor = redactor
         self.transport = transport
-        self.sleep = sleep
+        self.dumpRedactor = dumpRedactor ?? redactor
+        self.interrupt = interrupt
+        self.sleep = sleep ?? { seconds in
+            guard seconds > 0 else { return }
+            if let interrupt { interrupt.sleep(seconds) } else { Thread.sleep(forTimeInterval: seconds) }
+        }
         self.random = random
         self.clock = clock
         self.onEvent = onEvent
@@ -99,6 +131,11 @@ public final class ResyncEngine {
 
     /// True (and `stopReason` set) when the run must stop before the next request or wait.
     private func mustStop(failures: Int, waiting: Double = 0) -> Bool {
+        if let signal = interrupt?.received {
+            interruptedBy = signal
+            stopReason = "interrupted by \(InterruptSignal.name(signal)); nothing is in flight (the last request was journaled)"
+            return true
+        }
         if let max = options.maxAttempts, failures >= max {
             stopReason = "stopped after \(failures) consecutive failed attempts (--max-attempts \(max))"
             return true
@@ -118,14 +155,43 @@ public final class ResyncEngine {
         lastProgressAt = now
         onEvent(.progress(ResyncProgress(lane: lane, sent: lane == "logs" ? logsUploaded : delivered, remaining: remaining,
                                          quarantined: quarantinedThisRun, requests: requests, elapsed: now - start,
-                                         backoff: backoff)))
+                                         backoff: backoff, lastStatus: lastStatus, failing: failing ? lastFailure : nil)))
     }
 
-    private func wait(_ delay: Double, lane: String, remaining: Int, failures: Int, status: Int) -> Bool {
+    private func wait(_ delay: Double, lane: String, remaining: Int, failures: Int) -> Bool {
         if mustStop(failures: failures, waiting: delay) { return false }
-        onEvent(.note(String(format: "status %d: backing off %.2f s (failure %d in a row)", status, delay, failures)))
+        let what = lastFailure?.short ?? "failure"
+        onEvent(.note(String(format: "%@: backing off %.2f s (failure %d in a row)", what, delay, failures)))
         report(lane, remaining: remaining, backoff: delay, force: true)
         sleep(delay)
+        return true
+    }
+
+    /// Keeps what an answer says for the progress line and the summary, and explains a redirect
+    /// (once per target): it is never followed, and the operator decides.
+    private func observe(_ result: HTTPResult, lane: String, request: HTTPRequestSpec) {
+        if result.status > 0 { lastStatus = result.status }
+        guard let failure = ResyncFailure(lane: lane, request: request, result: result, redactor: redactor) else {
+            failing = false
+            return
+        }
+        lastFailure = failure
+        failing = true
+        if let advice = failure.redirectAdvice, explainedRedirects.insert(lane + " " + (failure.location ?? "")).inserted {
+            onEvent(.note(advice))
+        }
+    }
+
+    /// The journal's `error` text for a result without a response.
+    static func errorText(_ result: HTTPResult) -> String? { result.failure.map(\.description) }
+
+    /// True (and the stop recorded) when the request was abandoned because of a signal.
+    private func abandoned(_ result: HTTPResult) -> Bool {
+        guard result.failure?.kind == .interrupted else { return false }
+        let signal = interrupt?.received ?? SIGINT
+        interruptedBy = signal
+        stopReason = "interrupted by \(InterruptSignal.name(signal)); the request in flight was abandoned "
+            + "(journaled; its records stay queued and go again on the next run)"
         return true
     }
 
@@ -181,12 +247,12 @@ public final class ResyncEngine {
                 bodySHA256 = SHA256Hasher.hex(bytes: request.body)
                 uuidsJSON = WorkingCopy.jsonArray(rows.map(\.uuid))
                 guard prefetch, let last = rows.last else { return }
-                // Stored records go into the body as bytes; a batch that needs re-serialising
-                // (extras, a record merged into the root) is read again as text.
+                // Stored records go into the body as bytes (config extras merged as bytes); a
+                // batch that needs the general path (a record merged into the root) is read again as text.
                 var stored: [UInt8] = []
                 stored.reserveCapacity(request.body.count + request.body.count / 4)
-                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored),
-                      !following.isEmpty else { return }
+                guard let following = try? wc.nextBatch(after: last.id, limit: limit, appendingRecordsTo: &stored,
+                                                        using: builder.appendStoredRecord), !following.isEmpty else { return }
                 if let request = builder.locationRequest(storedRecords: stored, count: following.count, accessToken: token,
                                                          url: options.url) {
                     next = (following, request)
@@ -196,16 +262,27 @@ public final class ResyncEngine {
                 }
             }
             requests += 1
+            observe(result, lane: "locations", request: request)
+            if abandoned(result) {
+                try wc.transaction {
+                    try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: 0, response: nil,
+                                         ms: result.milliseconds, attempt: attempt, outcome: "interrupted",
+                                         requestSHA256: bodySHA256, uuidsJSON: uuidsJSON, error: ResyncEngine.errorText(result)),
+                                   redactor: redactor, storeBody: true)
+                }
+                break
+            }
             let input = ResyncStateMachine.Input(status: result.status, batchCount: rows.count,
                                                  alreadyRefreshed: alreadyRefreshed, failures: failures,
                                                  retryAfter: result.retryAfter, attempts: rows.map(\.attempts),
                                                  jitterUnit: random())
             let action = machine.decide(input)
-            let response = String(result.body.prefix(1024))
+            let response = result.failure == nil ? String(result.body.prefix(1024)) : nil
             try wc.transaction {
                 try wc.journal(.init(lane: "locations", request: request, uuids: rows.map(\.uuid), status: result.status,
                                      response: response, ms: result.milliseconds, attempt: attempt,
-                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256, uuidsJSON: uuidsJSON),
+                                     outcome: ResyncEngine.name(action), requestSHA256: bodySHA256, uuidsJSON: uuidsJSON,
+                                     error: ResyncEngine.errorText(result), location: result.location),
                                redactor: redactor, storeBody: !(200...299).contains(result.status))
                 switch action {
                 case .deliver:
@@ -245,10 +322,10 @@ public final class ResyncEngine {
                 onEvent(.note("status \(result.status): halving the batch to \(n)"))
             case .refresh:
                 guard try recover(refreshing: true, delay: machine.backoff(input), lane: "locations", remaining: remaining,
-                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
+                                  failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .retry(let delay):
                 guard try recover(refreshing: false, delay: delay, lane: "locations", remaining: remaining,
-                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
+                                  failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .countAttempts(_, let drop, let delay):
                 quarantinedThisRun += drop.count
                 remaining -= drop.count
@@ -257,7 +334,7 @@ public final class ResyncEngine {
                     onEvent(.note("status \(result.status): quarantined \(drop.map { rows[$0].uuid }.joined(separator: ", ")) after the attempt limit"))
                 }
                 if remaining > 0 {
-                    guard wait(delay, lane: "locations", remaining: remaining, failures: failures, status: result.status) else { break }
+                    guard wait(delay, lane: "locations", remaining: remaining, failures: failures) else { break }
                 }
             }
             if stopReason != nil { break }
@@ -286,7 +363,7 @@ public final class ResyncEngine {
     /// What both lanes do after a transient failure: try the token refresh when asked (a success
     /// retries at once), otherwise count a failure and wait out `delay`. False when the run must
     /// stop (deadline or attempt limit reached while waiting).
-    private func recover(refreshing: Bool, delay: Double, lane: String, remaining: Int, status: Int,
+    private func recover(refreshing: Bool, delay: Double, lane: String, remaining: Int,
                          failures: inout Int, alreadyRefreshed: inout Bool) throws -> Bool {
         if refreshing, try refresh() {
             alreadyRefreshed = true
@@ -294,7 +371,7 @@ public final class ResyncEngine {
         }
         failures += 1
         alreadyRefreshed = false
-        return wait(delay, lane: lane, remaining: remaining, failures: failures, status: status)
+        return wait(delay, lane: lane, remaining: remaining, failures: failures)
     }
 
     private func refresh() throws -> Bool {
@@ -307,19 +384,36 @@ public final class ResyncEngine {
         }
         let result = transport.send(request)
         requests += 1
-        let rotated = (200...299).contains(result.status) ? TokenRefresh.parseResponse(result.body, previous: tokens) : nil
+        observe(result, lane: "refresh", request: request)
+        var rotated = (200...299).contains(result.status) ? TokenRefresh.parseResponse(result.body, previous: tokens) : nil
+        // Whatever the answer holds under a secret-looking key is a secret from now on, even
+        // when it is not adopted.
+        if (200...299).contains(result.status), let parsed = try? JSONParser.parse(result.body) { redactor.learnSecrets(in: parsed) }
         if let rotated {
             for token in [rotated.accessToken, rotated.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
         }
+        // A token that cannot be a header line is never adopted, stored or sent.
+        let unusable = rotated?.accessToken.flatMap(HTTPHeader.forbiddenCharacter(inValue:))
+        if unusable != nil { rotated = nil }
         // The journal never holds the refresh token or the new pair in clear.
         var journaled = request
         journaled.body = Array(redactor.redact(text: request.bodyText).utf8)
+        let outcome = result.failure?.kind == .interrupted ? "interrupted"
+            : (unusable != nil ? "refresh-rejected" : (rotated != nil ? "refreshed" : "refresh-failed"))
         try workingCopy.transaction {
             try workingCopy.journal(.init(lane: "refresh", request: journaled, uuids: [], status: result.status,
-                                          response: redactor.redact(text: String(result.body.prefix(1024))),
-                                          ms: result.milliseconds, attempt: 1,
-                                          outcome: rotated != nil ? "refreshed" : "refresh-failed"), redactor: redactor)
+                                          response: result.failure == nil ? redactor.redact(text: String(result.body.prefix(1024))) : nil,
+                                          ms: result.milliseconds, attempt: 1, outcome: outcome,
+                                          error: ResyncEngine.errorText(result), location: result.location), redactor: redactor)
+            try workingCopy.remember(secretsOf: redactor, beyond: dumpRedactor)
             if let rotated { try workingCopy.storeTokens(rotated) }
+        }
+        if let unusable {
+            failedRefreshes += 1
+            stopReason = "stopped: the token refresh issued an access token that cannot be sent"
+            throw ResyncRefusal(description: "header 'Authorization': the access token issued by the token refresh at "
+                + "\(redactor.redact(text: request.url)) contains \(HTTPHeader.describe(unusable)), which a header value cannot hold; "
+                + "it was not adopted and nothing more was sent")
         }
         if let rotated {
             tokens = rotated
@@ -327,7 +421,8 @@ public final class ResyncEngine {
             return true
         }
         failedRefreshes += 1
-        onEvent(.note("token refresh failed (status \(result.status)); the batch stays queued"))
+        let why = lastFailure.map { $0.status == 0 ? $0.short : "status \($0.status)" } ?? "status \(result.status), no access token in the answer"
+        onEvent(.note("token refresh failed (\(why)); the batch stays queued"))
         return false
     }
 
@@ -352,6 +447,15 @@ public final class ResyncEngine {
             let request = builder.logRequest(entries, url: url, accessToken: bearer)
             let result = transport.send(request)
             requests += 1
+            observe(result, lane: "logs", request: request)
+            if abandoned(result) {
+                try wc.transaction {
+                    try wc.journal(.init(lane: "logs", request: request, uuids: [], status: 0, response: nil, ms: result.milliseconds,
+                                         attempt: attempt, outcome: "interrupted", error: ResyncEngine.errorText(result)),
+                                   redactor: redactor, storeBody: false)
+                }
+                break
+            }
             let input = ResyncStateMachine.Input(status: result.status, batchCount: entries.count,
                                                  alreadyRefreshed: alreadyRefreshed, failures: failures,
                                                  retryAfter: result.retryAfter, jitterUnit: random())
@@ -364,8 +468,9 @@ public final class ResyncEngine {
                 case .retry: outcome = "retry"
                 }
                 try wc.journal(.init(lane: "logs", request: request, uuids: [], status: result.status,
-                                     response: String(result.body.prefix(1024)), ms: result.milliseconds,
-                                     attempt: attempt, outcome: outcome), redactor: redactor, storeBody: false)
+                                     response: result.failure == nil ? String(result.body.prefix(1024)) : nil, ms: result.milliseconds,
+                                     attempt: attempt, outcome: outcome, error: ResyncEngine.errorText(result),
+                                     location: result.location), redactor: redactor, storeBody: false)
                 if action == .markUploaded { try wc.markUploaded(entries) }
             }
             switch action {
@@ -377,10 +482,10 @@ public final class ResyncEngine {
                 attempt = 0
             case .refresh:
                 guard try recover(refreshing: true, delay: machine.backoff(input), lane: "logs", remaining: remaining,
-                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
+                                  failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             case .retry(let delay):
                 guard try recover(refreshing: false, delay: delay, lane: "logs", remaining: remaining,
-                                  status: result.status, failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
+                                  failures: &failures, alreadyRefreshed: &alreadyRefreshed) else { break }
             }
             if stopReason != nil { break }
             report("logs", remaining: remaining)

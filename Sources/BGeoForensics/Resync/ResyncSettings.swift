@@ -50,7 +50,8 @@ public struct ResyncSettings: Sendable, Equatable {
         params = config["params"]?.objectValue ?? JSONObject()
         extras = config["extras"]?.objectValue ?? JSONObject()
         let timeoutMs = config.double("httpTimeoutMs") ?? 30_000
-        timeout = timeoutMs > 0 ? timeoutMs / 1000 : 30
+        // Capped at what a poll() timeout holds (~24.8 days): a recorded 1e12 trapped the socket layer.
+        timeout = timeoutMs > 0 && timeoutMs.isFinite ? min(timeoutMs, Double(Int32.max)) / 1000 : 30
         logURL = config.string("logUrl").flatMap { $0.isEmpty ? nil : $0 }
         authorization = config["authorization"]?.objectValue.map(AuthorizationSettings.init)
     }
@@ -70,6 +71,19 @@ public struct ResyncSettings: Sendable, Equatable {
 
     /// How many records the next request carries (nil = all that remain).
     public var batchLimit: Int? { batchSync ? maxBatchSize : 1 }
+
+    /// The first configured header that cannot be sent (CR, LF, NUL or another control
+    /// character; a name that is not a token), with where it is configured; nil when all can.
+    /// Checked before anything is sent, whichever source (dump, `--config`, `--set`) it came from.
+    public var headerProblem: String? {
+        let lists = [("headers", headers), ("authorization.refreshHeaders", authorization?.refreshHeaders ?? [])]
+        for (key, list) in lists {
+            for header in list {
+                if let problem = HTTPHeader(header.name, header.value).problem { return "\(problem) (config \(key))" }
+            }
+        }
+        return nil
+    }
 }
 
 /// The `authorization` object: JWT tokens and how to refresh them.

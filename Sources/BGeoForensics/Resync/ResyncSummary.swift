@@ -24,6 +24,15 @@ public struct ResyncSummary: Sendable {
     public var tokens: TokenRefresh.Tokens
     /// True when the evidence hash was re-checked after the run and still matched.
     public var evidenceUnchanged: Bool
+    /// Where the run sent (nil for runs that send nothing).
+    public var targets: ResyncTargets?
+    /// The last failed attempt of the run, and the last HTTP status any server answered.
+    public var lastFailure: ResyncFailure?
+    public var lastStatus: Int?
+    /// `SIGINT` / `SIGTERM` when a signal stopped the run (exit 130).
+    public var interruptedBy: String?
+    /// The command that resumes the run (shown when work remains).
+    public var resumeCommand: String?
 
     public init(workingCopy: String, logLane: Bool = false, dumpSHA256: String, policy: String, delivered: Int, deliveredTotal: Int,
                 quarantinedThisRun: Int, quarantined: [WorkingCopy.QuarantinedRecord], remaining: Int, logsUploaded: Int,
@@ -49,8 +58,15 @@ public struct ResyncSummary: Sendable {
         self.evidenceUnchanged = evidenceUnchanged
     }
 
-    /// Exit code: 0 when the lane's queue (records, or log rows for `--logs`) is empty, else 3.
-    public var exitCode: Int32 { (logLane ? logsPending : remaining) == 0 ? 0 : 3 }
+    /// Exit code: 130 after SIGINT / SIGTERM; else 0 when the lane's queue (records, or log rows
+    /// for `--logs`) is empty, 3 when some remain.
+    public var exitCode: Int32 {
+        if interruptedBy != nil { return 130 }
+        return pending == 0 ? 0 : 3
+    }
+
+    /// What is left of this run's lane: queued records, or pending log rows for `--logs`.
+    public var pending: Int { logLane ? logsPending : remaining }
 
     private func shown(_ token: String?, _ redactor: Redactor) -> JSONValue {
         guard let token else { return .null }
@@ -70,18 +86,33 @@ public struct ResyncSummary: Sendable {
             "drainSeconds": .from(drainSeconds.map { ($0 * 1_000_000).rounded() / 1_000_000 }), "stopReason": .from(stopReason),
             "auth": ["accessToken": shown(tokens.accessToken, redactor), "refreshToken": shown(tokens.refreshToken, redactor)],
             "evidenceUnchanged": .bool(evidenceUnchanged), "exitCode": .int(Int64(exitCode)),
+            "targets": targets?.json(redactor: redactor) ?? .null, "lastFailure": lastFailure?.json ?? .null,
+            "lastStatus": .from(lastStatus), "interrupted": .from(interruptedBy),
+            "resume": .from(resumeCommand.map { redactor.redact(text: $0) }),
         ]
     }
 
     public func text(redactor: Redactor) -> String {
-        var lines = [
-            "Re-sync of dump sha256 \(dumpSHA256.prefix(16))… (policy \(policy)), working copy \(workingCopy)",
-            "  delivered:   \(delivered) this run (\(deliveredTotal) in total)",
-            "  quarantined: \(quarantined.count) in total (\(quarantinedThisRun) this run)",
-            "  remaining:   \(remaining)",
-        ]
-        if logLane || logsUploaded > 0 { lines.append("  log rows:    \(logsUploaded) uploaded, \(logsPending) pending") }
+        var lines = ["Re-sync of dump sha256 \(dumpSHA256.prefix(16))… (policy \(policy)), working copy \(workingCopy)"]
+        if let targets { lines.append("  sent to:     \(targets.origins.map { redactor.redact(text: $0) }.joined(separator: ", "))") }
+        if logLane {
+            lines.append("  log rows:    \(logsUploaded) uploaded this run, \(logsPending) remaining")
+            lines.append("  records:     \(remaining) queued (not part of a --logs run)")
+        } else {
+            lines += [
+                "  delivered:   \(delivered) this run (\(deliveredTotal) in total)",
+                "  quarantined: \(quarantined.count) in total (\(quarantinedThisRun) this run)",
+                "  remaining:   \(remaining)",
+            ]
+            if logsUploaded > 0 { lines.append("  log rows:    \(logsUploaded) uploaded, \(logsPending) pending") }
+        }
         lines.append("  requests:    \(requests), token refreshes: \(refreshes) (\(failedRefreshes) failed)")
+        if let lastFailure {
+            var text = "  last failure: \(lastFailure.lane), \(lastFailure.status == 0 ? "no response" : "status \(lastFailure.status)")"
+                + " (\(lastFailure.reason)): \(lastFailure.message)"
+            if let lastStatus, lastFailure.status == 0 { text += "; last HTTP status \(lastStatus)" }
+            lines.append(text)
+        }
         lines.append(String(format: "  time:        %.2f s", seconds))
         if tokens.accessToken != nil || tokens.refreshToken != nil {
             let access = shown(tokens.accessToken, redactor).stringValue ?? "none"
@@ -90,6 +121,9 @@ public struct ResyncSummary: Sendable {
         }
         lines.append("  evidence:    " + (evidenceUnchanged ? "unchanged (sha256 re-checked)" : "CHANGED OR UNREADABLE after the run"))
         if let stopReason { lines.append("  \(stopReason)") }
+        if let resumeCommand, pending > 0 || interruptedBy != nil {
+            lines.append("  to resume:   \(redactor.redact(text: resumeCommand))")
+        }
         if !quarantined.isEmpty {
             lines.append("Quarantine (export with --export-quarantine FILE.ndjson):")
             for record in quarantined.prefix(50) {

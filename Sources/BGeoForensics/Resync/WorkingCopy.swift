@@ -8,17 +8,21 @@ public final class WorkingCopy {
     let database: Database
     /// Prepared once per connection: a drain runs the same few statements per request.
     private var statements: [String: Statement] = [:]
-    /// Every queued row with an id up to this one was delivered (`progress.delivered_through`).
-    /// Delivered batches are always the oldest queued rows, so one id records a delivery: the
-    /// commit that ends a request writes the journal line and this value (two or three pages)
-    /// instead of deleting the batch's rows on the request path (a dozen pages, one WAL frame
-    /// each, plus the per-row delete work). The rows themselves are purged when the drain ends
-    /// and when a copy is opened after a killed run; every query of the queue skips them meanwhile.
+    /// Every queued row with an id up to this one was delivered. Delivered batches are always the
+    /// oldest queued rows, so one id records a delivery: the commit that ends a request writes only
+    /// the journal line, which carries it (`journal.delivered_through`) — one page, where a
+    /// separate progress row cost a second page (a WAL frame and two writes) per request — and
+    /// no per-row delete on the request path either (a dozen pages plus the delete work). The
+    /// rows themselves are purged, and `progress.delivered_through` brought up to date, when the
+    /// drain ends and when a copy is opened after a killed run; every query of the queue skips
+    /// them meanwhile.
     private(set) var deliveredThrough: Int64 = 0
     /// Rows up to this id are gone from the table (purged this session).
     private var purgedThrough: Int64 = 0
     /// Set by `markDelivered` inside a transaction; becomes `deliveredThrough` once committed.
     private var pendingDeliveredThrough: Int64?
+    /// The journal line written in the transaction under way (its rowid), which a delivery marks.
+    private var journaledRow: Int64?
 
     func cached(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
@@ -54,8 +58,10 @@ public final class WorkingCopy {
           id INTEGER PRIMARY KEY, at TEXT NOT NULL, lane TEXT NOT NULL, method TEXT NOT NULL,
           url TEXT NOT NULL, uuids TEXT, count INTEGER NOT NULL, headers TEXT, request TEXT, bytes INTEGER NOT NULL,
           request_sha256 TEXT,
-          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL);
+          status INTEGER NOT NULL, response TEXT, ms INTEGER NOT NULL, attempt INTEGER NOT NULL, outcome TEXT NOT NULL,
+          error TEXT, location TEXT, delivered_through INTEGER);
         CREATE TABLE IF NOT EXISTS auth (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS secrets (value TEXT PRIMARY KEY);
         CREATE TABLE IF NOT EXISTS progress (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
         """
 
@@ -71,12 +77,14 @@ public final class WorkingCopy {
             database = try Database(path: path, mode: .readWriteCreate)
             try WorkingCopy.configure(database)
             try database.execute(WorkingCopy.schema)
+            try WorkingCopy.addJournalColumns(database)
             let recorded = try WorkingCopy.meta(database, "dump_sha256")
             guard recorded == hash else {
                 throw Mismatch(description: "\(path) is the working copy of another dump (sha256 \(recorded ?? "unknown"), "
                     + "this dump is \(hash)); choose another --work folder")
             }
-            deliveredThrough = try WorkingCopy.progress(database, "delivered_through")
+            deliveredThrough = max(try WorkingCopy.progress(database, "delivered_through"),
+                                   try WorkingCopy.lastJournaledDelivery(database))
             try purgeDelivered()
             return
         }
@@ -86,6 +94,11 @@ public final class WorkingCopy {
         }
         if building != ":memory:" {
             let db = try Database(path: building, mode: .readWriteCreate)
+            // 16 KiB pages, set before the file has any: a journal line carries the batch's uuid
+            // list (4 KB for 100 SDK uuids), which on 4 KiB pages spilled into an overflow page and
+            // split a leaf on nearly every commit (two or three WAL frames per request); on 16 KiB
+            // pages a commit is one frame.
+            try db.execute("PRAGMA page_size = 16384")
             try WorkingCopy.configure(db)
             try db.execute(WorkingCopy.schema)
             try WorkingCopy.fill(db, from: dump, hash: hash, warn: warn)
@@ -104,6 +117,23 @@ public final class WorkingCopy {
             try database.execute(WorkingCopy.schema)
             try WorkingCopy.fill(database, from: dump, hash: hash, warn: warn)
         }
+    }
+
+    /// Copies made before the journal had `error` (why there was no response), `location` (a
+    /// redirect's target) and `delivered_through` get the columns, empty for their old lines.
+    private static func addJournalColumns(_ db: Database) throws {
+        let info = try db.prepare("SELECT name FROM pragma_table_info('journal')")
+        var columns: Set<String> = []
+        while try info.step() { columns.insert(info.text(0) ?? "") }
+        for (column, type) in [("error", "TEXT"), ("location", "TEXT"), ("delivered_through", "INTEGER")] where !columns.contains(column) {
+            try db.execute("ALTER TABLE journal ADD COLUMN \(column) \(type)")
+        }
+    }
+
+    /// The `delivered_through` of the newest journal line that delivered a batch (0 when none).
+    private static func lastJournaledDelivery(_ db: Database) throws -> Int64 {
+        let stmt = try db.prepare("SELECT delivered_through FROM journal WHERE delivered_through IS NOT NULL ORDER BY id DESC LIMIT 1")
+        return try stmt.step() ? stmt.int64(0) : 0
     }
 
     private static func configure(_ db: Database) throws {
@@ -218,6 +248,7 @@ public final class WorkingCopy {
         guard deliveredThrough > purgedThrough else { return }
         let through = deliveredThrough
         try transaction {
+            try setProgress("delivered_through", through)
             let undelivered = try cached("SELECT EXISTS (SELECT 1 FROM queue WHERE id > ?)")
             try undelivered.bind([.integer(through)])
             let anyLeft = try undelivered.step() && undelivered.int(0) != 0
@@ -232,7 +263,8 @@ public final class WorkingCopy {
     }
 
     /// The batch's rows as delivered: `delivered_through` moves to its last id (in the caller's
-    /// transaction; effective once it commits).
+    /// transaction; effective once it commits), kept on the journal line of that transaction
+    /// when there is one (the page the commit writes anyway), else in `progress`.
     func markDelivered(_ rows: [Row]) throws {
         guard let first = rows.first, let last = rows.last else { return }
         // A batch is always the oldest queued rows: anything else means the queue changed
@@ -240,10 +272,13 @@ public final class WorkingCopy {
         guard first.id > (pendingDeliveredThrough ?? deliveredThrough) else {
             throw Mismatch(description: "queue rows \(first.id)…\(last.id) were already delivered; nothing was committed")
         }
-        // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too, one more
-        // WAL frame on every request.
-        try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
-        if database.changes == 0 { try setProgress("delivered_through", last.id) }
+        if let row = journaledRow {
+            try cached("UPDATE journal SET delivered_through = ? WHERE id = ?").run([.integer(last.id), .integer(row)])
+        } else {
+            // UPDATE, not INSERT OR REPLACE: a replace rewrites the key's index page too.
+            try cached("UPDATE progress SET value = ? WHERE key = 'delivered_through'").run([.integer(last.id)])
+            if database.changes == 0 { try setProgress("delivered_through", last.id) }
+        }
         pendingDeliveredThrough = last.id
     }
 
@@ -275,7 +310,10 @@ public final class WorkingCopy {
     /// is appended to `body` (comma-separated) instead of becoming a String, and the rows carry
     /// an empty `json`. Bytes that are not plain ASCII go through the same UTF-8 repair as the
     /// String path, so the body is byte-identical to `RequestBuilder.locationBodyBytes`.
-    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8]) throws -> [Row] {
+    /// `append` turns one record's (valid UTF-8) bytes into its upload bytes
+    /// (`RequestBuilder.appendStoredRecord`: as stored, or with config extras merged).
+    func nextBatch(after id: Int64, limit: Int?, appendingRecordsTo body: inout [UInt8],
+                   using append: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) throws -> [Row] {
         let stmt = try cached("SELECT id, uuid, json, attempts FROM queue WHERE id > ? ORDER BY id LIMIT ?")
         try stmt.bind([.integer(max(id, deliveredThrough)), .integer(Int64(limit ?? -1))])
         var rows: [Row] = []
@@ -284,9 +322,10 @@ public final class WorkingCopy {
             stmt.withUTF8(2) { bytes in
                 guard let bytes else { return }
                 if WorkingCopy.isASCII(bytes) {
-                    body.append(contentsOf: bytes)
+                    append(bytes, &body)
                 } else {
-                    body.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+                    var repaired = String(decoding: bytes, as: UTF8.self)
+                    repaired.withUTF8 { append($0, &body) }
                 }
             }
             rows.append(Row(id: stmt.int64(0), uuid: stmt.text(1) ?? "", json: "", attempts: stmt.int(3)))
@@ -361,12 +400,46 @@ public final class WorkingCopy {
         try stmt.run([.text("rotated_at"), .text(Timestamp.format(Date().timeIntervalSince1970))])
     }
 
+    /// Secrets a run learned that the dump itself does not hold (tokens issued by a refresh,
+    /// tokens and keys given with `--set` / `--config`): kept here so that every later command
+    /// on this working copy redacts them too, whatever it prints. The copy already holds the
+    /// rotated pair itself (`auth`), so this adds no new exposure.
+    public func learnedSecrets() throws -> [String] {
+        let stmt = try database.prepare("SELECT value FROM secrets ORDER BY value")
+        var out: [String] = []
+        while try stmt.step() { if let value = stmt.text(0) { out.append(value) } }
+        return out
+    }
+
+    /// Teaches `redactor` every secret this working copy knows: those learned by earlier runs and
+    /// the stored (rotated) token pair. Every command that reads the copy calls it first.
+    public func learnSecrets(into redactor: inout Redactor) throws {
+        for secret in try learnedSecrets() { redactor.learn(secret: secret) }
+        if let stored = try storedTokens() {
+            for token in [stored.accessToken, stored.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
+        }
+    }
+
+    /// Records every secret `redactor` knows beyond what `dump` (a redactor built from the dump)
+    /// knows. In the caller's transaction when there is one.
+    func remember(secretsOf redactor: Redactor, beyond dump: Redactor) throws {
+        let stmt = try cached("INSERT OR IGNORE INTO secrets(value) VALUES (?)")
+        for secret in redactor.knownSecrets.subtracting(dump.knownSecrets).sorted() { try stmt.run([.text(secret)]) }
+    }
+
+    /// `remember(secretsOf:beyond:)` in a transaction of its own.
+    public func rememberSecrets(of redactor: Redactor, beyond dump: Redactor) throws {
+        try transaction { try remember(secretsOf: redactor, beyond: dump) }
+    }
+
     // MARK: transitions (each caller wraps them in one transaction)
 
     /// Like `Database.transaction`, with BEGIN/COMMIT prepared once instead of compiled per request.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try cached("BEGIN IMMEDIATE").run()
         pendingDeliveredThrough = nil
+        journaledRow = nil
+        defer { journaledRow = nil }
         do {
             let value = try body()
             try cached("COMMIT").run()
@@ -417,6 +490,10 @@ public final class WorkingCopy {
         public var requestSHA256: String? = nil
         /// `uuids` as JSON when already written (also prepared while awaiting the response).
         public var uuidsJSON: String? = nil
+        /// Why there was no response (`kind: sentence`), for status 0.
+        public var error: String? = nil
+        /// A 3xx's `Location`, as sent (never followed).
+        public var location: String? = nil
     }
 
     /// Same text as `JSONValue.array(strings.map { .string($0) }).jsonText`, written as bytes:
@@ -450,8 +527,8 @@ public final class WorkingCopy {
     func journal(_ entry: JournalEntry, redactor: Redactor, storeBody: Bool = true) throws {
         let stmt = try cached("""
             INSERT INTO journal(at, lane, method, url, uuids, count, headers, request, bytes, request_sha256, status, response,
-                                ms, attempt, outcome)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                ms, attempt, outcome, error, location)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let headers: String
         if let last = journaledHeaders, last.headers == entry.request.headers, last.redactor.redactsLike(redactor) {
@@ -469,7 +546,10 @@ public final class WorkingCopy {
             .text(entry.requestSHA256 ?? SHA256Hasher.hex(bytes: entry.request.body)),
             .integer(Int64(entry.status)), entry.response.map { .text(String($0.prefix(1024))) } ?? .null,
             .integer(Int64(entry.ms)), .integer(Int64(entry.attempt)), .text(entry.outcome),
+            entry.error.map { .text(redactor.redact(text: $0)) } ?? .null,
+            entry.location.map { .text(redactor.redact(text: $0)) } ?? .null,
         ])
+        journaledRow = database.lastInsertRowID
     }
 
     // MARK: log lane

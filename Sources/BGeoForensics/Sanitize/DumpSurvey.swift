@@ -57,10 +57,11 @@ struct DumpSurvey {
         }
         guard !columns.isEmpty else { return }
         let selected = (source.map { [$0] } ?? []) + columns
-        let sql = "SELECT \(table.withoutRowid ? "0" : "rowid"), " + selected.map { quoteIdentifier(table.columns[$0]) }.joined(separator: ", ")
-            + " FROM \(quoteIdentifier(table.name))"
+        let list = selected.map { quoteIdentifier(table.columns[$0]) }.joined(separator: ", ")
+        let scan = table.withoutRowid ? RowScan(columns: "0, " + list, table: table.name, idColumn: nil)
+            : RowScan(columns: "rowid, " + list, table: table.name, idColumn: "rowid")
         let first = source == nil ? 1 : 2
-        dump.scanRows(sql, table: table.name) { stmt, _ in
+        dump.scanRows(scan) { stmt, _ in
             let app = source != nil && stmt.text(1) == "js"
             for column in first..<(first + columns.count) {
                 stmt.withUTF8(column) { bytes in

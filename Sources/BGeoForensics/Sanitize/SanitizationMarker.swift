@@ -54,7 +54,8 @@ public struct SanitizationMarker: Sendable, Equatable {
         guard let fingerprint = SanitizationMarker.fingerprint(inPlaceholder: placeholder),
               let facts = json["tokens"]?[fingerprint]?.objectValue else { return nil }
         return TokenFingerprint(fingerprint: fingerprint, length: facts["length"]?.intValue ?? 0,
-                                isJWT: facts["jwt"]?.boolValue ?? false, expiresAt: facts["exp"]?.doubleValue)
+                                isJWT: facts["jwt"]?.boolValue ?? false, expiresAt: facts["exp"]?.doubleValue,
+                                invalidExpiry: facts["invalidExp"]?.doubleValue)
     }
 
     /// The JWT `exp` of the token a placeholder replaced, when it was a JWT with one.
@@ -74,6 +75,7 @@ public struct SanitizationMarker: Sendable, Equatable {
         let fingerprint = TokenFingerprint(token)
         var object: JSONObject = ["length": .from(fingerprint.length), "jwt": .bool(fingerprint.isJWT)]
         if let exp = fingerprint.expiresAt { object["exp"] = .double(exp) }
+        if let exp = fingerprint.invalidExpiry { object["invalidExp"] = .double(exp) }
         return .object(object)
     }
 }

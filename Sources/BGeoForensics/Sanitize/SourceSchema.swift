@@ -12,10 +12,10 @@ struct SourceTable: Sendable {
     let withoutRowid: Bool
 
     /// Rows in storage order, the row id first (scans warn by it).
-    var selectSQL: String {
+    var scan: RowScan {
         let list = columns.map(quoteIdentifier).joined(separator: ", ")
-        if withoutRowid { return "SELECT 0, \(list) FROM \(quoteIdentifier(name))" }
-        return "SELECT rowid, \(list) FROM \(quoteIdentifier(name)) ORDER BY rowid"
+        if withoutRowid { return RowScan(columns: "0, \(list)", table: name, idColumn: nil) }
+        return RowScan(columns: "rowid, \(list)", table: name, idColumn: "rowid")
     }
 
     /// Inserts one row; a table without a rowid alias gets its rowid explicitly, so that every

@@ -12,7 +12,7 @@ enum TableCopy {
         var batch: [[CellValue]] = []
         batch.reserveCapacity(batchSize)
         var stopped = false
-        dump.scanRows(table.selectSQL, table: table.name) { stmt, rowId in
+        dump.scanRows(table.scan) { stmt, rowId in
             var cells = [CellValue](repeating: .null, count: table.columns.count)
             for i in cells.indices { cells[i] = stmt.cell(i + 1) }
             // A marker from an earlier sanitisation is replaced (and kept inside the new one).

@@ -56,24 +56,9 @@ enum WALNormalizer {
         b[i + 3] = UInt8(truncatingIfNeeded: v)
     }
 
-    /// SQLite's WAL checksum over `count` bytes (a multiple of 8) starting at `start`.
+    /// SQLite's WAL checksum over `count` bytes (a multiple of 8) starting at `start` (the
+    /// reader's implementation, `WALCheck.checksum`).
     static func checksum(_ b: [UInt8], _ start: Int, _ count: Int, bigEndian: Bool, s0: UInt32, s1: UInt32) -> (UInt32, UInt32) {
-        var s0 = s0, s1 = s1
-        var i = start
-        let end = start + count
-        while i < end {
-            let x0: UInt32, x1: UInt32
-            if bigEndian {
-                x0 = read32(b, i)
-                x1 = read32(b, i + 4)
-            } else {
-                x0 = UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
-                x1 = UInt32(b[i + 4]) | UInt32(b[i + 5]) << 8 | UInt32(b[i + 6]) << 16 | UInt32(b[i + 7]) << 24
-            }
-            s0 = s0 &+ x0 &+ s1
-            s1 = s1 &+ x1 &+ s0
-            i += 8
-        }
-        return (s0, s1)
+        WALCheck.checksum(b[start..<(start + count)], bigEndian: bigEndian, seed: (s0, s1))
     }
 }

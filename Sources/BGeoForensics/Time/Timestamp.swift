@@ -76,10 +76,21 @@ public enum Timestamp {
         return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 
+    /// The seconds a four-digit-year ISO-8601 text can name: 0000-01-01T00:00:00Z …
+    /// 9999-12-31T23:59:59.999Z (what `parse` accepts). A number from a dump outside this (a JWT
+    /// `exp` of 1e16, NaN) is not a time.
+    public static let representable: ClosedRange<Double> = -62_167_219_200 ... 253_402_300_799.999
+
+    /// True when `seconds` names a time `format` can write.
+    public static func isTime(_ seconds: Double) -> Bool { representable.contains(seconds) }
+
     /// `2026-07-24T09:14:32.118Z` (UTC, milliseconds; without them `2026-07-24T09:14:32Z`).
     /// Built in one fixed-size buffer: a GPX export or a trace writes one per point, and string
-    /// concatenation would dominate a million-point run.
+    /// concatenation would dominate a million-point run. A number that is not a time (see
+    /// `isTime`) is written as itself with "(not a time)": callers check dump values first and
+    /// warn, this only guarantees no trap.
     public static func format(_ seconds: Double, milliseconds: Bool = true) -> String {
+        guard isTime(seconds) else { return NumberText.describe(seconds) + " (not a time)" }
         let totalMillis = Int64((seconds * 1000).rounded(.down))
         var days = totalMillis / 86_400_000
         var millisOfDay = totalMillis % 86_400_000

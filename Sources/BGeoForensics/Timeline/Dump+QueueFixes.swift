@@ -17,8 +17,7 @@ extension Dump {
         guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
             return false
         }
-        let sql = "SELECT id, uuid, timestamp FROM \(quoteIdentifier(table)) ORDER BY id"
-        scanRows(sql, table: table) { stmt, rowId in
+        scanRows(RowScan(columns: "id, uuid, timestamp", table: table)) { stmt, rowId in
             guard let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
                 return true

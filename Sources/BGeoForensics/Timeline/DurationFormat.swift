@@ -4,6 +4,8 @@ import Foundation
 public enum DurationFormat {
     public static func short(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "?" }
+        // Beyond a million years a duration is a broken number from the dump: say it as it is.
+        guard seconds < 3e13 else { return NumberText.describe(seconds) + " s" }
         let s = max(0, seconds)
         if s < 60 {
             let rounded = (s * 10).rounded() / 10

@@ -300,20 +300,10 @@ public struct TimelineTextRenderer: Sendable {
     }
 
     /// Dump text is customer data: control characters (an ANSI escape in an app log line could
-    /// recolour or rewrite the terminal) are shown as `\u{…}` instead of being sent.
+    /// recolour or rewrite the terminal) and bidi controls are shown as `\u{…}` instead of being
+    /// sent, and a run of hundreds of characters without a space is shortened (see `TerminalText.prose`).
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) else {
-            return text
-        }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        TerminalText.prose(text)
     }
 
     /// Word-wraps `text` to `width` columns (long words are kept whole).

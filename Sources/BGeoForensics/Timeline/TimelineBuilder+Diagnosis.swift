@@ -380,7 +380,8 @@ extension TimelineBuilder {
 
     /// "850 m", "27.3 km".
     static func distanceText(_ metres: Double) -> String {
-        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
+        guard metres.isFinite else { return "? m" }
+        return metres < 1000 ? "\(Int(clamping: metres + 0.5, to: Int.min...Int.max)) m" : String(format: "%.1f km", metres / 1000)
     }
 
     /// Why a queue is stuck, who is to blame and what to do, from the failing statuses since

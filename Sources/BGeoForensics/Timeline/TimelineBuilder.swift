@@ -216,6 +216,14 @@ public final class TimelineBuilder {
         return .object(object)
     }
 
+    /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
+    /// warning; the value is still used and shown as the number it is.
+    private func warnOutOfRange(_ entry: LogEntry, _ data: JSONValue?, _ field: String, unit: String) {
+        guard let value = data?[field].flatMap(UploadTracker.double), !(0...LogNumberRanges.limit).contains(value) else { return }
+        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
+                          "\(entry.event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
+    }
+
     /// Frequent rows: handled without building more than they need.
     private func handleHot(_ entry: LogEntry) {
         switch entry.event {
@@ -226,7 +234,10 @@ public final class TimelineBuilder {
         case "http.response":
             tracker.response(entry, quickData(entry, responseScanner), authorizationConfigured: authorizationConfigured)
         case "http.backoff":
-            tracker.backoff(entry, quickData(entry, backoffScanner), authorizationConfigured: authorizationConfigured)
+            let data = quickData(entry, backoffScanner)
+            warnOutOfRange(entry, data, "delay_s", unit: " s")
+            warnOutOfRange(entry, data, "failures", unit: "")
+            tracker.backoff(entry, data, authorizationConfigured: authorizationConfigured)
         default:
             let data = entry.data
             let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
@@ -402,4 +413,10 @@ struct ContextMark: Sendable {
     var lastAt: Double
     var lastLogId: Int64
     var detail: String?
+}
+
+/// What the numbers of log rows can plausibly hold.
+enum LogNumberRanges {
+    /// A backoff of more than ~31 years, or more failures than that many seconds, is a broken number.
+    static let limit = 1e9
 }

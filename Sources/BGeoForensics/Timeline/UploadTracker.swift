@@ -337,9 +337,10 @@ struct UploadTracker {
         return nil
     }
 
+    /// A number, or a string holding one; never NaN or infinite (`Double("nan")` parses).
     static func double(_ value: JSONValue) -> Double? {
-        if let d = value.doubleValue { return d }
-        if let s = value.stringValue { return Double(s.trimmingCharacters(in: .whitespaces)) }
+        if let d = value.doubleValue { return d.isFinite ? d : nil }
+        if let s = value.stringValue, let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite { return d }
         return nil
     }
 

@@ -107,8 +107,8 @@ enum FleetCommand: CLICommand {
         }
         let result = FleetAnalysis.analyse(path: path, showSecrets: showSecrets)
         let out = CommandSupport.stdout
-        out.line(InvisibleCharacters.jsonLine(.object(result.row)))
-        for line in result.findings { out.line(InvisibleCharacters.jsonLine(.object(line))) }
+        out.line(JSONWriter().string(.object(result.row)))
+        for line in result.findings { out.line(JSONWriter().string(.object(line))) }
         out.flush()
         return 0
     }

@@ -10,12 +10,15 @@ enum ResyncCommand: CLICommand {
         discussion: """
             The queue (and log rows) are copied into a working copy (--work, default ./<first 16 hex digits of the dump's SHA-256>.resync/) and \
             drained oldest first; re-running resumes it. Nothing is lost: a record leaves the working queue only \
-            on a 2xx or as poison into the quarantine. Exit 0 when the queue is empty, 3 when records remain, \
-            2 on bad input.
+            on a 2xx or as poison into the quarantine. Requests go only to the endpoints named on the command line \
+            (printed before anything is sent); redirects are never followed. Exit 0 when the queue is empty, 3 when \
+            records (or, with --logs, log rows) remain, 2 on bad input, 130 after Ctrl-C / SIGTERM.
             """,
         positionals: [PositionalSpec("DUMP", help: "A bgeo.db or LongPing queue dump (never modified).")],
         options: [
-            OptionSpec("--url", value: "URL", help: "Endpoint for location uploads (replaces the config's url)."),
+            OptionSpec("--url", value: "URL", help: "Endpoint for location uploads (required: the dump's own url is never used unless --to-recorded-url)."),
+            OptionSpec("--to-recorded-url",
+                       help: "Send to the endpoints the dump recorded (url, logUrl, authorization.refreshUrl): the customer's own servers."),
             OptionSpec("--work", value: "DIR", help: "Working-copy folder (default ./<first 16 hex digits of the dump's SHA-256>.resync)."),
             OptionSpec("--set", value: "KEY=VALUE", repeatable: true,
                        help: "Override a config key; dotted paths, e.g. authorization.refreshUrl=https://…"),
@@ -25,8 +28,8 @@ enum ResyncCommand: CLICommand {
             OptionSpec("--backoff-max", value: "S", help: "Backoff cap in seconds (policy default 300 / 900)."),
             OptionSpec("--max-attempts", value: "N", help: "Stop after N consecutive failed attempts (records stay queued)."),
             OptionSpec("--deadline", value: "DURATION", help: "Stop after DURATION (e.g. 90s, 15m); records stay queued."),
-            OptionSpec("--logs", help: "Log lane: re-upload log_entries not yet uploaded to --log-url (or logUrl)."),
-            OptionSpec("--log-url", value: "URL", help: "Endpoint for the log lane (replaces the config's logUrl)."),
+            OptionSpec("--logs", help: "Log lane: re-upload log_entries not yet uploaded to --log-url (the recorded logUrl only with --to-recorded-url)."),
+            OptionSpec("--log-url", value: "URL", help: "Endpoint for the log lane (required for --logs unless --to-recorded-url)."),
             OptionSpec("--dry-run", help: "Print the first requests exactly as they would be sent; send nothing."),
             OptionSpec("--requests", value: "N", help: "How many requests --dry-run prints (default 3)."),
             OptionSpec("--quarantine", help: "List the working copy's quarantine and exit (sends nothing)."),
@@ -48,70 +51,86 @@ enum ResyncCommand: CLICommand {
         let dryRunCount = try arguments.int("--requests", range: 1...10_000) ?? 3
         let logLane = arguments.flag("--logs")
         for option in ["--url", "--log-url"] {
-            if let text = arguments.value(option), !isHTTPURL(text) {
+            if let text = arguments.value(option), !SDKConfigSchema.isHTTPURL(text) {
                 throw UsageError(message: "\(option) takes an http:// or https:// URL, not '\(text)'")
             }
         }
 
-        let dump = try CommandSupport.openDump(arguments)
+        // The dump's private copy lives inside the working folder (issue 10): whatever ends this
+        // process, no copy of the dump or its secrets is left outside --work.
+        let work = try ResyncSetup.prepareWorkFolder(dump: arguments.positionals[0], work: arguments.value("--work"))
+        let dump: Dump
+        do { dump = try Dump(path: arguments.positionals[0], privateParent: work.path) } catch {
+            if work.created { _ = rmdir(work.path) }
+            throw error
+        }
+        defer {
+            dump.removePrivateCopy()
+            if work.created { _ = rmdir(work.path) }  // only if nothing else was put there (dry run, errors)
+        }
+        CommandSupport.announceSanitization(of: dump)
         var redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        // What the dump alone lets a redactor know (even under --show-secrets): secrets beyond it
+        // (given on the command line, issued by a refresh) are kept in the working copy.
+        let dumpRedactor = redactor.enabled ? redactor : dump.makeRedactor(enabled: true)
         let sets = arguments.all("--set")
         let settings: ResyncSettings
+        let named: SDKConfig
         do {
-            let config = try ResyncSetup.effectiveConfig(recorded: dump.recordedConfig().config,
-                                                         configFile: arguments.value("--config"), sets: sets,
-                                                         url: arguments.value("--url"), logURL: arguments.value("--log-url"))
-            redactor.learnSecrets(in: .object(config.object))
-            settings = try ResyncSettings(config: config)
+            let configs = try ResyncSetup.effectiveConfig(recorded: dump.recordedConfig().config,
+                                                          configFile: arguments.value("--config"), sets: sets,
+                                                          url: arguments.value("--url"), logURL: arguments.value("--log-url"))
+            redactor.learnSecrets(in: .object(configs.effective.object))
+            settings = try ResyncSettings(config: configs.effective)
+            named = configs.named
         } catch {
-            stderr.line("resync: \(error.description)")
-            stderr.flush()
-            return 2
+            return refuse(error.description)
         }
 
-        let workDir = arguments.value("--work") ?? (FileManager.default.currentDirectoryPath + "/" + WorkingCopy.defaultFolder(dump))
+        let workDir = work.path
         let workPath = workDir + "/work.db"
-        let hasWorkingCopy = FileManager.default.fileExists(atPath: workPath)
 
         if arguments.flag("--quarantine") {
-            guard hasWorkingCopy else {
-                stderr.line("resync: no working copy at \(workPath) yet (nothing was re-synced, so nothing is quarantined).")
-                stderr.flush()
-                return 2
+            guard FileManager.default.fileExists(atPath: workPath) else {
+                return refuse("no working copy at \(workPath) yet (nothing was re-synced, so nothing is quarantined).")
             }
-            let wc = try openWorkingCopy(workPath, dump: dump)
-            guard let wc else { return 2 }
+            guard let lock = lockWorkingCopy(workDir) else { return 2 }
+            defer { withExtendedLifetime(lock) {} }
+            guard let wc = try openWorkingCopy(workPath, dump: dump) else { return 2 }
+            try wc.learnSecrets(into: &redactor)
             return try listQuarantine(wc, arguments: arguments, redactor: redactor)
         }
 
-        let url: String
-        if logLane {
-            guard let logURL = settings.logURL, isHTTPURL(logURL) else {
-                return usage("the log lane needs --log-url URL (the dump's config has no usable logUrl)")
-            }
-            url = settings.url ?? logURL
-        } else {
-            guard let configured = settings.url else {
-                return usage("no endpoint: pass --url URL (the dump's config has no url)")
-            }
-            guard isHTTPURL(configured) else { return usage("the config's url '\(configured)' is not an http(s) URL; pass --url") }
-            url = configured
+        // Before anything can be sent: where to (never guessed), and headers that can go on the wire.
+        let targets: ResyncTargets
+        do {
+            targets = try ResyncTargets.decide(settings: settings, named: named, toRecorded: arguments.flag("--to-recorded-url"),
+                                               logLane: logLane)
+        } catch {
+            return usage(error.description)
         }
+        if let problem = settings.headerProblem { return refuse(problem + "; nothing was sent") }
 
         if arguments.flag("--dry-run") {
+            let hasWorkingCopy = FileManager.default.fileExists(atPath: workPath)
+            let lock = hasWorkingCopy ? lockWorkingCopy(workDir) : nil
+            if hasWorkingCopy && lock == nil { return 2 }
+            defer { withExtendedLifetime(lock) {} }
             let wc: WorkingCopy?
             if hasWorkingCopy { wc = try openWorkingCopy(workPath, dump: dump) } else {
                 wc = try WorkingCopy(path: ":memory:", dump: dump) { stderr.line("warning: \($0)") }
             }
             guard let wc else { return 2 }
+            try wc.learnSecrets(into: &redactor)
             let tokens = ResyncSetup.initialTokens(settings: settings, explicit: ResyncSetup.explicitTokens(sets: sets),
                                                    stored: try wc.storedTokens(), stateAuth: dump.engineState().auth)
             for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
-            let requests = try ResyncDryRun.requests(wc, settings: settings, tokens: tokens, url: url,
+            if let problem = tokenProblem(tokens, settings: settings) { return refuse(problem) }
+            let requests = try ResyncDryRun.requests(wc, settings: settings, tokens: tokens, url: targets.url,
                                                      logLane: logLane, count: dryRunCount)
             if arguments.flag("--json") {
                 CommandSupport.printJSON(.array(requests.map { request in
-                    ["method": .string(request.method), "url": .string(request.url),
+                    ["method": .string(request.method), "url": .string(redactor.redact(text: request.url)),
                      "headers": request.redactedHeaders(redactor), "body": .string(redactor.redact(text: request.bodyText))]
                 }))
             } else {
@@ -122,6 +141,7 @@ enum ResyncCommand: CLICommand {
                     : "read from the dump (no working copy yet)"
                 out.line("# dry run: nothing is sent. \(pending) \(logLane ? "log row" : "record")\(pending == 1 ? "" : "s") pending, \(source)"
                          + (requests.isEmpty ? "; nothing left to send." : "; first \(requests.count) request\(requests.count == 1 ? "" : "s"):"))
+                out.line("# \(targets.sentence(redactor: redactor))")
                 for (index, request) in requests.enumerated() {
                     out.line("")
                     out.line("--- request \(index + 1) (\(request.body.count) bytes)")
@@ -133,21 +153,38 @@ enum ResyncCommand: CLICommand {
 
         try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        if !hasWorkingCopy { stderr.line("Creating working copy \(workPath) …"); stderr.flush() }
+        // One run per working copy, decided before the copy is even looked for: two runs that
+        // create the same folder at once meet here, and only one goes on.
+        guard let lock = lockWorkingCopy(workDir) else { return 2 }
+        defer { withExtendedLifetime(lock) {} }
+        if !FileManager.default.fileExists(atPath: workPath) { stderr.line("Creating working copy \(workPath) …"); stderr.flush() }
         guard let wc = try openWorkingCopy(workPath, dump: dump, warn: { stderr.line("warning: \($0)") }) else { return 2 }
+        try wc.learnSecrets(into: &redactor)
         let tokens = ResyncSetup.initialTokens(settings: settings, explicit: ResyncSetup.explicitTokens(sets: sets),
                                                stored: try wc.storedTokens(), stateAuth: dump.engineState().auth)
+        if let problem = tokenProblem(tokens, settings: settings) { return refuse(problem) }
         var policy = UploadPolicy.named(policyName.flatMap(UploadPolicy.Engine.init(rawValue:))
                                         ?? (dump.layout.format == .longping ? .longping : .bgeo))
         policy.backoff = policy.backoff.scaled(initial: backoffInitial, cap: backoffMax)
-        let options = ResyncOptions(policy: policy, maxAttempts: maxAttempts, deadline: deadline, url: url,
-                                    logURL: logLane ? settings.logURL : nil)
+        let options = ResyncOptions(policy: policy, maxAttempts: maxAttempts, deadline: deadline, url: targets.url,
+                                    logURL: logLane ? targets.url : nil)
+        stderr.line(targets.sentence(redactor: redactor))
+        stderr.flush()
+        let interrupt = InterruptSignal.shared
+        interrupt.install()
         let progress = ProgressRenderer(output: stderr, quiet: false)
         let engine = ResyncEngine(workingCopy: wc, settings: settings, tokens: tokens, options: options,
-                                  transport: RoutingTransport(timeout: settings.timeout), redactor: redactor,
-                                  onEvent: { progress.handle($0) })
+                                  transport: HTTPClient(timeout: settings.timeout, interrupt: interrupt), redactor: redactor,
+                                  dumpRedactor: dumpRedactor, interrupt: interrupt, onEvent: { progress.handle($0) })
+        // Secrets given on this command line are remembered by the copy before anything is sent.
+        try wc.rememberSecrets(of: engine.redactor, beyond: dumpRedactor)
         let started = Date()
-        if logLane { try engine.drainLogs() } else { try engine.drainLocations() }
+        var refusal: String?
+        do {
+            if logLane { try engine.drainLogs() } else { try engine.drainLocations() }
+        } catch let stop as ResyncRefusal {
+            refusal = stop.description
+        }
         progress.finish()
         let unchanged = (try? EvidenceCopy.sha256(ofFile: dump.path)) == dump.inputs.first?.sha256
         var summary = ResyncSummary(
@@ -159,20 +196,61 @@ enum ResyncCommand: CLICommand {
             seconds: Date().timeIntervalSince(started), stopReason: engine.stopReason, tokens: engine.tokens,
             evidenceUnchanged: unchanged)
         summary.drainSeconds = engine.drainSeconds
+        summary.targets = targets
+        summary.lastFailure = engine.lastFailure
+        summary.lastStatus = engine.lastStatus
+        summary.interruptedBy = engine.interruptedBy.map(InterruptSignal.name)
+        summary.resumeCommand = resumeCommand(workDir: workDir, arguments: arguments)
         let finalRedactor = engine.redactor
-        if let file = arguments.value("--export-quarantine") { try exportQuarantine(wc, to: file, redactor: finalRedactor) }
+        if refusal == nil, let file = arguments.value("--export-quarantine") { try exportQuarantine(wc, to: file, redactor: finalRedactor) }
         if arguments.flag("--json") {
             CommandSupport.printJSON(summary.json(redactor: finalRedactor))
         } else {
             CommandSupport.stdout.write(summary.text(redactor: finalRedactor))
         }
+        CommandSupport.stdout.flush()
         CommandSupport.reportWarnings(dump)
+        if let refusal { return refuse(refusal) }
         return summary.exitCode
     }
 
-    static func isHTTPURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
-        return scheme == "http" || scheme == "https"
+    /// Why the Authorization header cannot carry the starting access token (exit 2, nothing sent).
+    static func tokenProblem(_ tokens: TokenRefresh.Tokens, settings: ResyncSettings) -> String? {
+        guard settings.authorization != nil, let access = tokens.accessToken,
+              let bad = HTTPHeader.forbiddenCharacter(inValue: access) else { return nil }
+        return "header 'Authorization': the access token contains \(HTTPHeader.describe(bad)), which a header value cannot hold; "
+            + "nothing was sent (pass a usable one with --set authorization.accessToken=…)"
+    }
+
+    /// This command line again, with the working copy named explicitly: what resumes the run.
+    static func resumeCommand(workDir: String, arguments: ParsedArguments) -> String {
+        var words = Array(CommandLine.arguments.dropFirst())
+        if arguments.value("--work") == nil { words += ["--work", workDir] }
+        return ([ToolInfo.name] + words).map(shellQuoted).joined(separator: " ")
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./:=@,+%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The working copy's lock, or nil after saying why not (another run holds it).
+    static func lockWorkingCopy(_ folder: String) -> WorkingCopyLock? {
+        switch WorkingCopyLock.acquire(folder: folder) {
+        case .success(let lock): return lock
+        case .failure(let failure):
+            _ = refuse(failure.message)
+            return nil
+        }
+    }
+
+    /// Prints `resync: <message>` and returns the bad-input exit code.
+    static func refuse(_ message: String) -> Int32 {
+        CommandSupport.stderr.line("resync: \(message)")
+        CommandSupport.stderr.flush()
+        return 2
     }
 
     static func usage(_ message: String) -> Int32 {
@@ -189,7 +267,7 @@ enum ResyncCommand: CLICommand {
             CommandSupport.stderr.flush()
             return nil
         } catch let error as SQLiteError where error.primaryCode == 5 /* SQLITE_BUSY */ {
-            CommandSupport.stderr.line("resync: the working copy \(path) is in use by another resync run; wait for it or choose another --work")
+            CommandSupport.stderr.line("resync: the working copy \(path) is in use by another resync run; wait for it to finish or choose another --work")
             CommandSupport.stderr.flush()
             return nil
         }
@@ -226,6 +304,8 @@ final class ProgressRenderer {
     private let output: TextOutput
     private let tty: Bool
     private var lastPlain = -10.0
+    /// The failure the last plain line showed: a new one gets a line at once.
+    private var lastShownFailure: ResyncFailure?
     private var barShown = false
     private var total: Int?
 
@@ -249,15 +329,22 @@ final class ProgressRenderer {
             text += String(format: ", %.0f/s", rate)
             if p.remaining > 0, rate > 0 { text += String(format: ", ETA %.0fs", eta) }
             if p.backoff > 0 { text += String(format: ", backoff %.2fs", p.backoff) }
+            if let failure = p.failing {
+                text += ", last: " + failure.short
+                if failure.status == 0, let status = p.lastStatus { text += ", last HTTP status \(status)" }
+            }
             if tty {
                 let width = 24
                 let fraction = total.map { $0 > 0 ? Double($0 - p.remaining) / Double($0) : 1 } ?? 0
                 let filled = max(0, min(width, Int(fraction * Double(width))))
-                output.write("\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
+                output.clearLine()
+                output.write("[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + text)
                 barShown = true
                 output.flush()
-            } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 {
+            } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 || p.backoff > 0
+                        || (p.failing != nil && p.failing != lastShownFailure) {
                 lastPlain = p.elapsed
+                lastShownFailure = p.failing
                 output.line(text)
                 output.flush()
             }
@@ -265,7 +352,7 @@ final class ProgressRenderer {
     }
 
     private func clearBar() {
-        if barShown { output.write("\r\u{1B}[2K"); barShown = false }
+        if barShown { output.clearLine(); barShown = false }
     }
 
     func finish() {

@@ -164,7 +164,10 @@ import Testing
         }
     }
 
-    @Test func truncatedDatabaseIsDamaged() throws {
+    /// A file cut in half is read up to the cut (it was refused whole), with one warning that
+    /// says how much is missing and which table may be incomplete; only a cut inside the first
+    /// page (no schema left) is refused, with one sentence.
+    @Test func truncatedDatabaseIsReadUpToTheCut() throws {
         let dir = TestDirectory("trunc")
         let path = dir.file("bgeo.db")
         let w = try DumpWriter(path: path, layout: .current)
@@ -173,6 +176,18 @@ import Testing
         try w.close()
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        let dump = try Dump(path: path)
+        var ids: [Int64] = []
+        dump.forEachRecord { ids.append($0.rowId) }
+        #expect(ids.count > 100 && ids.count < 400, "read \(ids.count) of 400")
+        #expect(ids == Array(1...Int64(ids.count)), "the rows before the cut are read in order")
+        let missing = data.count - data.count / 2
+        let truncation = dump.warnings.all.first { $0.table == path }
+        #expect(truncation?.message.contains("truncated") == true)
+        #expect(truncation?.message.contains("\(missing) bytes") == true, "\(String(describing: truncation))")
+        #expect(truncation?.message.contains("tables that may be incomplete: location_events") == true)
+
+        try data.prefix(2000).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: DumpError.self) { try Dump(path: path) }
         #expect(error?.description.contains("truncated") == true)
         #expect(error?.description.contains("\n") == false)

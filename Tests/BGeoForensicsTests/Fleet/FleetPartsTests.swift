@@ -46,10 +46,10 @@ import Testing
     /// its device model has markup, kept as text; the findings match the timeline's.
     @Test func rowAndFindingsAreRedactedAndMatchTheTimeline() throws {
         let out = FleetAnalysis.analyse(path: ReportFixture.dumpPath)
-        let lines = [InvisibleCharacters.jsonLine(.object(out.row))] + out.findings.map { InvisibleCharacters.jsonLine(.object($0)) }
+        let lines = [JSONWriter().string(.object(out.row))] + out.findings.map { JSONWriter().string(.object($0)) }
         for secret in ReportDemoDump.plantedSecrets { #expect(!lines.contains { $0.contains(secret) }, "\(secret) leaked") }
         let shown = FleetAnalysis.analyse(path: ReportFixture.dumpPath, showSecrets: true)
-        #expect(InvisibleCharacters.jsonLine(.object(shown.row)).contains("api.example.invalid"))
+        #expect(JSONWriter().string(.object(shown.row)).contains("api.example.invalid"))
         #expect(out.row["device"]?["model"]?.stringValue == "Pixel <b>8</b>")
         let timeline = TimelineBuilder(dump: try Dump(path: ReportFixture.dumpPath)).build()
         #expect(out.findings.map { $0["code"]?.stringValue ?? "" } == timeline.findings.map(\.code))
@@ -72,11 +72,11 @@ import Testing
     static func row(_ sha: String, status: FleetRowStatus = .ok, wal: String? = nil) -> String {
         var object = FleetRow.failure(path: "/d/\(sha).db", size: 1, sha256: sha, walSha256: wal, status: status, error: "", exitCode: 0)
         object["error"] = .null
-        return InvisibleCharacters.jsonLine(.object(object))
+        return JSONWriter().string(.object(object))
     }
 
     static func finding(_ sha: String) -> String {
-        InvisibleCharacters.jsonLine(["sha256": .string(sha), "walSha256": .null, "code": "queue.stranded"])
+        JSONWriter().string(["sha256": .string(sha), "walSha256": .null, "code": "queue.stranded"])
     }
 
     /// A kill mid-write leaves a cut last line: resuming drops it (and the failed rows, to retry

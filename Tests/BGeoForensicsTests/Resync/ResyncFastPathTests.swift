@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BGeoForensics
 
-/// A transport with a write phase, like `SocketHTTPClient`: it runs the engine's `whileWaiting`
+/// A transport with a write phase, like `HTTPClient`: it runs the engine's `whileWaiting`
 /// work (hash + next batch) between "writing" the request and answering it, and records what the
 /// working copy held at the moment each request left.
 final class PipelinedTransport: HTTPSending {
@@ -93,6 +93,29 @@ final class PipelinedTransport: HTTPSending {
         #expect(try reopened.progress("delivered_through") == 2)
     }
 
+    /// A delivery committed with its journal line is recorded on that line alone (no progress
+    /// page per request): a copy reopened after a kill in the middle of a drain still skips,
+    /// and purges, exactly the delivered rows.
+    @Test func deliveryMarkedOnTheJournalLineSurvivesAReopen() throws {
+        let dir = TestDirectory("resync-journal-watermark")
+        let path = try ResyncEngineTests.makeDump(dir, count: 5, config: [:])
+        do {
+            let wc = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+            let batch = try wc.nextBatch(limit: 3)
+            let request = HTTPRequestSpec(method: "POST", url: "http://test/locs", headers: [], body: Array("{}".utf8))
+            try wc.transaction {
+                try wc.journal(.init(lane: "locations", request: request, uuids: batch.map(\.uuid), status: 200, response: "ok",
+                                     ms: 1, attempt: 1, outcome: "delivered"), redactor: Redactor())
+                try wc.markDelivered(batch)
+            }
+            #expect(try wc.remaining == 2 && wc.progress("delivered_through") == 0)
+        }
+        let reopened = try WorkingCopy(path: dir.file("work.db"), dump: try Dump(path: path))
+        #expect(try reopened.remaining == 2 && reopened.count("queue") == 2)
+        #expect(try reopened.progress("delivered_through") == 3)
+        #expect(try reopened.nextBatch(limit: nil).map(\.uuid) == (4...5).map(Fixtures.uuid))
+    }
+
     /// Batches prepared as bytes carry no record text: their bodies must still equal the general
     /// path's byte for byte (non-ASCII included), and a quarantined record keeps its stored text.
     @Test func preparedBytesMatchTheTextPathAndQuarantineKeepsTheRecord() throws {
@@ -160,14 +183,17 @@ final class PipelinedTransport: HTTPSending {
 
     @Test func responseHeadIsParsedFromBytes() throws {
         let head = Array("HTTP/1.1 429 Too Many Requests\r\nRetry-After:  7 \r\nCONTENT-LENGTH: 12\r\nX-Odd\r\nConnection:\tclose".utf8)
-        let parsed = try #require(SocketHTTPClient.parseHead(head[...]))
+        let parsed = try #require(HTTPClient.parseHead(head[...]))
         #expect(parsed.status == 429 && !parsed.http10)
         #expect(parsed.headers == ["retry-after": "7", "content-length": "12", "connection": "close"])
-        #expect(SocketHTTPClient.parseHead(Array("HTTP/1.0 200\r\nA: b".utf8)[...])?.http10 == true)
-        #expect(SocketHTTPClient.parseHead(Array("HTTP/1.0 200".utf8)[...])?.status == 200)
-        #expect(SocketHTTPClient.parseHead(Array("SSH-2.0-OpenSSH_9".utf8)[...]) == nil)
-        #expect(SocketHTTPClient.parseHead(Array("HTTP/1.1 abc OK".utf8)[...]) == nil)
-        #expect(SocketHTTPClient.isPlainHTTP("HTTP://x/") && SocketHTTPClient.isPlainHTTP("http://x")
-            && !SocketHTTPClient.isPlainHTTP("https://x") && !SocketHTTPClient.isPlainHTTP("http:/"))
+        #expect(HTTPClient.parseHead(Array("HTTP/1.0 200\r\nA: b".utf8)[...])?.http10 == true)
+        #expect(HTTPClient.parseHead(Array("HTTP/1.0 200".utf8)[...])?.status == 200)
+        #expect(HTTPClient.parseHead(Array("SSH-2.0-OpenSSH_9".utf8)[...]) == nil)
+        #expect(HTTPClient.parseHead(Array("HTTP/1.1 abc OK".utf8)[...]) == nil)
+        #expect(HTTPClient.target("HTTP://x/")?.tls == false && HTTPClient.target("http://x")?.port == 80)
+        #expect(HTTPClient.target("https://x")?.tls == true && HTTPClient.target("https://x")?.port == 443)
+        #expect(HTTPClient.target("http:/") == nil && HTTPClient.target("ftp://x/") == nil)
+        #expect(HTTPClient.target("https://[::1]:8443/a?b=c") == HTTPClient.Target(tls: true, host: "::1", port: 8443,
+                                                                                   pathAndQuery: "/a?b=c", hostHeader: "[::1]:8443"))
     }
 }

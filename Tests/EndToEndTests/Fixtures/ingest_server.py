@@ -12,9 +12,16 @@ Behaviour (JSON, all keys optional):
   delay_ms         int, sleep before answering every request
   chunked          true: answer with Transfer-Encoding: chunked instead of Content-Length
   paths            {"/p": {"statuses": [503, 200]}}            consumed in order, then default
+                   (a status "drop" hangs up without answering, like the "drop" rule below)
   uuids            {"u1": {"always": 422}}                        any request whose body holds u1
                    {"u2": {"statuses": [500, 200]}}              consumed per request holding u2
                    {"u3": {"drop": 1}}                           close the connection without answer N times
+                   {"u4": {"always": 422, "echo_token": true}}   the response body quotes the bearer token
+                                                                  (without "Bearer "), as a careless server does
+  redirects        {"/p": {"status": 307, "location": "https://…"}}  every request on /p is redirected there
+  trickle          {"/p": {"bytes": 1000, "interval_ms": 200}}   200 with Content-Length, then one body byte per interval
+  stream           {"/p": {"bytes": 1073741824, "mode": "length"|"chunked"|"close"}}
+                                                                  200 and a body that size, written as fast as it goes
   retry_after      {"/p": "1"}                                    Retry-After header sent with 429s on /p
   auth             {"paths": ["/p"], "valid": ["tok1"], "expire_after": 3}
                    401 unless "Authorization: Bearer <valid token>"; a token of "valid" stops being valid
@@ -37,6 +44,16 @@ def next_status(rule):
     return None
 
 
+def quiet_write(wfile, data):
+    """Writes; a client that went away (it stopped reading on purpose) is not an error here."""
+    try:
+        wfile.write(data)
+        wfile.flush()
+        return True
+    except (BrokenPipeError, ConnectionResetError, OSError):
+        return False
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -48,11 +65,17 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         text = body.decode("utf-8", "replace")
         b = STATE["behaviour"]
-        status, extra_headers, payload, drop = None, [], None, False
+        status, extra_headers, payload, drop, special = None, [], None, False, None
         with LOCK:
             path = self.path.split("?")[0]
             refresh = b.get("refresh")
-            if refresh and path == refresh.get("path"):
+            for kind in ("redirects", "trickle", "stream"):
+                if path in b.get(kind, {}):
+                    special = (kind, b[kind][path])
+                    status = special[1].get("status", 200) if kind == "redirects" else 200
+            if special is not None:
+                pass
+            elif refresh and path == refresh.get("path"):
                 status = next_status(refresh) or 200
                 if 200 <= status < 300:
                     issue = refresh.get("issue") or ["tok-refreshed"]
@@ -93,6 +116,10 @@ class Handler(BaseHTTPRequestHandler):
                                 break
                             if "always" in rule:
                                 status = rule["always"]
+                                if rule.get("echo_token"):
+                                    header = self.headers.get("Authorization") or ""
+                                    payload = {"error": "rejected", "status": status,
+                                               "token": header[7:] if header.startswith("Bearer ") else header}
                                 break
                             s = next_status(rule)
                             if s is not None:
@@ -102,6 +129,8 @@ class Handler(BaseHTTPRequestHandler):
                     rule = b.get("paths", {}).get(path)
                     if rule:
                         status = next_status(rule)
+                        if status == "drop":
+                            status, drop = None, True
                 if status is None:
                     status = b.get("default_status", 200)
                 if status == 429 and path in b.get("retry_after", {}):
@@ -117,6 +146,9 @@ class Handler(BaseHTTPRequestHandler):
         delay = b.get("delay_ms", 0)
         if delay:
             time.sleep(delay / 1000.0)
+        if special is not None:
+            self.answer_special(*special)
+            return
         if drop:
             # Mid-request hang-up: the client gets no status line at all.
             self.close_connection = True
@@ -141,6 +173,47 @@ class Handler(BaseHTTPRequestHandler):
         head += "\r\n"
         self.wfile.write(head.encode() + data)
         self.wfile.flush()
+
+    def answer_special(self, kind, rule):
+        if kind == "redirects":
+            data = b"redirected"
+            head = "HTTP/1.1 %d Redirect\r\nLocation: %s\r\nContent-Length: %d\r\n\r\n" % (
+                rule.get("status", 302), rule["location"], len(data))
+            quiet_write(self.wfile, head.encode() + data)
+            return
+        self.close_connection = True
+        total = int(rule.get("bytes", 1000))
+        if kind == "trickle":
+            head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % total
+            if not quiet_write(self.wfile, head.encode()):
+                return
+            for _ in range(total):
+                time.sleep(rule.get("interval_ms", 200) / 1000.0)
+                if not quiet_write(self.wfile, b" "):
+                    return
+            return
+        mode = rule.get("mode", "length")
+        head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        if mode == "length":
+            head += "Content-Length: %d\r\n" % total
+        elif mode == "chunked":
+            head += "Transfer-Encoding: chunked\r\n"
+        else:
+            head += "Connection: close\r\n"
+        if not quiet_write(self.wfile, (head + "\r\n").encode()):
+            return
+        block = b"x" * 65536
+        sent = 0
+        while sent < total:
+            part = block[: min(len(block), total - sent)]
+            data = b"%x\r\n%s\r\n" % (len(part), part) if mode == "chunked" else part
+            if not quiet_write(self.wfile, data):
+                break
+            sent += len(part)
+        else:
+            if mode == "chunked":
+                quiet_write(self.wfile, b"0\r\n\r\n")
+        STATE["streamed"] = sent
 
     do_POST = do_PUT = do_PATCH = do_GET = handle_any
 

@@ -104,15 +104,17 @@ public final class GPXWriter {
 
     // Names are static strings and values go through withCString: passing a Swift String where
     // libxml2 wants `const xmlChar *` would otherwise build a temporary array per call (a malloc
-    // and a copy for every element of a million-point track).
+    // and a copy for every element of a million-point track). libxml2 escapes markup but writes
+    // any other character as given, so values first lose what XML 1.0 cannot hold (`XMLText`;
+    // a NUL would also end the C string early).
     private func element(_ name: StaticString, _ text: String) {
-        text.withCString { value in
+        XMLText.sanitized(text).withCString { value in
             check(xmlTextWriterWriteElement(writer, name.utf8Start, UnsafeRawPointer(value).assumingMemoryBound(to: xmlChar.self)))
         }
     }
 
     private func attribute(_ name: StaticString, _ value: String) {
-        value.withCString { v in
+        XMLText.sanitized(value).withCString { v in
             check(xmlTextWriterWriteAttribute(writer, name.utf8Start, UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self)))
         }
     }

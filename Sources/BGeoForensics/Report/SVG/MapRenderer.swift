@@ -109,7 +109,7 @@ public struct MapRenderer: Sendable {
             let p = f.decision == .adjusted
                 ? projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
                 : projection.point(latitude: f.latitude, longitude: f.longitude)
-            let key = cls + ":\(Int(p.x.rounded())):\(Int(p.y.rounded()))"
+            let key = cls + ":\(Int(clamping: p.x + 0.5, to: Int.min...Int.max)):\(Int(clamping: p.y + 0.5, to: Int.min...Int.max))"
             guard seen.insert(key).inserted else { continue }
             let raw = f.decision == .adjusted ? projection.point(latitude: f.latitude, longitude: f.longitude) : nil
             var title = "\(f.decision.rawValue)"
@@ -158,7 +158,7 @@ public struct MapRenderer: Sendable {
             let title = HTMLEscape.escape("geofence \(g.action) \(g.identifier) at \(Timestamp.format(g.time)) — \(g.source.label)")
             let cls = g.action.uppercased() == "EXIT" ? "geo geo-exit" : "geo"
             svg += "<a href=\"#\(g.source.anchor)\"><path class=\"\(cls)\" d=\"M\(SVGFormat.n(p.x)) \(SVGFormat.n(p.y - 7))l6 10h-12z\"><title>\(title)</title></path></a>"
-            let labelKey = g.identifier + "@\(Int(p.x / 40)):\(Int(p.y / 20))"
+            let labelKey = g.identifier + "@\(Int(clamping: p.x / 40, to: Int.min...Int.max)):\(Int(clamping: p.y / 20, to: Int.min...Int.max))"
             if labelled.insert(labelKey).inserted, labelled.count <= 40 {
                 svg += "<text class=\"geo-label\" x=\"\(SVGFormat.n(p.x + 8))\" y=\"\(SVGFormat.n(p.y - 4))\">\(HTMLEscape.escape(g.identifier))</text>"
             }

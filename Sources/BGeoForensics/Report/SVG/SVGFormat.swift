@@ -7,13 +7,14 @@ enum SVGFormat {
     static func clock(_ time: Double, withDate: Bool) -> String {
         let text = Timestamp.format(time, milliseconds: false)  // 2026-07-24T09:14:32Z
         let chars = Array(text)
+        guard chars.count >= 16 else { return text }
         let hm = String(chars[11..<16])
         return withDate ? String(chars[5..<10]) + " " + hm : hm
     }
 
     /// "42 min", "3 h 05 min", "12 s".
     static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
+        guard let s = Int(checked: seconds), abs(s) < 1 << 40 else { return NumberText.describe(seconds) + " s" }
         if s < 120 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min" }
         let h = s / 3600, m = (s % 3600) / 60

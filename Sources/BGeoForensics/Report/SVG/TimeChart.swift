@@ -110,7 +110,7 @@ public struct TimeChart: Sendable {
         }
         for sample in samples where sample.value.isFinite {
             let px = x(sample.time)
-            let c = Int(px.rounded(.down))
+            let c = Int(clamping: px, to: Int.min...Int.max)
             if c != column { flush(); column = c }
             bucket.append((px, sample.value))
         }

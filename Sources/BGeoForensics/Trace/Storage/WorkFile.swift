@@ -35,7 +35,7 @@ final class WorkFolder: @unchecked Sendable {
 extension Dump {
     /// The folder for this dump's working files (spilled and stored traces), shared by every
     /// connection to the same copy.
-    var workFiles: WorkFolder { WorkFolders.shared.folder(for: workingFolder) }
+    var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
 }
 
 /// One `WorkFolder` per private folder (so two connections to one copy never pick the same name).

@@ -1,10 +1,15 @@
 import Foundation
 
-/// One run of a program in its own process, as `fleet` runs each analysis: standard output
-/// captured (up to a limit), the tail of standard error kept, standard input closed, a deadline
-/// after which it is killed, and its exit status, signal and peak RSS. A crash, a runaway memory
-/// use or a hang stays in that process.
+/// One run of a program in its own process, as `fleet` runs each analysis and the fuzz suite each
+/// command: standard output captured (up to a limit), the tail of standard error kept, standard
+/// input closed, a deadline after which it is killed, and its exit status, signal and peak RSS.
+/// A crash, a runaway memory use or a hang stays in that process.
 struct ChildProcess {
+    /// The process could not be started (no pipe, no such program).
+    struct SpawnError: Error, CustomStringConvertible, Sendable {
+        let description: String
+    }
+
     struct Outcome {
         var exitCode: Int32?
         /// The signal that ended it, if one did.
@@ -25,13 +30,14 @@ struct ChildProcess {
     var environment: [String: String] = [:]
     var timeout: Double?
     var maxOutput = 64 << 20
+    /// How many of standard error's last bytes are kept.
     var stderrTail = 4096
 
     private static let spawnLock = NSLock()
 
     /// Starts the process and waits for it; `started` and `ended` see its pid (to kill it from
     /// elsewhere meanwhile). Throws only when it cannot be started.
-    func run(started: (pid_t) -> Void = { _ in }, ended: (pid_t) -> Void = { _ in }) throws(FleetError) -> Outcome {
+    func run(started: (pid_t) -> Void = { _ in }, ended: (pid_t) -> Void = { _ in }) throws(SpawnError) -> Outcome {
         // Pipes and spawn under one lock, the parent's write ends closed before it is released, and
         // every pipe end close-on-exec: a child started by another thread never inherits this
         // child's pipes (which would hold its output open after it ends).
@@ -40,12 +46,12 @@ struct ChildProcess {
         var errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0 else {
             ChildProcess.spawnLock.unlock()
-            throw FleetError("cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw SpawnError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         guard pipe(&errPipe) == 0 else {
             close(outPipe[0]); close(outPipe[1])
             ChildProcess.spawnLock.unlock()
-            throw FleetError("cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw SpawnError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -62,24 +68,17 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // The child starts with default signal handling even where this process ignores a signal
-        // (fleet ignores SIGINT/SIGTERM to handle them itself): Ctrl-C and a closed pipe end it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        // The child starts with default signal handling even where this process ignores or blocks
+        // a signal (fleet ignores SIGINT/SIGTERM to handle them itself; a test thread blocks
+        // SIGINT): Ctrl-C and a closed pipe end it.
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let rc = ChildProcess.withShellSignals { posix_spawn(&pid, executable, &actions, &$0, argv, envp) }
         close(outPipe[1])
         close(errPipe[1])
         ChildProcess.spawnLock.unlock()
         guard rc == 0 else {
             close(outPipe[0]); close(errPipe[0])
-            throw FleetError("cannot run \(executable): \(String(cString: strerror(rc)))")
+            throw SpawnError(description: "cannot run \(executable): \(String(cString: strerror(rc)))")
         }
         started(pid)
         var outcome = Outcome(exitCode: nil, signal: nil, stdout: [], stderrTail: [], timedOut: false, outputOverflow: false,
@@ -139,5 +138,22 @@ struct ChildProcess {
             outcome.signal = status & 0x7f
         }
         return outcome
+    }
+}
+
+extension ChildProcess {
+    /// Spawn attributes that start a child as a shell does: nothing blocked, every signal at its
+    /// default (otherwise the calling thread's mask and this process's ignored signals are inherited).
+    static func withShellSignals<R>(_ body: (inout posix_spawnattr_t) -> R) -> R {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return body(&attributes)
     }
 }
