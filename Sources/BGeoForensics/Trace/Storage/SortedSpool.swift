@@ -36,7 +36,11 @@ final class SortedSpool<Record: SpoolRecord> {
     private let folder: WorkFolder
     private let stem: String
     private let window: Int
-    private var heap: MinHeap<SpoolOrder<Record>>
+    /// The window: keys in a heap, the records beside them in slots, so sifting the heap moves
+    /// two words, never a record (a record's strings would be retained and released per move).
+    private var heap: MinHeap<SpoolSlotOrder>
+    private var slots: [Record?] = []
+    private var freeSlots: [Int] = []
     private var run: TapeWriter?
     private var spill: SpillTable?
     private var lastOut: SpoolKey?
@@ -52,6 +56,7 @@ final class SortedSpool<Record: SpoolRecord> {
         self.stem = stem
         self.window = max(1, window)
         heap = MinHeap(capacity: self.window + 1)
+        slots.reserveCapacity(self.window + 1)
     }
 
     /// Adds a record (any order). Errors are kept and thrown by `finish`.
@@ -62,8 +67,23 @@ final class SortedSpool<Record: SpoolRecord> {
             spillLate(record, key: key)
             return
         }
-        heap.push(record)
-        if heap.count > window { emit(heap.pop()) }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = record
+        } else {
+            slot = slots.count
+            slots.append(record)
+        }
+        heap.push(SpoolSlot(key: key, slot: slot))
+        if heap.count > window { emitSmallest() }
+    }
+
+    private func emitSmallest() {
+        let smallest = heap.pop()
+        let record = slots[smallest.slot].take()!
+        freeSlots.append(smallest.slot)
+        emit(record)
     }
 
     private func spillLate(_ record: Record, key: SpoolKey) {
@@ -92,7 +112,7 @@ final class SortedSpool<Record: SpoolRecord> {
 
     /// Drains the window; the spool becomes readable. Throws the first working-file error.
     func finish() throws(WorkFileError) -> SortedSource<Record> {
-        while !heap.isEmpty { emit(heap.pop()) }
+        while !heap.isEmpty { emitSmallest() }
         if let failure { throw failure }
         try run?.finish()
         try spill?.seal()
@@ -100,9 +120,15 @@ final class SortedSpool<Record: SpoolRecord> {
     }
 }
 
+/// A record in a spool's window: its key, and the slot holding it.
+struct SpoolSlot {
+    let key: SpoolKey
+    let slot: Int
+}
+
 /// Spool records by key.
-enum SpoolOrder<Record: SpoolRecord>: HeapOrder {
-    @inline(__always) static func before(_ a: Record, _ b: Record) -> Bool { a.spoolKey < b.spoolKey }
+enum SpoolSlotOrder: HeapOrder {
+    @inline(__always) static func before(_ a: SpoolSlot, _ b: SpoolSlot) -> Bool { a.key < b.key }
 }
 
 /// A spool's records in sorted order: the run on its tape merged with the spilled ones. Can be

@@ -22,13 +22,24 @@ final class WorkFolder: @unchecked Sendable {
 
     init(path: String) { self.path = path }
 
-    /// A fresh file name in the folder (nothing is created).
+    /// How many work files the signal handler knows by name (`knownNames`): a run that makes more
+    /// leaves the rest to `deinit`, the exit handler and the next run's sweep of dead folders.
+    static let namedSlots = 128
+    static let extensions = ["tape", "db", "db-journal"]
+
+    /// The names the signal handler unlinks before removing the folder (it cannot list a folder).
+    static let knownNames: [String] = (0..<namedSlots).flatMap { n in extensions.map { "work-\(n).\($0)" } }
+
+    /// A fresh file name in the folder (nothing is created). Names come from `knownNames`, so a
+    /// signal that ends the process removes the work files with the copy; `stem` (what the file
+    /// holds) is not in the name for that reason.
     func newFile(_ stem: String, extension ext: String) -> String {
         lock.lock()
-        counter += 1
         let n = counter
+        counter += 1
         lock.unlock()
-        return path + "/\(stem)-\(n).\(ext)"
+        let kind = WorkFolder.extensions.contains(ext) ? ext : "tape"
+        return path + "/work-\(n).\(kind)"
     }
 }
 
