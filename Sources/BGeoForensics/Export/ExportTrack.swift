@@ -83,12 +83,7 @@ public struct ExportTrack: Sendable {
             }
         case .replayed(let trace, let config):
             try StreamedReplay.forEachDecision(trace, config: config) { fix, d in
-                let decision: ReportDecision
-                switch d.decision {
-                case .accepted: decision = .accepted
-                case .adjusted: decision = .adjusted
-                case .rejected: decision = .rejected
-                }
+                let decision = ReportDecision(d.decision)
                 body(TrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: fix.altitude,
                                 accuracy: fix.accuracy, speed: fix.speed, heading: fix.heading,
                                 uuid: fix.uuid.isEmpty ? nil : redacted(fix.uuid), odometer: d.odometer,

@@ -99,13 +99,9 @@ import Testing
         let diagnosis = comparison.whatIf.diagnosis
         #expect(diagnosis.contains { $0.contains("more than the recorded") })
         #expect(diagnosis.contains { $0.contains("tp-5") || $0.contains("tp-15") })
-        let path = dir.file("compare.json")
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let output = TextOutput(fd: fd)
-        try comparison.writeJSON(to: output, extra: [:], after: [:], includeDecisions: true, top: 10, redactor: .disabled)
-        output.flush()
-        close(fd)
-        let json = try JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8))
+        let json = try JSONParser.parse(try StreamedReplayTests.written(dir, "compare.json") { output in
+            try comparison.writeJSON(to: output, extra: [:], after: [:], includeDecisions: true, top: 10, redactor: .disabled)
+        })
         #expect(json["compare"]?["differences"]?.arrayValue?.count == 4)
         #expect(json["compare"]?["recorded"]?["accepted"] == .int(24))
         #expect(json["compare"]?["whatIf"]?["decisions"]?.arrayValue?.count == comparison.whatIf.fixCount)

@@ -97,14 +97,19 @@ extension ReportFix {
     /// points at the queue row, else the log row.
     init(fix: Fix, decision d: FixDecision) {
         let source: EvidenceRef = fix.rowId.map { .queue(rowId: $0) } ?? .log(rowId: fix.logId ?? 0)
-        let decision: ReportDecision
-        switch d.decision {
-        case .accepted: decision = .accepted
-        case .adjusted: decision = .adjusted
-        case .rejected: decision = .rejected
-        }
         self.init(time: fix.time, uuid: fix.uuid.isEmpty ? nil : fix.uuid, latitude: fix.latitude, longitude: fix.longitude,
                   outputLatitude: d.latitude, outputLongitude: d.longitude, accuracy: fix.accuracy, speed: fix.speed,
-                  decision: decision, reason: d.reason?.rawValue, source: source)
+                  decision: ReportDecision(d.decision), reason: d.reason?.rawValue, source: source)
+    }
+}
+
+extension ReportDecision {
+    /// The replay's decision as the report and the exports draw it.
+    init(_ decision: Decision) {
+        switch decision {
+        case .accepted: self = .accepted
+        case .adjusted: self = .adjusted
+        case .rejected: self = .rejected
+        }
     }
 }
