@@ -86,9 +86,18 @@ public enum Sanitizer {
     private static func copyTables(_ tables: [SourceTable], from dump: Dump, into work: WorkingDatabase,
                                    makeRows: () -> RowSanitizer) throws -> [TableTally] {
         var failure: Error?
+        var leftOut: [String: Int] = [:]
         func insert(_ batch: [[CellValue]], into table: SourceTable) -> Bool {
             guard failure == nil else { return false }
-            do { for row in batch { try work.insert(row, into: table) } } catch {
+            do {
+                for row in batch {
+                    guard let refusal = try work.insert(row, into: table) else { continue }
+                    leftOut[table.name, default: 0] += 1
+                    dump.warnings.add(table: table.name, rowId: table.rowId(of: row),
+                                      "not copied into the sanitised dump: its table's own definition refuses the row (\(refusal.message)): "
+                                        + "the dump is damaged here, or a constraint forbids the value sanitize wrote")
+                }
+            } catch {
                 failure = error
                 return false
             }
@@ -124,6 +133,7 @@ public enum Sanitizer {
         drain(waiting: true)
         if let log, let background { tallies[log.name] = background.finish(into: dump.warnings) }
         if let failure { throw failure }
+        for (name, count) in leftOut { tallies[name]?.leftOut = count }
         return tables.compactMap { tallies[$0.name] }
     }
 

@@ -7,9 +7,12 @@ struct SourceTable: Sendable {
     let columns: [String]
     /// Columns declared NOT NULL (a dropped value becomes "" there).
     let notNull: [Bool]
-    /// True when a column is the rowid (`INTEGER PRIMARY KEY`): copying it keeps the row id.
-    let hasRowidAlias: Bool
+    /// The index of the column that is the rowid (`INTEGER PRIMARY KEY`), if any: copying it
+    /// keeps the row id.
+    let rowidAlias: Int?
     let withoutRowid: Bool
+
+    var hasRowidAlias: Bool { rowidAlias != nil }
 
     /// Rows in storage order, the row id first (scans warn by it).
     var scan: RowScan {
@@ -28,6 +31,13 @@ struct SourceTable: Sendable {
     }
 
     var insertsRowid: Bool { !withoutRowid && !hasRowidAlias }
+
+    /// The row id of a row as `insertSQL` takes it (nil in a WITHOUT ROWID table).
+    func rowId(of insertCells: [CellValue]) -> Int64? {
+        let index = insertsRowid ? 0 : rowidAlias
+        guard let index, insertCells.indices.contains(index), case .integer(let id) = insertCells[index] else { return nil }
+        return id
+    }
 }
 
 /// The dump's schema: tables to create before the rows, and the indexes, triggers and views to
@@ -61,17 +71,16 @@ struct SourceSchema: Sendable {
             let info = try database.prepare("PRAGMA table_xinfo(\(quoteIdentifier(table.name)))")
             var columns: [String] = []
             var notNull: [Bool] = []
-            var keys: [(name: String, type: String)] = []
+            var keys: [(index: Int, type: String)] = []
             while try info.step() {
                 guard info.int(6) == 0 else { continue }  // hidden or generated
-                let name = info.text(1) ?? ""
-                columns.append(name)
+                if info.int(5) > 0 { keys.append((columns.count, (info.text(2) ?? "").uppercased())) }
+                columns.append(info.text(1) ?? "")
                 notNull.append(info.int(3) != 0)
-                if info.int(5) > 0 { keys.append((name, (info.text(2) ?? "").uppercased())) }
             }
             let withoutRowid = table.sql.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID")
             schema.tables.append(SourceTable(name: table.name, sql: table.sql, columns: columns, notNull: notNull,
-                                             hasRowidAlias: !withoutRowid && keys.count == 1 && keys[0].type == "INTEGER",
+                                             rowidAlias: !withoutRowid && keys.count == 1 && keys[0].type == "INTEGER" ? keys[0].index : nil,
                                              withoutRowid: withoutRowid))
         }
         if let stmt = try? database.prepare("SELECT name, seq FROM sqlite_sequence") {
