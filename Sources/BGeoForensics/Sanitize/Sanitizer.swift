@@ -17,6 +17,7 @@ public enum Sanitizer {
         let dump = try Dump(path: dumpPath)
         let schema: SourceSchema
         do { schema = try SourceSchema.read(dump.database) } catch { throw Dump.classify(error, path: dumpPath) }
+        if let problem = schema.markerProblem { throw SanitizeError.cannotMark(dump: dumpPath, reason: problem) }
 
         progress.stage("learning secrets and measuring positions")
         var rng = SystemRandomNumberGenerator()
@@ -49,10 +50,13 @@ public enum Sanitizer {
         do {
             let definition = { (sql: String) in survey.redactor.redact(text: sql) }
             let work = try WorkingDatabase(path: target.workPath, schema: schema,
-                                           createState: !schema.tables.contains { $0.name == "state" }, definition: definition)
+                                           createState: schema.stateTable == nil, definition: definition)
             tallies = try copyTables(schema.tables, from: dump, into: work, makeRows: makeRows)
             marker = markerObject(dump: dump, options: options, transform: transform, survey: survey, tallies: tallies)
-            try work.finish(schema: schema, marker: .object(marker), definition: definition)
+            if let refusal = try work.storeMarker(.object(marker)) {
+                throw SanitizeError.cannotMark(dump: dumpPath, reason: "refuses the marker row (\(refusal.message))")
+            }
+            try work.finish(schema: schema, definition: definition)
             progress.stage("compacting into a fresh file (VACUUM INTO)")
             try work.vacuum(into: target.stagingPath)
         } catch let error as SQLiteError {

@@ -50,6 +50,17 @@ struct SourceSchema: Sendable {
     /// `sqlite_sequence` (AUTOINCREMENT counters): kept, they say how many rows were ever queued.
     var sequence: [(name: String, seq: Int64)] = []
     var pageSize = 4096
+
+    /// The dump's `state` table (SQLite names are case-insensitive), if it has one.
+    var stateTable: SourceTable? { tables.first { $0.name.lowercased() == "state" } }
+
+    /// Why the copy's `state` cannot take the sanitisation marker (nil: it can, or is created).
+    var markerProblem: String? {
+        guard let state = stateTable else { return nil }
+        let columns = Set(state.columns.map { $0.lowercased() })
+        guard !(columns.contains("key") && columns.contains("value")) else { return nil }
+        return "has no key and value columns (it has \(state.columns.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
     var userVersion: Int64 = 0
     var applicationId: Int64 = 0
 

@@ -41,11 +41,20 @@ final class WorkingDatabase {
         return nil
     }
 
-    /// Stores the marker, the AUTOINCREMENT counters and the indexes, triggers and views, then
-    /// commits.
-    func finish(schema: SourceSchema, marker: JSONValue, definition: (String) -> String) throws(SQLiteError) {
-        try database.prepare("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)")
-            .run([.text(SanitizationMarker.stateKey), .text(marker.jsonText)])
+    /// Stores the marker in `state`; returns SQLite's refusal when the dump's own definition of
+    /// `state` refuses the row (a constraint), and throws on any other failure.
+    func storeMarker(_ marker: JSONValue) throws(SQLiteError) -> SQLiteError? {
+        do {
+            try database.prepare("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)")
+                .run([.text(SanitizationMarker.stateKey), .text(marker.jsonText)])
+        } catch where error.isRowRefused {
+            return error
+        }
+        return nil
+    }
+
+    /// Stores the AUTOINCREMENT counters and the indexes, triggers and views, then commits.
+    func finish(schema: SourceSchema, definition: (String) -> String) throws(SQLiteError) {
         if !schema.sequence.isEmpty, (try? database.prepare("SELECT 1 FROM sqlite_sequence")) != nil {
             try database.execute("DELETE FROM sqlite_sequence")
             let insert = try database.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)")

@@ -60,4 +60,28 @@ import Testing
         let text = try ReportE2E.run(ToolRunner.executable, ["sanitize", dump, "-o", out, "--force"])
         #expect(text.stderr.contains("location_events: 2 rows, 1 not copied (the table's own definition refuses them"), "\(text.stderr)")
     }
+
+    /// seed 4187 case 9536 (a current dump, 6 bytes flipped): the flips renamed a column of the
+    /// `state` table's definition, so the copy's `state` (same definition) had no `value` column for
+    /// the sanitisation marker and `sanitize` ended with exit 1 ("table state has no column named
+    /// value"). A dump whose `state` cannot take the marker is now refused with exit 2 and one
+    /// sentence, nothing written: a copy that does not say it was sanitised would be read as evidence.
+    @Test func seed4187Case9536SanitizeRefusesAStateTableWithoutKeyAndValue() throws {
+        let scratch = TestDirectory("finding-sanitize-state")
+        let campaign = FuzzCampaign(seed: 4187, count: 1, runner: FuzzRunner(tool: ToolRunner.executable, timeout: 120),
+                                    scratch: scratch.path)
+        #expect(campaign.runOne(9536).isEmpty)
+        let dir = TestDirectory("sanitize-state-shape")
+        let dump = try Hostile.dump(at: dir.file("bgeo.db"), records: 2)
+        let edit = try ReportE2E.run("/usr/bin/sqlite3", [dump, """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = replace(sql, 'value TEXT', 'valuf TEXT') WHERE name = 'state';
+            """])
+        #expect(edit.exitCode == 0, "\(edit.stderr)")
+        let result = try ReportE2E.run(ToolRunner.executable, ["sanitize", dump, "-o", dir.file("out.db")])
+        #expect(result.exitCode == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("its state table has no key and value columns (it has 'key', 'valuf')"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(Hostile.entries(dir.path) == ["bgeo.db"], "nothing written")
+    }
 }
