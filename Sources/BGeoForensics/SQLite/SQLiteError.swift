@@ -23,6 +23,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
         primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT
     }
 
+    /// True when a row was refused for breaking its table's definition (UNIQUE, NOT NULL, CHECK,
+    /// or a rowid that is not an integer).
+    public var isRowRefused: Bool {
+        primaryCode == SQLITE_CONSTRAINT || primaryCode == SQLITE_MISMATCH
+    }
+
     public var description: String {
         if let sql { return "SQLite error \(code): \(message) (in \(sql))" }
         return "SQLite error \(code): \(message)"

@@ -50,7 +50,10 @@ public struct ColumnTally: Sendable, Equatable {
 /// Counts for one table: rows copied and each column's tally, in column order.
 public struct TableTally: Sendable, Equatable {
     public let table: String
+    /// Rows read from the dump.
     public internal(set) var rows = 0
+    /// Rows read but not copied: they break their table's own definition (a damaged dump).
+    public internal(set) var leftOut = 0
     public internal(set) var columns: [(name: String, tally: ColumnTally)]
 
     init(table: String, columns: [String]) {
@@ -59,7 +62,7 @@ public struct TableTally: Sendable, Equatable {
     }
 
     public static func == (lhs: TableTally, rhs: TableTally) -> Bool {
-        lhs.table == rhs.table && lhs.rows == rhs.rows && lhs.columns.map(\.name) == rhs.columns.map(\.name)
+        lhs.table == rhs.table && lhs.rows == rhs.rows && lhs.leftOut == rhs.leftOut && lhs.columns.map(\.name) == rhs.columns.map(\.name)
             && lhs.columns.map(\.tally) == rhs.columns.map(\.tally)
     }
 
@@ -71,6 +74,6 @@ public struct TableTally: Sendable, Equatable {
     var json: JSONValue {
         var columnsObject = JSONObject()
         for column in columns where column.tally.changed > 0 { columnsObject[column.name] = column.tally.json }
-        return ["table": .string(table), "rows": .from(rows), "columns": .object(columnsObject)]
+        return ["table": .string(table), "rows": .from(rows), "leftOut": .from(leftOut), "columns": .object(columnsObject)]
     }
 }

@@ -10,11 +10,14 @@ public enum SanitizeError: Error, CustomStringConvertible, Sendable, Equatable {
     case cannotWrite(path: String, reason: String)
     case verificationFailed(reason: String)
     case evidenceChanged(path: String)
+    /// The dump's own `state` table cannot hold the sanitisation marker (a damaged schema).
+    case cannotMark(dump: String, reason: String)
 
     /// True for a command line that cannot work as given (exit code 2).
     public var isUsage: Bool {
         switch self {
-        case .outputExists, .outputIsInput, .outputIsEvidenceSideFile, .outputFolderMissing, .outputIsDirectory, .sideFileExists:
+        case .outputExists, .outputIsInput, .outputIsEvidenceSideFile, .outputFolderMissing, .outputIsDirectory, .sideFileExists,
+             .cannotMark:
             return true
         case .cannotWrite, .verificationFailed, .evidenceChanged:
             return false
@@ -42,6 +45,9 @@ public enum SanitizeError: Error, CustomStringConvertible, Sendable, Equatable {
         case .evidenceChanged(let path):
             return "the input \(path) changed while it was being sanitised (its SHA-256 differs); the output was written, "
                 + "but re-run on a quiet copy of the evidence"
+        case .cannotMark(let dump, let reason):
+            return "cannot sanitise \(dump): its state table \(reason) (a damaged schema), so the copy could not record that it "
+                + "was sanitised; nothing was written"
         }
     }
 }

@@ -63,7 +63,8 @@ public struct SanitizeReport: Sendable {
         lines.append("  secrets  \(secretsLearned) learned from the dump, replaced by their fingerprints wherever they occur")
         lines.append("  coords   \(coordinatesNote)")
         for table in tables {
-            lines.append("  \(table.table): \(table.rows) row\(table.rows == 1 ? "" : "s")")
+            lines.append("  \(table.table): \(table.rows) row\(table.rows == 1 ? "" : "s")"
+                + (table.leftOut > 0 ? ", \(table.leftOut) not copied (the table's own definition refuses them; see the warnings)" : ""))
             for column in table.columns where column.tally.changed > 0 {
                 lines.append("    \(column.name): \(column.tally.text)")
             }

@@ -17,6 +17,7 @@ public enum Sanitizer {
         let dump = try Dump(path: dumpPath)
         let schema: SourceSchema
         do { schema = try SourceSchema.read(dump.database) } catch { throw Dump.classify(error, path: dumpPath) }
+        if let problem = schema.markerProblem { throw SanitizeError.cannotMark(dump: dumpPath, reason: problem) }
 
         progress.stage("learning secrets and measuring positions")
         var rng = SystemRandomNumberGenerator()
@@ -49,10 +50,13 @@ public enum Sanitizer {
         do {
             let definition = { (sql: String) in survey.redactor.redact(text: sql) }
             let work = try WorkingDatabase(path: target.workPath, schema: schema,
-                                           createState: !schema.tables.contains { $0.name == "state" }, definition: definition)
+                                           createState: schema.stateTable == nil, definition: definition)
             tallies = try copyTables(schema.tables, from: dump, into: work, makeRows: makeRows)
             marker = markerObject(dump: dump, options: options, transform: transform, survey: survey, tallies: tallies)
-            try work.finish(schema: schema, marker: .object(marker), definition: definition)
+            if let refusal = try work.storeMarker(.object(marker)) {
+                throw SanitizeError.cannotMark(dump: dumpPath, reason: "refuses the marker row (\(refusal.message))")
+            }
+            try work.finish(schema: schema, definition: definition)
             progress.stage("compacting into a fresh file (VACUUM INTO)")
             try work.vacuum(into: target.stagingPath)
         } catch let error as SQLiteError {
@@ -86,9 +90,18 @@ public enum Sanitizer {
     private static func copyTables(_ tables: [SourceTable], from dump: Dump, into work: WorkingDatabase,
                                    makeRows: () -> RowSanitizer) throws -> [TableTally] {
         var failure: Error?
+        var leftOut: [String: Int] = [:]
         func insert(_ batch: [[CellValue]], into table: SourceTable) -> Bool {
             guard failure == nil else { return false }
-            do { for row in batch { try work.insert(row, into: table) } } catch {
+            do {
+                for row in batch {
+                    guard let refusal = try work.insert(row, into: table) else { continue }
+                    leftOut[table.name, default: 0] += 1
+                    dump.warnings.add(table: table.name, rowId: table.rowId(of: row),
+                                      "not copied into the sanitised dump: its table's own definition refuses the row (\(refusal.message)): "
+                                        + "the dump is damaged here, or a constraint forbids the value sanitize wrote")
+                }
+            } catch {
                 failure = error
                 return false
             }
@@ -124,6 +137,7 @@ public enum Sanitizer {
         drain(waiting: true)
         if let log, let background { tallies[log.name] = background.finish(into: dump.warnings) }
         if let failure { throw failure }
+        for (name, count) in leftOut { tallies[name]?.leftOut = count }
         return tables.compactMap { tallies[$0.name] }
     }
 

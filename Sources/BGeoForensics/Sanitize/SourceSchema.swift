@@ -7,9 +7,12 @@ struct SourceTable: Sendable {
     let columns: [String]
     /// Columns declared NOT NULL (a dropped value becomes "" there).
     let notNull: [Bool]
-    /// True when a column is the rowid (`INTEGER PRIMARY KEY`): copying it keeps the row id.
-    let hasRowidAlias: Bool
+    /// The index of the column that is the rowid (`INTEGER PRIMARY KEY`), if any: copying it
+    /// keeps the row id.
+    let rowidAlias: Int?
     let withoutRowid: Bool
+
+    var hasRowidAlias: Bool { rowidAlias != nil }
 
     /// Rows in storage order, the row id first (scans warn by it).
     var scan: RowScan {
@@ -28,6 +31,13 @@ struct SourceTable: Sendable {
     }
 
     var insertsRowid: Bool { !withoutRowid && !hasRowidAlias }
+
+    /// The row id of a row as `insertSQL` takes it (nil in a WITHOUT ROWID table).
+    func rowId(of insertCells: [CellValue]) -> Int64? {
+        let index = insertsRowid ? 0 : rowidAlias
+        guard let index, insertCells.indices.contains(index), case .integer(let id) = insertCells[index] else { return nil }
+        return id
+    }
 }
 
 /// The dump's schema: tables to create before the rows, and the indexes, triggers and views to
@@ -40,6 +50,17 @@ struct SourceSchema: Sendable {
     /// `sqlite_sequence` (AUTOINCREMENT counters): kept, they say how many rows were ever queued.
     var sequence: [(name: String, seq: Int64)] = []
     var pageSize = 4096
+
+    /// The dump's `state` table (SQLite names are case-insensitive), if it has one.
+    var stateTable: SourceTable? { tables.first { $0.name.lowercased() == "state" } }
+
+    /// Why the copy's `state` cannot take the sanitisation marker (nil: it can, or is created).
+    var markerProblem: String? {
+        guard let state = stateTable else { return nil }
+        let columns = Set(state.columns.map { $0.lowercased() })
+        guard !(columns.contains("key") && columns.contains("value")) else { return nil }
+        return "has no key and value columns (it has \(state.columns.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
     var userVersion: Int64 = 0
     var applicationId: Int64 = 0
 
@@ -61,17 +82,16 @@ struct SourceSchema: Sendable {
             let info = try database.prepare("PRAGMA table_xinfo(\(quoteIdentifier(table.name)))")
             var columns: [String] = []
             var notNull: [Bool] = []
-            var keys: [(name: String, type: String)] = []
+            var keys: [(index: Int, type: String)] = []
             while try info.step() {
                 guard info.int(6) == 0 else { continue }  // hidden or generated
-                let name = info.text(1) ?? ""
-                columns.append(name)
+                if info.int(5) > 0 { keys.append((columns.count, (info.text(2) ?? "").uppercased())) }
+                columns.append(info.text(1) ?? "")
                 notNull.append(info.int(3) != 0)
-                if info.int(5) > 0 { keys.append((name, (info.text(2) ?? "").uppercased())) }
             }
             let withoutRowid = table.sql.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID")
             schema.tables.append(SourceTable(name: table.name, sql: table.sql, columns: columns, notNull: notNull,
-                                             hasRowidAlias: !withoutRowid && keys.count == 1 && keys[0].type == "INTEGER",
+                                             rowidAlias: !withoutRowid && keys.count == 1 && keys[0].type == "INTEGER" ? keys[0].index : nil,
                                              withoutRowid: withoutRowid))
         }
         if let stmt = try? database.prepare("SELECT name, seq FROM sqlite_sequence") {

@@ -20,8 +20,12 @@ final class WorkingDatabase {
         try database.execute("BEGIN")
     }
 
-    /// Inserts one row of `table` (`rowid` first when the table needs it explicitly).
-    func insert(_ cells: [CellValue], into table: SourceTable) throws(SQLiteError) {
+    /// Inserts one row of `table` (`rowid` first when the table needs it explicitly). Returns
+    /// SQLite's refusal when the row breaks its own table's definition (a UNIQUE, NOT NULL or
+    /// CHECK constraint, or a non-integer rowid): a damaged dump yields such rows (pages swapped
+    /// or overwritten), or a constraint forbids a sanitised value; the copy keeps the dump's
+    /// schema, so the caller leaves the row out and says so. Any other failure throws.
+    func insert(_ cells: [CellValue], into table: SourceTable) throws(SQLiteError) -> SQLiteError? {
         let statement: Statement
         if let prepared = inserts[table.name] {
             statement = prepared
@@ -29,14 +33,28 @@ final class WorkingDatabase {
             statement = try database.prepare(table.insertSQL)
             inserts[table.name] = statement
         }
-        try statement.run(cells: cells)
+        do {
+            try statement.run(cells: cells)
+        } catch where error.isRowRefused {
+            return error  // the next bind resets the statement
+        }
+        return nil
     }
 
-    /// Stores the marker, the AUTOINCREMENT counters and the indexes, triggers and views, then
-    /// commits.
-    func finish(schema: SourceSchema, marker: JSONValue, definition: (String) -> String) throws(SQLiteError) {
-        try database.prepare("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)")
-            .run([.text(SanitizationMarker.stateKey), .text(marker.jsonText)])
+    /// Stores the marker in `state`; returns SQLite's refusal when the dump's own definition of
+    /// `state` refuses the row (a constraint), and throws on any other failure.
+    func storeMarker(_ marker: JSONValue) throws(SQLiteError) -> SQLiteError? {
+        do {
+            try database.prepare("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)")
+                .run([.text(SanitizationMarker.stateKey), .text(marker.jsonText)])
+        } catch where error.isRowRefused {
+            return error
+        }
+        return nil
+    }
+
+    /// Stores the AUTOINCREMENT counters and the indexes, triggers and views, then commits.
+    func finish(schema: SourceSchema, definition: (String) -> String) throws(SQLiteError) {
         if !schema.sequence.isEmpty, (try? database.prepare("SELECT 1 FROM sqlite_sequence")) != nil {
             try database.execute("DELETE FROM sqlite_sequence")
             let insert = try database.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)")
