@@ -1,7 +1,7 @@
 import BGeoForensics
 import Foundation
 
-// bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet] [--keep]
+// bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet,scale] [--runs N] [--keep]
 // Builds one large simulated dump, then times each feature on it beside an independent baseline.
 // bgeo-bench fuzz --count N --seed S …: the fuzz suite (see FuzzBench).
 if CommandLine.arguments.dropFirst().first == "fuzz" {
@@ -10,6 +10,7 @@ if CommandLine.arguments.dropFirst().first == "fuzz" {
 var records = 1_000_000
 var only: Set<String>?
 var keep = false
+var runs = 3
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let word = arguments.removeFirst()
@@ -17,8 +18,9 @@ while !arguments.isEmpty {
     case "--records": records = Int(arguments.removeFirst()) ?? records
     case "--only": only = Set(arguments.removeFirst().split(separator: ",").map(String.init))
     case "--keep": keep = true
+    case "--runs": runs = Int(arguments.removeFirst()) ?? runs
     default:
-        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet] [--keep]")
+        print("usage: bgeo-bench [--records N] [--only inspect,replay,timeline,report,export,resync,sanitize,fleet,scale] [--runs N] [--keep]")
         exit(2)
     }
 }
@@ -27,7 +29,7 @@ try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirect
 let dumpPath = scratch + "/bench-\(records).db"
 @MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
 // Every section but fleet (its own 100 small dumps) reads the big dump.
-let needsBigDump = ["inspect", "replay", "timeline", "report", "export", "resync"].contains(where: wanted)
+let needsBigDump = ["inspect", "replay", "timeline", "report", "export", "resync", "scale"].contains(where: wanted)
 if needsBigDump, !FileManager.default.fileExists(atPath: dumpPath) {
     print("Simulating a \(records)-record dump at \(dumpPath) …")
     // In a child process: the children timed below would otherwise report this process's
@@ -49,4 +51,5 @@ if wanted("export") { try ExportBench.run(context) }
 if wanted("resync") { try ResyncBench.run(context) }
 if wanted("sanitize") { try SanitizeBench.run(context) }
 if wanted("fleet") { try FleetBench.run(context) }
+if wanted("scale") { try ScaleBench.run(context, runs: runs) }
 if !keep { try? FileManager.default.removeItem(atPath: dumpPath) }

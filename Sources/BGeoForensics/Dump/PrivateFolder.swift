@@ -21,11 +21,12 @@ import Foundation
 final class PrivateFolder: @unchecked Sendable {
     static let namePrefix = "bgeo-forensics-"
     static let lockName = "owner.lock"
-    /// The only files a private folder holds (the copy, SQLite's companions, the lock); the signal
-    /// handler unlinks exactly these.
+    /// The only files a private folder holds (the copy, SQLite's companions, the lock, salvaged
+    /// tables, the streamed trace's work files); the signal handler unlinks exactly these.
     static let knownFiles = ["dump.db", "dump.db-wal", "dump.db-shm", "dump.db-journal",
                              mainOnlyName, mainOnlyName + "-wal", mainOnlyName + "-shm", mainOnlyName + "-journal",
                              lockName, lockName + ".new"] + (0..<SalvagedTable.slots).map(SalvagedTable.fileName)
+        + WorkFolder.knownNames
     /// A second name (hard link) of the copy, to read the main file without its WAL.
     static let mainOnlyName = "main-only.db"
 

@@ -1,9 +1,10 @@
 /// The trace of a dump as the exports (GPX, GeoJSON, KML) read it: every fix in time order as a
 /// `TrackPoint`, in the chosen mode, and the geofence events. This is the one place exports touch
-/// the trace types: `recorded` and `raw` come from the dump alone (`RecordedTraceReader`),
-/// `replayed` from a replay of the complete trace (`TraceBuilder`, `ReplayEngine`) under the dump's
-/// config plus `--set` overrides. Points are made one at a time as they are visited: no copy of the
-/// track is built for writing.
+/// the trace types: `recorded` and `raw` come from the dump alone (`RecordedTraceReader.stored`),
+/// `replayed` from a replay of the complete trace (`TraceBuilder.storedTrace`, `StreamedReplay`)
+/// under the dump's config plus `--set` overrides. Both traces are stored in the private working
+/// folder; points are made one at a time as a pass visits them (a replayed pass replays again), so
+/// memory stays flat at any dump size.
 public struct ExportTrack: Sendable {
     public let mode: TrackMode
     /// Geofence events, in time order.
@@ -15,30 +16,29 @@ public struct ExportTrack: Sendable {
     private let redactor: Redactor
 
     private enum Source: Sendable {
-        case recorded(ReportTrace)
-        case replayed(ReplayResult)
+        case recorded(RecordedTrace)
+        case replayed(CompleteTrace, FilterConfig)
     }
 
     /// Reads the track of `dump` in `mode`. Overrides apply to `replayed` only; a bad one throws
     /// before anything is read.
     public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], redactor: Redactor = .disabled,
-                            progress: StageProgress = .silent) throws(UsageError) -> ExportTrack {
+                            progress: StageProgress = .silent) throws -> ExportTrack {
         progress.stage("reading the \(mode.rawValue) track")
         switch mode {
         case .recorded, .raw:
-            let trace = RecordedTraceReader.read(dump)
-            return ExportTrack(mode: mode, geofences: redacted(trace.geofences, redactor), notes: [], source: .recorded(trace),
+            let trace = try RecordedTraceReader.stored(dump)
+            return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [], source: .recorded(trace),
                                redactor: redactor)
         case .replayed:
             var configuration = ReplayConfiguration.recorded(from: dump)
             for text in overrides { try configuration.apply(set: text) }
-            let trace = TraceBuilder.completeTrace(dump: dump)
-            progress.stage("replaying \(trace.fixes.count) fixes")
-            let result = ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
-                                          notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
+            let trace = try TraceBuilder.storedTrace(dump: dump)
+            progress.stage("replaying \(trace.count) fixes")
+            let result = try StreamedReplay.summarize(trace, [configuration]).summaries[0]
             let note = "replayed with \(configuration.sourceDescription): \(result.accepted) accepted, \(result.adjusted) adjusted, \(result.rejected) rejected"
-            let geofences = trace.geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
-            return ExportTrack(mode: mode, geofences: redacted(geofences, redactor), notes: [note], source: .replayed(result),
+            return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [note],
+                               source: .replayed(trace, configuration.filter),
                                redactor: redactor)
         }
     }
@@ -56,34 +56,34 @@ public struct ExportTrack: Sendable {
     /// Every fix of the track, in time order.
     public var fixCount: Int {
         switch source {
-        case .recorded(let trace): return trace.fixes.count
-        case .replayed(let result): return result.fixes.count
+        case .recorded(let trace): return trace.count
+        case .replayed(let trace, _): return trace.count
         }
     }
 
     /// Visits every fix in time order (the ones off the track line too: see `TrackPoint.onTrack`).
-    public func forEachPoint(_ body: (TrackPoint) -> Void) {
+    /// Throws when the stored trace cannot be read back (its working file damaged under the run).
+    public func forEachPoint(_ body: (TrackPoint) -> Void) throws(ExportError) {
+        do {
+            try visitPoints(body)
+        } catch {
+            throw ExportError("cannot read the stored track back: \(error)")
+        }
+    }
+
+    private func visitPoints(_ body: (TrackPoint) -> Void) throws {
         switch source {
         case .recorded(let trace):
             let raw = mode == .raw
-            // Indexing reads each fix in place (no copy of the array, no retain per element).
-            for i in trace.fixes.indices {
-                let f = trace.fixes[i]
+            try trace.forEachFix { f in
                 body(TrackPoint(time: f.time, latitude: raw ? f.latitude : f.outputLatitude,
                                 longitude: raw ? f.longitude : f.outputLongitude, altitude: f.altitude, accuracy: f.accuracy,
                                 speed: f.speed, heading: f.heading, uuid: redacted(f.uuid), odometer: f.odometer, isMoving: f.isMoving,
                                 decision: f.decision, reason: f.reason, onTrack: raw || f.decision != .rejected))
             }
-        case .replayed(let result):
-            for i in result.decisions.indices {
-                let d = result.decisions[i]
-                let decision: ReportDecision
-                switch d.decision {
-                case .accepted: decision = .accepted
-                case .adjusted: decision = .adjusted
-                case .rejected: decision = .rejected
-                }
-                let fix = result.fixes[i]
+        case .replayed(let trace, let config):
+            try StreamedReplay.forEachDecision(trace, config: config) { fix, d in
+                let decision = ReportDecision(d.decision)
                 body(TrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: fix.altitude,
                                 accuracy: fix.accuracy, speed: fix.speed, heading: fix.heading,
                                 uuid: fix.uuid.isEmpty ? nil : redacted(fix.uuid), odometer: d.odometer,

@@ -28,7 +28,7 @@ struct TrackFeatureExport {
     let includesFixes: Bool
 
     func write(_ track: ExportTrack, to writer: some TrackFeatureWriter) throws(ExportError) -> ExportSummary {
-        let outline = TrackOutline(track: track, gapSeconds: gapSeconds)
+        let outline = try TrackOutline(track: track, gapSeconds: gapSeconds)
         var summary = ExportSummary()
         summary.segments = outline.segments.count
         writer.begin(outline: outline, geofences: track.geofences, includesFixes: includesFixes)
@@ -37,7 +37,7 @@ struct TrackFeatureExport {
         var segment = -1
         var inLine = false
         var isolated: [(point: TrackPoint, segment: Int)] = []
-        track.forEachPoint { p in
+        try track.forEachPoint { p in
             guard p.onTrack else { return }
             if segmenter.startsSegment(at: p.time) {
                 if inLine { writer.endLine() }
@@ -60,7 +60,7 @@ struct TrackFeatureExport {
         summary.isolatedFixes = isolated.count
         if includesFixes {
             writer.section(.fixes)
-            track.forEachPoint { p in writer.fix(p) }
+            try track.forEachPoint { p in writer.fix(p) }
             summary.fixes = outline.fixes
         }
         writer.section(.geofences)

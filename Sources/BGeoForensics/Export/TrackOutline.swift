@@ -18,9 +18,9 @@ public struct TrackOutline: Sendable {
     /// Every fix of the track, on the line or not.
     public private(set) var fixes = 0
 
-    public init(track: ExportTrack, gapSeconds: Double) {
+    public init(track: ExportTrack, gapSeconds: Double) throws(ExportError) {
         var segmenter = TrackSegmenter(gapSeconds: gapSeconds)
-        track.forEachPoint { p in
+        try track.forEachPoint { p in
             fixes += 1
             fixBounds = GeoBounds.including(fixBounds, latitude: p.latitude, longitude: p.longitude)
             guard p.onTrack else { return }

@@ -3,7 +3,7 @@ import Foundation
 /// What `fleet` learns from one input: its NDJSON row and one line per finding. Built from the
 /// parts the single-dump commands use — `DumpSummary` (inspect), the timeline and the complete
 /// trace read in one log scan (`ReportScan`, as the report reads them), a replay under the
-/// recorded config (`ReplayEngine`) — never a parallel path. Redacted unless `showSecrets`.
+/// recorded config (`StreamedReplay`) — never a parallel path. Redacted unless `showSecrets`.
 public enum FleetAnalysis {
     public struct Output: Sendable {
         public var row: JSONObject
@@ -19,10 +19,17 @@ public enum FleetAnalysis {
         }
         let redactor = dump.makeRedactor(enabled: !showSecrets)
         let summary = DumpSummary(dump: dump, redactor: redactor)
-        let scan = ReportScan.read(dump, gapSeconds: TimelineOptions().gapThreshold, redactor: redactor)
-        let timeline = scan.timeline
         let configuration = ReplayConfiguration.recorded(from: dump)
-        let replay = ReplayEngine.run(trace: scan.trace, config: configuration.filter, source: configuration.sourceDescription)
+        let scan: ReportScan, replay: ReplaySummary
+        do {
+            scan = try ReportScan.read(dump, gapSeconds: TimelineOptions().gapThreshold, redactor: redactor)
+            replay = try StreamedReplay.summarize(scan.trace, [configuration]).summaries[0]
+        } catch {
+            // The stored trace could not be written or read back (a full disk): a failed analysis, tried again on a re-run.
+            return Output(row: FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .failed,
+                                                error: "\(error)", exitCode: 1), findings: [])
+        }
+        let timeline = scan.timeline
         let spans = timeline.findings.map { span(of: $0, in: dump) }
         let engine = dump.engineState()
 

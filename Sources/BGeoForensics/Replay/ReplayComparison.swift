@@ -1,43 +1,72 @@
 import Foundation
 
-/// The recorded config and a what-if config replayed over the same trace, side by side.
+/// The recorded config and a what-if config replayed over the same stored trace, side by side:
+/// both summaries and the count of changed fixes from one pass; the changed fixes themselves
+/// (and every decision, when asked) from further passes as they are written.
 public struct ReplayComparison: Sendable {
-    public let recorded: ReplayResult
-    public let whatIf: ReplayResult
-    /// Fix indexes whose decision (or rejection reason) differs between the two runs.
-    public let differences: [Int]
+    public let recorded: ReplaySummary
+    public let whatIf: ReplaySummary
+    /// Fixes whose decision (or rejection reason) differs between the two runs.
+    public let differenceCount: Int
+    private let trace: CompleteTrace
 
-    public init(recorded: ReplayResult, whatIf: ReplayResult) {
-        self.recorded = recorded
-        self.whatIf = whatIf
-        var differences: [Int] = []
-        for i in recorded.decisions.indices where i < whatIf.decisions.count {
-            let a = recorded.decisions[i], b = whatIf.decisions[i]
-            if a.decision != b.decision || a.reason != b.reason { differences.append(i) }
+    /// Replays `trace` under both configurations.
+    public init(trace: CompleteTrace, recorded: ReplayConfiguration, whatIf: ReplayConfiguration, top: Int = 10) throws {
+        let run = try StreamedReplay.summarize(trace, [recorded, whatIf], top: top)
+        self.recorded = run.summaries[0]
+        self.whatIf = run.summaries[1]
+        differenceCount = run.differences
+        self.trace = trace
+    }
+
+    /// Every fix the two runs decide differently, in trace order.
+    public func forEachDifference(_ body: (Fix, FixDecision, FixDecision) throws -> Void) throws {
+        try StreamedReplay.forEachDifference(trace, recorded: recorded.config, whatIf: whatIf.config, body)
+    }
+
+    static func differenceJSON(_ fix: Fix, _ a: FixDecision, _ b: FixDecision) -> JSONValue {
+        ["index": .from(a.index), "uuid": fix.uuid.isEmpty ? .null : .string(fix.uuid),
+         "source": .string(fix.source.rawValue), "timestamp": .string(fix.timestampText),
+         "recorded": ["decision": .string(a.decision.rawValue), "reason": .from(a.reason?.rawValue)],
+         "whatIf": ["decision": .string(b.decision.rawValue), "reason": .from(b.reason?.rawValue)]]
+    }
+
+    /// `extra` members, then `compare: {recorded, whatIf, odometerChange, differenceCount,
+    /// differences[]}` (each run's summary, its decisions when asked), then `after` members; the
+    /// long arrays are streamed.
+    public func writeJSON(to output: TextOutput, extra: JSONObject, after: JSONObject, includeDecisions: Bool, top: Int,
+                          redactor: Redactor) throws {
+        var arrays: [StreamedJSONDocument.Array] = []
+        func run(_ summary: ReplaySummary) -> JSONValue {
+            var object = summary.summaryObject(top: top)
+            if includeDecisions {
+                object["decisions"] = StreamedJSONDocument.placeholder(arrays.count)
+                arrays.append(.init(.pretty(redactor)) { emit in
+                    try StreamedReplay.forEachDecision(trace, config: summary.config) { fix, d in
+                        emit(ReplaySummary.decisionJSON(fix, d))
+                    }
+                })
+            }
+            return .object(object)
         }
-        self.differences = differences
+        let recordedJSON = run(recorded), whatIfJSON = run(whatIf)
+        let differences = StreamedJSONDocument.placeholder(arrays.count)
+        arrays.append(.init(.pretty(redactor)) { emit in
+            try forEachDifference { fix, a, b in emit(ReplayComparison.differenceJSON(fix, a, b)) }
+        })
+        var object = extra
+        object["compare"] = ["recorded": recordedJSON, "whatIf": whatIfJSON,
+                             "odometerChange": .double(Round.metres(whatIf.odometerReplayed - recorded.odometerReplayed)),
+                             "differenceCount": .from(differenceCount), "differences": differences]
+        for member in after { object[member.key] = member.value }
+        try StreamedJSONDocument.write(redactor.redact(.object(object)), arrays: arrays, to: output)
     }
 
-    public func differenceJSON(_ i: Int) -> JSONValue {
-        let fix = recorded.fixes[i], a = recorded.decisions[i], b = whatIf.decisions[i]
-        return ["index": .from(i), "uuid": fix.uuid.isEmpty ? .null : .string(fix.uuid),
-                "source": .string(fix.source.rawValue), "timestamp": .string(fix.timestampText),
-                "recorded": ["decision": .string(a.decision.rawValue), "reason": .from(a.reason?.rawValue)],
-                "whatIf": ["decision": .string(b.decision.rawValue), "reason": .from(b.reason?.rawValue)]]
-    }
-
-    /// `{recorded, whatIf, differences[]}` (each run's summary, decisions when asked).
-    public func json(includeDecisions: Bool = false, top: Int = 10) -> JSONValue {
-        ["recorded": recorded.json(includeDecisions: includeDecisions, top: top),
-         "whatIf": whatIf.json(includeDecisions: includeDecisions, top: top),
-         "odometerChange": .double(Round.metres(whatIf.odometerReplayed - recorded.odometerReplayed)),
-         "differenceCount": .from(differences.count),
-         "differences": .array(differences.map(differenceJSON))]
-    }
-
-    /// Counts side by side, then the fixes whose decision changes (at most `listLimit`).
-    public func text(title: String, top: Int = 10, listLimit: Int = 50) -> String {
-        var out: [String] = ["Replay of \(title): recorded config vs what-if, \(recorded.fixes.count) fixes", ""]
+    /// Counts side by side, then the fixes whose decision changes (at most `listLimit`), line by
+    /// line through `redactor`. A long list is aligned in two passes: widths, then rows.
+    public func writeText(title: String, top: Int = 10, listLimit: Int = 50, to output: TextOutput, redactor: Redactor) throws {
+        func write(_ lines: [String]) { for line in lines { output.write(redactor.redact(text: line) + "\n") } }
+        var out: [String] = ["Replay of \(title): recorded config vs what-if, \(recorded.fixCount) fixes", ""]
         out.append("  recorded: \(recorded.config.summary)")
         out.append("            from \(recorded.configSource)")
         out.append("  what-if:  \(whatIf.config.summary)")
@@ -54,21 +83,29 @@ public struct ReplayComparison: Sendable {
         table.append(["odometer m", String(format: "%.1f", recorded.odometerReplayed), String(format: "%.1f", whatIf.odometerReplayed),
                       String(format: "%+.1f", Say.shownDifference(whatIf.odometerReplayed, minus: recorded.odometerReplayed))])
         if let r = recorded.odometerRecorded { table.append(["recorded odometer m", String(format: "%.1f", r), String(format: "%.1f", r), ""]) }
-        out.append(contentsOf: ReplayResult.align(table))
+        out.append(contentsOf: ReplaySummary.align(table))
         out.append("")
-        out.append("\(differences.count) fix\(differences.count == 1 ? "" : "es") change decision")
-        if !differences.isEmpty {
-            var rows = [["#", "fix", "timestamp", "recorded", "what-if"]]
-            for i in differences.prefix(listLimit) {
-                rows.append([String(i), TerminalText.field(recorded.fixes[i].label), TerminalText.field(recorded.fixes[i].timestampText),
-                             recorded.decisions[i].label, whatIf.decisions[i].label])
+        out.append("\(differenceCount) fix\(differenceCount == 1 ? "" : "es") change decision")
+        write(out)
+        if differenceCount > 0 {
+            let header = ["#", "fix", "timestamp", "recorded", "what-if"]
+            func rows(_ body: ([String]) -> Void) throws {
+                var listed = 0
+                try forEachDifference { fix, a, b in
+                    guard listed < listLimit else { return }
+                    listed += 1
+                    body([String(a.index), TerminalText.field(fix.label), TerminalText.field(fix.timestampText), a.label, b.label])
+                }
             }
-            out.append(contentsOf: ReplayResult.align(rows))
-            if differences.count > listLimit { out.append("  … and \(differences.count - listLimit) more (--json lists all)") }
+            var widths = header.map(\.count)
+            try rows { ReplaySummary.widen(&widths, for: $0) }
+            write([ReplaySummary.alignedLine(header, widths: widths)])
+            try rows { write([ReplaySummary.alignedLine($0, widths: widths)]) }
+            if differenceCount > listLimit { write(["  … and \(differenceCount - listLimit) more (--json lists all)"]) }
         }
-        out.append("")
-        out.append("Diagnosis (what-if)")
-        for line in whatIf.diagnosis { out.append("  - " + TerminalText.prose(line)) }
-        return out.joined(separator: "\n") + "\n"
+        var tail = [""]
+        tail.append("Diagnosis (what-if)")
+        for line in whatIf.diagnosis { tail.append("  - " + TerminalText.prose(line)) }
+        write(tail)
     }
 }

@@ -79,17 +79,22 @@ extension TraceBuilder {
             return items
         }
 
-        /// Parses one fix line (an entry whose event is in `events`, with its text); an unusable
-        /// line becomes a located warning in `warnings` and is counted as skipped.
+        /// Parses one fix line (an entry whose event is in `events`, with its text) into `items`;
+        /// an unusable line becomes a located warning in `warnings` and is counted as skipped.
         mutating func add(_ entry: LogEntry, warnings: WarningLog) {
+            if let item = parse(entry, warnings: warnings) { items.append(item) }
+        }
+
+        /// Parses one fix line, counting it, without keeping it (the streamed trace spools it).
+        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> Item? {
             guard var text = entry.dataText else {
                 skip(warnings, entry, "\(entry.event) line has no data")
-                return
+                return nil
             }
             let valid = text.withUTF8 { TraceBuilder.logScanner.scan($0, into: &values) }
             guard valid else {
                 skip(warnings, entry, "\(entry.event) data is not a JSON object")
-                return
+                return nil
             }
             // The fix's own time; the line's ts is when it was logged (a fallback only).
             var time = entry.time
@@ -97,7 +102,7 @@ extension TraceBuilder {
             if let ts = values[Slot.timestamp].string {
                 guard let t = Timestamp.parse(ts) else {
                     skip(warnings, entry, "\(entry.event) timestamp '\(ts)' is not an ISO-8601 time")
-                    return
+                    return nil
                 }
                 time = t
                 timestampText = ts
@@ -113,7 +118,7 @@ extension TraceBuilder {
             guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
                   let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
                 skip(warnings, entry, "\(entry.event) has no usable latitude/longitude")
-                return
+                return nil
             }
             let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
             let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
@@ -128,21 +133,20 @@ extension TraceBuilder {
                 if fix.uuid.isEmpty {
                     warnings.add(table: "log_entries", rowId: entry.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")
-                    items.append(.init(kind: .unmatchedLocation, fix: fix))
-                } else {
-                    items.append(.init(kind: .location, fix: fix))
+                    return Item(kind: .unmatchedLocation, fix: fix)
                 }
+                return Item(kind: .location, fix: fix)
             case "filter.reject":
                 rejects += 1
-                items.append(.init(kind: .reject, fix: Fix(
+                return Item(kind: .reject, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
                     source: .logReject, logId: entry.rowId, timestampText: timestampText,
-                    recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:)))))
+                    recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:))))
             default:  // filter.adjust: latitude/longitude are the raw position before the move
                 adjusts += 1
-                items.append(.init(kind: .adjust, fix: Fix(
+                return Item(kind: .adjust, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logAdjust, logId: entry.rowId, timestampText: timestampText)))
+                    source: .logAdjust, logId: entry.rowId, timestampText: timestampText))
             }
         }
 

@@ -80,29 +80,53 @@ struct TraceMerger {
 
     /// A location line whose uuid is already in the trace: one fix, two sources.
     private mutating func merge(_ fix: Fix, into existing: Int) {
-        stats.duplicates += 1
-        if abs(fixes[existing].time - fix.time) > 0.0005 {
-            stats.conflictingDuplicates += 1
-            let kept = fixes[existing]
-            let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
-            warnings.add(table: "log_entries", rowId: fix.logId,
-                         "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(fix.timestampText)); the first is used")
-        }
-        // raw_* wins over the engine's smoothed output; otherwise keep the first copy.
-        if fix.isRaw && !fixes[existing].isRaw {
-            fixes[existing].latitude = fix.latitude
-            fixes[existing].longitude = fix.longitude
-            fixes[existing].isRaw = true
-            fixes[existing].source = .logLocation
-        }
-        if fixes[existing].logId == nil { fixes[existing].logId = fix.logId }
-        if fixes[existing].accuracy == nil { fixes[existing].accuracy = fix.accuracy }
-        if fixes[existing].speed == nil { fixes[existing].speed = fix.speed }
-        if fixes[existing].recordedOdometer == nil { fixes[existing].recordedOdometer = fix.recordedOdometer }
-        if fixes[existing].isMoving == nil { fixes[existing].isMoving = fix.isMoving }
-        if fixes[existing].headingOrNaN.isNaN { fixes[existing].headingOrNaN = fix.headingOrNaN }
-        if fixes[existing].altitudeOrNaN.isNaN { fixes[existing].altitudeOrNaN = fix.altitudeOrNaN }
+        if let warning = TraceMerger.merge(fix, into: &fixes[existing], stats: &stats) { warnings.add(warning) }
     }
+
+    /// Folds a location line into the fix `kept` that already stands for its uuid (the streamed
+    /// trace does the same, see `CompleteTraceSemantics`): raw_* wins over the engine's smoothed
+    /// output, otherwise the first copy is kept and only its missing fields are filled. Returns the
+    /// located warning when the two copies disagree on the time.
+    static func merge(_ fix: Fix, into kept: inout Fix, stats: inout Trace.Stats) -> DumpWarning? {
+        stats.duplicates += 1
+        var warning: DumpWarning?
+        if abs(kept.time - fix.time) > 0.0005 {
+            stats.conflictingDuplicates += 1
+            let other = kept.rowId.map { "location_events row \($0)" } ?? kept.logId.map { "log_entries row \($0)" } ?? "an earlier row"
+            warning = DumpWarning(table: "log_entries", rowId: fix.logId, message:
+                "uuid \(fix.uuid) also stands in \(other) with another timestamp (\(kept.timestampText) vs \(fix.timestampText)); the first is used")
+        }
+        if fix.isRaw && !kept.isRaw {
+            kept.latitude = fix.latitude
+            kept.longitude = fix.longitude
+            kept.isRaw = true
+            kept.source = .logLocation
+        }
+        if kept.logId == nil { kept.logId = fix.logId }
+        if kept.accuracy == nil { kept.accuracy = fix.accuracy }
+        if kept.speed == nil { kept.speed = fix.speed }
+        if kept.recordedOdometer == nil { kept.recordedOdometer = fix.recordedOdometer }
+        if kept.isMoving == nil { kept.isMoving = fix.isMoving }
+        if kept.headingOrNaN.isNaN { kept.headingOrNaN = fix.headingOrNaN }
+        if kept.altitudeOrNaN.isNaN { kept.altitudeOrNaN = fix.altitudeOrNaN }
+        return warning
+    }
+
+    /// The accepted fix of a filter.adjust line's millisecond becomes one fix with it: its identity
+    /// (uuid, accuracy, odometer) at the line's raw position.
+    static func fold(adjustLine line: Fix, into fix: inout Fix, stats: inout Trace.Stats) {
+        fix.latitude = line.latitude
+        fix.longitude = line.longitude
+        fix.isRaw = true
+        fix.source = .logAdjust
+        fix.accuracy = fix.accuracy ?? line.accuracy
+        fix.speed = fix.speed ?? line.speed
+        if fix.logId == nil { fix.logId = line.logId }
+        stats.adjustsMerged += 1
+    }
+
+    /// Whether a fix can absorb a filter.adjust line of its millisecond (an accepted fix).
+    static func takesAdjustment(_ fix: Fix) -> Bool { fix.source == .queue || fix.source == .logLocation }
 
     /// The trace: adjust lines folded in, sorted by time, indexed. `lines` gives the line counts.
     consuming func finish(lines: TraceBuilder.ParsedLines) -> Trace {
@@ -111,14 +135,7 @@ struct TraceMerger {
         stats.logAdjusts = lines.adjusts
         stats.skippedLines = lines.skipped
         mergeAdjustments()
-        // The queue drains in time order, so the trace is usually sorted already: check in O(n) first.
-        let ordered: (Fix, Fix) -> Bool = { a, b in
-            if a.time != b.time { return a.time < b.time }
-            return Fix.tieOrder(a, b)
-        }
-        if !zip(fixes.indices.dropLast(), fixes.indices.dropFirst()).allSatisfy({ !ordered(fixes[$1], fixes[$0]) }) {
-            fixes.sort(by: ordered)
-        }
+        TraceOrder.sort(&fixes)
         for i in fixes.indices {
             fixes[i].index = i
             if fixes[i].isRaw { stats.rawPositions += 1 } else { stats.smoothedOnly += 1 }
@@ -133,21 +150,14 @@ struct TraceMerger {
     private mutating func mergeAdjustments() {
         guard !adjustLines.isEmpty else { return }
         var byMillis: [Int64: Int] = [:]
-        for (i, fix) in fixes.enumerated() where fix.source == .queue || fix.source == .logLocation {
+        for (i, fix) in fixes.enumerated() where TraceMerger.takesAdjustment(fix) {
             byMillis[Int64((fix.time * 1000).rounded())] = byMillis[Int64((fix.time * 1000).rounded())] ?? i
         }
         for line in adjustLines {
             let key = Int64((line.time * 1000).rounded())
             if let i = byMillis[key] {
                 byMillis[key] = nil
-                fixes[i].latitude = line.latitude
-                fixes[i].longitude = line.longitude
-                fixes[i].isRaw = true
-                fixes[i].source = .logAdjust
-                fixes[i].accuracy = fixes[i].accuracy ?? line.accuracy
-                fixes[i].speed = fixes[i].speed ?? line.speed
-                if fixes[i].logId == nil { fixes[i].logId = line.logId }
-                stats.adjustsMerged += 1
+                TraceMerger.fold(adjustLine: line, into: &fixes[i], stats: &stats)
             } else {
                 fixes.append(line)
             }

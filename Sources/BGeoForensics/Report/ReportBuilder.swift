@@ -6,22 +6,25 @@ import Foundation
 public enum ReportBuilder {
     /// Builds the document, telling `progress` each stage. Throws a UsageError for an override
     /// replay cannot use.
-    public static func build(dump: Dump, options: ReportOptions, progress: StageProgress = .silent) throws(UsageError) -> ReportDocument {
+    public static func build(dump: Dump, options: ReportOptions, progress: StageProgress = .silent) throws -> ReportDocument {
         progress.stage("learning the dump's secrets (to redact them)")
         let redactor = dump.makeRedactor(enabled: !options.showSecrets)
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = ReplayConfiguration.recorded(from: dump)
         for text in options.overrides { try configuration.apply(set: text) }
         progress.stage("reading the log and the queue")
-        let scan = ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
+        let scan = try ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
         let timeline = scan.timeline
         let complete = scan.trace
         let depthLevels = scan.depthLevels
-        progress.stage("replaying \(complete.fixes.count) fixes")
-        let result = ReplayEngine.run(trace: complete, config: configuration.filter, source: configuration.sourceDescription,
-                                      notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        var summary = ReportOverview(dump: dump, trace: complete, timeline: timeline, redactor: redactor)
-        let trace = ReportTrace(replay: result, geofences: complete.geofences, queueHeadUUID: summary.queue.headUUID)
+        progress.stage("replaying \(complete.count) fixes")
+        var summary = ReportOverview(dump: dump, queue: complete.queue, timeline: timeline, redactor: redactor)
+        // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
+        var offsets: Set<Int> = []
+        let (result, trace) = try replay(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID) { fix in
+            guard offsets.count < 4, let last = fix.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { return }
+            offset(fix.timestampText, into: &offsets)
+        }
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay, refreshSucceeded: a.refresh?.success)
@@ -34,20 +37,13 @@ public enum ReportBuilder {
         let depth = QueueDepthSeries.build(levels: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                            dumpTime: summary.newestTime)
         let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
-        let replay = replaySummary(result, trace: trace)
+        let replay = replaySummary(result)
 
         var forced: Set<String> = []
         for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
         for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
         var forcedUUIDs = Set(findings.flatMap(\.uuids))
         if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
-        // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
-        var offsets: Set<Int> = []
-        for f in complete.fixes {
-            guard let last = f.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { continue }
-            offset(f.timestampText, into: &offsets)
-            if offsets.count >= 4 { break }
-        }
         var uuidAnchors: [String: String] = [:]
         progress.stage("picking the table rows")
         let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
@@ -76,15 +72,14 @@ public enum ReportBuilder {
     }
 
     /// The replay section: decision counts, odometers, top contributors, diagnosis.
-    static func replaySummary(_ r: ReplayResult, trace: ReportTrace) -> ReportReplaySummary {
+    static func replaySummary(_ r: ReplaySummary) -> ReportReplaySummary {
         let counts: [(label: String, count: Int)] = [
-            ("fixes replayed", r.fixes.count), ("accepted", r.accepted), ("adjusted", r.adjusted),
+            ("fixes replayed", r.fixCount), ("accepted", r.accepted), ("adjusted", r.adjusted),
             ("rejected: accuracy", r.rejectedAccuracy), ("rejected: time", r.rejectedTime),
             ("rejected: teleport", r.rejectedTeleport), ("disagree with engine", r.engineDisagreements),
         ]
         let top = r.topContributors(limit: 5).map { c -> (label: String, metres: Double, evidence: EvidenceRef?) in
-            let fix = r.fixes[c.index]
-            let ref: EvidenceRef? = fix.rowId.map { .queue(rowId: $0) } ?? fix.logId.map { .log(rowId: $0) }
+            let ref: EvidenceRef? = c.rowId.map { .queue(rowId: $0) } ?? c.logId.map { .log(rowId: $0) }
             var label = "\(c.timestampText) \(c.label)"
             if let v = c.impliedSpeed { label += " (step at \(DecimalText.format(v, places: 1)) m/s)" }
             return (label, c.distanceAdded, ref)
@@ -95,6 +90,37 @@ public enum ReportBuilder {
         return ReportReplaySummary(title: r.isWhatIf ? "What-if replay" : "Replay with the dump's config", counts: counts,
                                    odometerRecorded: r.odometerRecorded, odometerReplayed: r.odometerReplayed,
                                    topContributors: top, notes: notes)
+    }
+
+    /// One replay pass over the stored trace: the summary, and the report's trace (every fix with
+    /// its decision) written to a tape beside it, with its counts; `visit` sees each fix.
+    static func replay(_ complete: CompleteTrace, _ configuration: ReplayConfiguration, dump: Dump, queueHeadUUID: String?,
+                       visit: (Fix) -> Void) throws -> (ReplaySummary, StoredReportTrace) {
+        let tape = dump.workFiles.newFile("report-trace", extension: "tape")
+        let writer = try TapeWriter(path: tape)
+        var tally = ReplayTally(config: configuration.filter)
+        var pipeline = ReplayPipeline(config: configuration.filter)
+        var counts: [ReportDecision: Int] = [.accepted: 0, .adjusted: 0, .rejected: 0]
+        try complete.forEachFix { fix in
+            visit(fix)
+            let d = pipeline.process(fix)
+            tally.add(fix, d)
+            let reportFix = ReportFix(fix: fix, decision: d)
+            counts[reportFix.decision, default: 0] += 1
+            writer.beginRecord()
+            reportFix.write(to: writer)
+            writer.endRecord()
+        }
+        try writer.finish()
+        var summary = tally.finish(odometerReplayed: pipeline.odometerTotal)
+        summary.configSource = configuration.sourceDescription
+        summary.configNotes = configuration.notes
+        summary.traceStats = complete.stats
+        summary.isWhatIf = !configuration.overrides.isEmpty
+        let stored = StoredTrace<ReportFix>(tape: tape, count: complete.count, geofences: nil, geofenceCount: 0)
+        let trace = StoredReportTrace(dump: dump, stored: stored, geofences: try complete.geofences(), queueHeadUUID: queueHeadUUID,
+                                      counts: counts)
+        return (summary, trace)
     }
 
     static func truncate(_ text: String, _ limit: Int) -> String {

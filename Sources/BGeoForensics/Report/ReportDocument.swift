@@ -10,7 +10,7 @@ public struct ReportDocument: Sendable {
     /// UTC offsets (seconds) found in timestamps written with one; empty when all are UTC.
     public var deviceOffsets: [Int]
     public var summary: ReportOverview
-    public var trace: ReportTrace
+    public var trace: any ReportFixSource
     public var attempts: [ReportAttempt]
     public var queueDepth: [QueueDepthSeries.Point]
     public var gaps: [ReportGap]

@@ -13,6 +13,7 @@ public enum ReportFile {
         let document = try ReportBuilder.build(dump: dump, options: options, progress: progress)
         progress.stage("drawing the map, the charts and the tables")
         let html = HTMLReportRenderer().render(document)
+        if let stored = document.trace as? StoredReportTrace, let failure = stored.readFailure { throw failure }
         progress.stage("writing \(outputPath)")
         // URL, not NSString: `deletingLastPathComponent` traps on some paths ending in "/" on Linux.
         let folder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path

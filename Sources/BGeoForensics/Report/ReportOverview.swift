@@ -31,26 +31,17 @@ public struct ReportOverview: Sendable {
     /// The newest time anywhere in the dump.
     public var newestTime: Double? { [queue.newestTime, log.lastTime].compactMap { $0 }.max() }
 
-    init(dump: Dump, trace: Trace, timeline: Timeline, redactor: Redactor) {
+    init(dump: Dump, queue facts: QueueFacts, timeline: Timeline, redactor: Redactor) {
         var q = Queue()
         if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
            (try? stmt.step()) == true {
             q.count = stmt.int(0)
         }
-        var headRow: Int64?
-        func see(_ time: Double, rowId: Int64?, uuid: String) {
-            q.oldestTime = min(q.oldestTime ?? time, time)
-            q.newestTime = max(q.newestTime ?? time, time)
-            if let rowId, headRow.map({ rowId < $0 }) ?? true { headRow = rowId; q.headUUID = uuid }
-        }
-        for fix in trace.fixes where fix.rowId != nil {
-            q.locations += 1
-            see(fix.time, rowId: fix.rowId, uuid: fix.uuid)
-        }
-        for g in trace.geofences {
-            q.geofences += 1
-            see(g.time, rowId: g.rowId, uuid: g.uuid)
-        }
+        q.locations = facts.locations
+        q.geofences = facts.geofences
+        q.oldestTime = facts.oldestTime
+        q.newestTime = facts.newestTime
+        q.headUUID = facts.headUUID
         q.unreadable = max(0, q.count - q.locations - q.geofences)
         queue = q
         log = Log(count: timeline.logRows, firstTime: timeline.firstAt, lastTime: timeline.lastAt)

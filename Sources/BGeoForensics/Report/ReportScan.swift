@@ -7,18 +7,14 @@ import Foundation
 /// the log's.
 struct ReportScan {
     let timeline: Timeline
-    /// The complete trace, ready for replay.
-    let trace: Trace
+    /// The complete trace, stored in the private working folder, ready for replay.
+    let trace: CompleteTrace
     let depthLevels: [QueueDepthSeries.Level]
 
-    static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor) -> ReportScan {
-        let lineBatches = BatchChannel<TraceBuilder.ParsedLines.Item>()
-        let queueScan = SecondConnectionScan.start(on: dump) { reader -> TraceMerger in
-            var merger = TraceMerger(queue: TraceBuilder.readQueue(reader), warnings: reader.warnings)
-            while let batch = lineBatches.receive() { merger.add(batch) }
-            return merger
-        }
-        var lines = TraceBuilder.ParsedLines()
+    static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor,
+                     windows: TraceWindows = .standard) throws -> ReportScan {
+        let queueScan = SecondConnectionScan.start(on: dump) { TraceBuilder.QueueSpools.read($0, windows: windows) }
+        var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows)
         var levels = QueueDepthSeries.LevelReader()
         let warnings = dump.warnings
         // Every gap is kept: the map, the charts and the counts show them all.
@@ -27,22 +23,14 @@ struct ReportScan {
         timelineBuilder.logObserver = { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)
-                if queueScan != nil, lines.items.count >= 8192 { lineBatches.send(lines.takeItems()) }
             } else {
                 levels.add(entry)
             }
         }
         let timeline = timelineBuilder.build()
-        if queueScan != nil { lineBatches.send(lines.takeItems()) }
-        lineBatches.close()
-        var merger: TraceMerger
-        if let queueScan {
-            merger = queueScan.finish(into: dump.warnings)
-        } else {
-            // No second connection: read the queue here and merge everything the log gave.
-            merger = TraceMerger(queue: TraceBuilder.readQueue(dump), warnings: dump.warnings)
-            merger.add(lines.takeItems())
-        }
-        return ReportScan(timeline: timeline, trace: merger.finish(lines: lines), depthLevels: levels.levels)
+        // No second connection: the queue is read here, after the log.
+        let queue = queueScan?.finish(into: dump.warnings) ?? TraceBuilder.QueueSpools.read(dump, windows: windows)
+        let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows)
+        return ReportScan(timeline: timeline, trace: trace, depthLevels: levels.levels)
     }
 }

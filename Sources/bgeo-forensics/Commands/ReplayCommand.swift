@@ -44,55 +44,52 @@ enum ReplayCommand: CLICommand {
 
         let progress = StageProgress(label: "replay")
         progress.stage("reading the queue and the log")
-        let trace = TraceBuilder.completeTrace(dump: dump)
-        func replay(_ configuration: ReplayConfiguration) -> ReplayResult {
-            progress.stage("replaying \(trace.fixes.count) fixes")
-            defer { progress.finish() }
-            return ReplayEngine.run(trace: trace, config: configuration.filter, source: configuration.sourceDescription,
-                                    notes: configuration.notes, isWhatIf: !configuration.overrides.isEmpty)
-        }
+        let trace = try TraceBuilder.storedTrace(dump: dump)
         let out = CommandSupport.stdout
         let json = arguments.flag("--json")
         let listFixes = arguments.flag("--fixes")
         var header: JSONObject = [
             "dump": .string(dump.path),
             "inputs": .array(dump.inputs.map { ["path": .string($0.path), "bytes": .int($0.bytes), "sha256": .string($0.sha256)] }),
-            "geofenceEvents": .from(trace.geofences.count),
+            "geofenceEvents": .from(trace.geofenceCount),
         ]
 
         if compare {
-            let comparison = ReplayComparison(recorded: replay(recorded), whatIf: replay(whatIf))
+            progress.stage("replaying \(trace.count) fixes under both configs")
+            let comparison = try ReplayComparison(trace: trace, recorded: recorded, whatIf: whatIf, top: top)
+            progress.finish()
             if json {
-                header["compare"] = comparison.json(includeDecisions: listFixes, top: top)
-                header["warnings"] = .array(dump.warnings.all.map(\.json))
-                CommandSupport.printJSON(redactor.redact(.object(header)))
+                try comparison.writeJSON(to: out, extra: header, after: ["warnings": .array(dump.warnings.all.map(\.json))],
+                                         includeDecisions: listFixes, top: top, redactor: redactor)
+                out.flush()
             } else {
-                out.write(redactor.redact(text: comparison.text(title: dump.displayName, top: top, listLimit: listFixes ? Int.max : 50)))
+                try comparison.writeText(title: dump.displayName, top: top, listLimit: listFixes ? Int.max : 50, to: out,
+                                         redactor: redactor)
                 CommandSupport.reportWarnings(dump)
             }
             return 0
         }
 
-        let result = replay(whatIf)
+        progress.stage("replaying \(trace.count) fixes")
+        let summary = try StreamedReplay.summarize(trace, [whatIf], top: top).summaries[0]
+        progress.finish()
         if json {
             // Warnings are known once the trace is read, so they can precede the streamed decisions.
             header["warnings"] = .array(dump.warnings.all.map(\.json))
-            result.writeJSON(to: out, extra: header, includeDecisions: listFixes, top: top, redactor: redactor)
+            try StreamedReplay.writeJSON(summary, trace: trace, to: out, extra: header, includeDecisions: listFixes, top: top,
+                                         redactor: redactor)
             out.flush()
             return 0
         }
-        out.write(redactor.redact(text: result.text(title: dump.displayName, top: top)))
-        if !trace.geofences.isEmpty {
-            out.line("(\(trace.geofences.count) geofence event\(trace.geofences.count == 1 ? "" : "s") in the queue: events, not fixes — not replayed.)")
+        out.write(redactor.redact(text: summary.text(title: dump.displayName, top: top)))
+        let geofences = trace.geofenceCount
+        if geofences > 0 {
+            out.line("(\(geofences) geofence event\(geofences == 1 ? "" : "s") in the queue: events, not fixes — not replayed.)")
         }
         if listFixes {
             out.line("")
             out.line("Fixes")
-            let writer = RowWriter(format: .table, columns: ReplayResult.decisionColumns, output: out)
-            for i in result.decisions.indices {
-                writer.row(cells: result.decisionCells(i).map { redactor.redact(text: $0) }, json: result.decisionJSON(i))
-            }
-            writer.finish()
+            try StreamedReplay.writeTable(summary, trace: trace, to: out, redactor: redactor)
         }
         out.flush()
         CommandSupport.reportWarnings(dump)

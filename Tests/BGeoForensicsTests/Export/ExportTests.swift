@@ -33,7 +33,7 @@ import Testing
         let track = try ExportTrack.read(dump, mode: mode)
         var count = 0, onTrack = 0, rejectedOnTrack = 0
         var previous = -Double.infinity
-        track.forEachPoint { p in
+        try track.forEachPoint { p in
             count += 1
             #expect(p.time >= previous)
             previous = p.time
@@ -43,7 +43,7 @@ import Testing
         #expect(count == track.fixCount)
         #expect(count > onTrack || mode == .raw)
         #expect(rejectedOnTrack == 0 || mode == .raw)
-        let outline = TrackOutline(track: track, gapSeconds: TrackSegmenter.defaultGapSeconds)
+        let outline = try TrackOutline(track: track, gapSeconds: TrackSegmenter.defaultGapSeconds)
         #expect(outline.trackPoints == onTrack)
         let gpx = ExportTests.directory.file("outline-\(mode.rawValue).gpx")
         let summary = try GPXExport(name: "demo").write(track: track, to: gpx)

@@ -83,24 +83,28 @@ import Testing
     @Test func whatIfPassThroughLetsTheTeleportsInAndTheDiagnosisNamesThem() throws {
         let dir = TestDirectory("replay-whatif")
         let dump = try fixtureDump(dir)
-        let trace = TraceBuilder.completeTrace(dump: dump)
+        let trace = try TraceBuilder.storedTrace(dump: dump)
         let recorded = ReplayConfiguration.recorded(from: dump)
         var whatIf = recorded
         try whatIf.apply(set: "LOCATIONFILTERPOLICY=PassThrough")
         #expect(whatIf.filter.policy == .passThrough)
         #expect(whatIf.sourceDescription.contains("locationFilterPolicy=PassThrough"))
-        let comparison = ReplayComparison(
-            recorded: ReplayEngine.run(trace: trace, config: recorded.filter, source: recorded.sourceDescription),
-            whatIf: ReplayEngine.run(trace: trace, config: whatIf.filter, source: whatIf.sourceDescription))
-        #expect(comparison.differences.count == 4)
+        let comparison = try ReplayComparison(trace: trace, recorded: recorded, whatIf: whatIf)
+        #expect(comparison.differenceCount == 4)
+        var listed = 0
+        try comparison.forEachDifference { _, _, _ in listed += 1 }
+        #expect(listed == 4)
         #expect(comparison.whatIf.rejectedAccuracy == 5)  // the accuracy gate still applies
         #expect(comparison.whatIf.accepted == 28)
         let diagnosis = comparison.whatIf.diagnosis
         #expect(diagnosis.contains { $0.contains("more than the recorded") })
         #expect(diagnosis.contains { $0.contains("tp-5") || $0.contains("tp-15") })
-        let json = comparison.json()
-        #expect(json["differences"]?.arrayValue?.count == 4)
-        #expect(json["recorded"]?["accepted"] == .int(24))
+        let json = try JSONParser.parse(try StreamedReplayTests.written(dir, "compare.json") { output in
+            try comparison.writeJSON(to: output, extra: [:], after: [:], includeDecisions: true, top: 10, redactor: .disabled)
+        })
+        #expect(json["compare"]?["differences"]?.arrayValue?.count == 4)
+        #expect(json["compare"]?["recorded"]?["accepted"] == .int(24))
+        #expect(json["compare"]?["whatIf"]?["decisions"]?.arrayValue?.count == comparison.whatIf.fixCount)
     }
 
     @Test func configSourcesAndOverrides() throws {

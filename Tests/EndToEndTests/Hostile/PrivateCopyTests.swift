@@ -74,6 +74,26 @@ import Testing
         #expect(Hostile.entries(tmp.path).isEmpty, "left \(Hostile.entries(tmp.path))")
     }
 
+    /// Issue 12: the streamed trace's work files (tapes in the private folder) go with the copy on
+    /// a signal: `replay --fixes` blocked writing its decisions into a pipe nobody reads has them open.
+    @Test func aSignalRemovesTheStreamedTracesWorkFilesToo() throws {
+        let tmp = TestDirectory("signal-work-files")
+        let process = try Spawned(["replay", "--fixes", PrivateCopyTests.bigDump], tmp: tmp.path)
+        var workFiles: [String] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, workFiles.isEmpty {
+            if let folder = Hostile.privateCopies(tmp.path).first {
+                workFiles = Hostile.entries(tmp.path + "/" + folder).filter { $0.hasPrefix("work-") }
+            }
+            usleep(20_000)
+        }
+        #expect(!workFiles.isEmpty, "the trace's work files exist while replay runs")
+        usleep(300_000)  // into the blocked write of the decisions
+        kill(process.pid, SIGTERM)
+        #expect(process.waitForSignal() == SIGTERM)
+        #expect(Hostile.entries(tmp.path).isEmpty, "left \(Hostile.entries(tmp.path))")
+    }
+
     /// A crash signal: the copy goes first, then the Swift runtime's crash handler runs as before
     /// (for a signal sent from outside it prints its backtrace and returns, so the test ends the
     /// process itself).

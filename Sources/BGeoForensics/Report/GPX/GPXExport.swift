@@ -33,7 +33,7 @@ public struct GPXExport: Sendable {
     public func write(track: ExportTrack, to path: String) throws(GPXWriteError) -> GPXExportSummary {
         // Bounds first (metadata comes before the points): one pass over the track.
         var bounds: GeoBounds?
-        track.forEachPoint { p in
+        try points(of: track) { p in
             if p.onTrack { bounds = GeoBounds.including(bounds, latitude: p.latitude, longitude: p.longitude) }
         }
         for g in track.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
@@ -50,7 +50,7 @@ public struct GPXExport: Sendable {
         let mode = track.mode
         var segmenter = TrackSegmenter(gapSeconds: gapSeconds)
         var started = false
-        track.forEachPoint { p in
+        try points(of: track) { p in
             guard p.onTrack else { return }
             if !started {
                 writer.beginTrack(name: "\(name) (\(mode.rawValue))", description: nil, type: mode.rawValue)
@@ -66,5 +66,10 @@ public struct GPXExport: Sendable {
         }
         try writer.finish()
         return GPXExportSummary(points: writer.pointCount, segments: writer.segmentCount, waypoints: writer.waypointCount)
+    }
+
+    /// A track that cannot be read back (its stored trace damaged under the run) fails the write.
+    private func points(of track: ExportTrack, _ body: (TrackPoint) -> Void) throws(GPXWriteError) {
+        do throws(ExportError) { try track.forEachPoint(body) } catch { throw GPXWriteError(description: error.description) }
     }
 }

@@ -92,7 +92,7 @@ public struct HTMLReportRenderer: Sendable {
         let accepted = counts[.accepted] ?? 0, adjusted = counts[.adjusted] ?? 0, rejected = counts[.rejected] ?? 0
         let failed = doc.attempts.filter { $0.outcome != "success" }.count
         let cards: [(String, String)] = [
-            ("\(s.queue.count)", s.queue.unreadable > 0 ? "queued rows (\(s.queue.unreadable) unreadable)" : "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixes.count)", "fixes in trace"),
+            ("\(s.queue.count)", s.queue.unreadable > 0 ? "queued rows (\(s.queue.unreadable) unreadable)" : "queued records"), ("\(s.log.count)", "log rows"), ("\(doc.trace.fixCount)", "fixes in trace"),
             ("\(accepted + adjusted)", "accepted (\(adjusted) adjusted)"), ("\(rejected)", "rejected"),
             ("\(doc.attempts.count)", "upload attempts (\(failed) not ok)"), ("\(doc.gaps.count)", "gaps ≥ \(SVGFormat.duration(doc.gapSeconds))"),
             ("\(s.warnings.count)", "warnings"),
@@ -184,32 +184,49 @@ public struct HTMLReportRenderer: Sendable {
         } else {
             h += "<p class=\"chart-note\">The log records no queue depth (queue.insert rows are logged at verbose level); \(doc.summary.queue.count) records were queued at dump time.</p>"
         }
-        // Speed and accuracy.
-        let speeds = doc.trace.fixes.compactMap { f in f.decision == .rejected ? nil : f.speed.map { (time: f.time, value: $0) } }
-        let accuracies = doc.trace.fixes.compactMap { f in f.accuracy.map { (time: f.time, value: $0) } }
+        // Speed and accuracy: one pass reduces both series per pixel column (and counts the
+        // accuracies for their 99th percentile); nothing per fix is kept.
+        let axis = TimeChart(start: t0, end: t1, yMax: 1, yLabel: "")
+        var speeds = TimeChart.LineReducer(chart: axis), accuracies = TimeChart.LineReducer(chart: axis)
+        var fastest: Double?, worst: Double?
+        var ranks = RankSelection()
+        doc.trace.forEachFix { f in
+            if f.decision != .rejected, let v = f.speed {
+                speeds.add(time: f.time, value: v)
+                fastest = fastest.map { $0 < v ? v : $0 } ?? v
+            }
+            if let a = f.accuracy {
+                accuracies.add(time: f.time, value: a)
+                worst = worst.map { $0 < a ? a : $0 } ?? a
+                ranks.add(a)
+            }
+        }
         h += "<h3>Speed</h3>"
-        if speeds.isEmpty {
+        if speeds.count == 0 {
             h += "<p class=\"chart-note\">No fix carries a speed.</p>"
         } else {
-            let yMax = TimeChart.niceMax(max(speeds.map(\.value).max() ?? 1, 1) * 1.05)
+            let yMax = TimeChart.niceMax(max(fastest ?? 1, 1) * 1.05)
             let chart = TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "speed m/s", height: 170)
             h += "<div class=\"figure\">" + chart.open(label: "Speed over time") + gapBands(doc, chart)
             h += chart.line(speeds, cssClass: "series-speed") + chart.close() + "</div>"
         }
         h += "<h3>Accuracy</h3>"
-        if accuracies.isEmpty {
+        if accuracies.count == 0 {
             h += "<p class=\"chart-note\">No fix carries an accuracy.</p>"
         } else {
-            let sorted = accuracies.map(\.value).sorted()
-            let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+            let n = ranks.count
+            let p99 = ranks.value(atRank: min(n - 1, Int(Double(n) * 0.99))) { visit in
+                doc.trace.forEachFix { f in if let a = f.accuracy { visit(a) } }
+            } ?? 0
+            let largest = worst ?? 0
             let top = max(p99 * 1.2, doc.maxAccuracy * 1.15, 10)
-            let yMax = TimeChart.niceMax(min(sorted.last ?? top, top))
+            let yMax = TimeChart.niceMax(min(largest, top))
             let chart = TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "accuracy m", height: 170)
             h += "<div class=\"figure\">" + chart.open(label: "Accuracy over time") + gapBands(doc, chart)
             if doc.maxAccuracy <= yMax { h += chart.reference(doc.maxAccuracy, label: "locationFilterMaxAccuracy \(DecimalText.format(doc.maxAccuracy, places: 1)) m") }
             h += chart.line(accuracies, cssClass: "series-acc") + chart.close() + "</div>"
-            if (sorted.last ?? 0) > yMax {
-                h += "<p class=\"chart-note\">Accuracy values above \(DecimalText.format(yMax, places: 0)) m are drawn at the top edge (largest: \(DecimalText.format(sorted.last!, places: 1)) m).</p>"
+            if largest > yMax {
+                h += "<p class=\"chart-note\">Accuracy values above \(DecimalText.format(yMax, places: 0)) m are drawn at the top edge (largest: \(DecimalText.format(largest, places: 1)) m).</p>"
             }
         }
         if !doc.gaps.isEmpty { h += "<p class=\"chart-note\">Shaded bands: tracking gaps of \(SVGFormat.duration(doc.gapSeconds)) or more.</p>" }

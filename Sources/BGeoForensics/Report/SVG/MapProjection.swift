@@ -15,11 +15,18 @@ public struct MapProjection: Sendable {
     /// Fits the bounding box of the points into `width`×`height` minus `padding` on each side.
     /// A single point (or none) gets a 200 m wide view around it.
     public init(latitudes: [Double], longitudes: [Double], width: Double, height: Double, padding: Double = 24) {
+        var bounds: GeoBounds?
+        for (lat, lon) in zip(latitudes, longitudes) { bounds = GeoBounds.including(bounds, latitude: lat, longitude: lon) }
+        self.init(bounds: bounds, width: width, height: height, padding: padding)
+    }
+
+    /// Fits `bounds` (nil: no points) as `init(latitudes:longitudes:…)` fits the box of its points.
+    public init(bounds: GeoBounds?, width: Double, height: Double, padding: Double = 24) {
         self.width = width
         self.height = height
         self.padding = padding
-        var minLat = latitudes.min() ?? 0, maxLat = latitudes.max() ?? 0
-        var minLon = longitudes.min() ?? 0, maxLon = longitudes.max() ?? 0
+        var minLat = bounds?.minLatitude ?? 0, maxLat = bounds?.maxLatitude ?? 0
+        var minLon = bounds?.minLongitude ?? 0, maxLon = bounds?.maxLongitude ?? 0
         let midLat = (minLat + maxLat) / 2
         let cosLat = max(cos(midLat * .pi / 180), 0.01)
         // Never zoom closer than ~200 m across: a parked phone's fixes would otherwise fill the map.

@@ -30,6 +30,15 @@ public struct MapRenderer: Sendable {
         public var acceptedFixes: Int
     }
 
+    /// An adjusted or rejected fix as drawn: its class, pixel, raw pixel (adjusted), tooltip, row.
+    private struct Marker {
+        var cls: String
+        var p: (x: Double, y: Double)
+        var raw: (x: Double, y: Double)?
+        var title: String
+        var anchor: String
+    }
+
     static func rejectClass(_ reason: String?) -> String {
         switch reason {
         case "accuracy": return "rej-accuracy"
@@ -39,78 +48,76 @@ public struct MapRenderer: Sendable {
         }
     }
 
-    public func render(_ trace: ReportTrace) -> Output {
-        var lats: [Double] = [], lons: [Double] = []
-        lats.reserveCapacity(trace.fixes.count + trace.geofences.count)
-        lons.reserveCapacity(trace.fixes.count + trace.geofences.count)
-        for f in trace.fixes {
-            lats.append(f.outputLatitude); lons.append(f.outputLongitude)
-            if f.decision != .accepted { lats.append(f.latitude); lons.append(f.longitude) }
+    /// Draws `trace` in two passes over its fixes: the bounding box, then the track (each gap-free
+    /// stretch through the radial pass as it comes, Douglas–Peucker on what is left), the markers
+    /// and the queue head. What is kept is what is drawn.
+    public func render(_ trace: some ReportFixSource) -> Output {
+        var bounds: GeoBounds?
+        trace.forEachFix { f in
+            bounds = GeoBounds.including(bounds, latitude: f.outputLatitude, longitude: f.outputLongitude)
+            if f.decision != .accepted { bounds = GeoBounds.including(bounds, latitude: f.latitude, longitude: f.longitude) }
         }
-        for g in trace.geofences { lats.append(g.latitude); lons.append(g.longitude) }
-        let projection = MapProjection(latitudes: lats, longitudes: lons, width: width, height: height)
-        lats = []; lons = []
+        for g in trace.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
+        let projection = MapProjection(bounds: bounds, width: width, height: height)
         typealias P = (x: Double, y: Double)
         var svg = "<svg class=\"map\" viewBox=\"0 0 \(SVGFormat.n(width)) \(SVGFormat.n(height))\" role=\"img\" aria-label=\"Map of the trace\">"
         svg += "<rect class=\"map-bg\" x=\"0\" y=\"0\" width=\"\(SVGFormat.n(width))\" height=\"\(SVGFormat.n(height))\"/>"
-        if trace.fixes.isEmpty && trace.geofences.isEmpty {
+        if trace.fixCount == 0 && trace.geofences.isEmpty {
             svg += "<text class=\"map-empty\" x=\"\(SVGFormat.n(width / 2))\" y=\"\(SVGFormat.n(height / 2))\" text-anchor=\"middle\">No fixes in this dump</text></svg>"
             return Output(svg: svg, legend: [], drawnTrackPoints: 0, acceptedFixes: 0)
         }
 
-        // Accepted track, split at gaps.
-        var segments: [[P]] = []
-        var current: [P] = []
+        // Accepted track, split at gaps; markers (adjusted and rejected), de-duplicated per pixel
+        // and class; the queue head's fix.
+        var track = "<g class=\"layer-track\">"
+        var segment = PolylineSimplifier.RadialReducer(tolerance: PolylineSimplifier.reportTolerance)
+        var firstPoint: P?, lastPoint: P?
         var previousTime: Double?
         var acceptedCount = 0
-        var gapLines: [(P, P, Double)] = []
-        for f in trace.fixes where f.decision != .rejected {
-            acceptedCount += 1
-            let p = projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
-            if let previousTime, f.time - previousTime >= gapSeconds, let last = current.last {
-                gapLines.append((last, p, f.time - previousTime))
-                segments.append(current)
-                current = []
-            }
-            current.append(p)
-            previousTime = f.time
-        }
-        if !current.isEmpty { segments.append(current) }
         var drawn = 0
-        svg += "<g class=\"layer-track\">"
-        for segment in segments {
-            let simple = PolylineSimplifier.simplify(segment, tolerance: PolylineSimplifier.reportTolerance)
+        var gapLines: [(P, P, Double)] = []
+        func drawSegment() {
+            guard !segment.isEmpty else { return }
+            let simple = PolylineSimplifier.douglasPeucker(segment.finish(), tolerance: PolylineSimplifier.reportTolerance)
             drawn += simple.count
             if simple.count == 1 {
-                svg += "<circle class=\"trk-dot\" cx=\"\(SVGFormat.n(simple[0].x))\" cy=\"\(SVGFormat.n(simple[0].y))\" r=\"2\"/>"
-                continue
+                track += "<circle class=\"trk-dot\" cx=\"\(SVGFormat.n(simple[0].x))\" cy=\"\(SVGFormat.n(simple[0].y))\" r=\"2\"/>"
+                return
             }
             var d = ""
             d.reserveCapacity(simple.count * 12)
             for (i, p) in simple.enumerated() {
                 d += (i == 0 ? "M" : "L") + SVGFormat.n(p.x) + " " + SVGFormat.n(p.y)
             }
-            svg += "<path class=\"trk\" d=\"\(d)\"/>"
+            track += "<path class=\"trk\" d=\"\(d)\"/>"
         }
-        svg += "</g><g class=\"layer-gaps\">"
-        for (a, b, seconds) in gapLines {
-            svg += "<line class=\"gap\" x1=\"\(SVGFormat.n(a.x))\" y1=\"\(SVGFormat.n(a.y))\" x2=\"\(SVGFormat.n(b.x))\" y2=\"\(SVGFormat.n(b.y))\"><title>gap: no fix for \(SVGFormat.duration(seconds))</title></line>"
-        }
-        svg += "</g>"
-
-        // Markers (adjusted and rejected), de-duplicated per pixel and class.
-        struct Marker { var cls: String; var p: P; var raw: P?; var title: String; var anchor: String }
         var markers: [Marker] = []
         var seen: Set<String> = []
         var counts: [String: Int] = [:]
-        for f in trace.fixes where f.decision != .accepted {
+        var headFix: ReportFix?
+        let head = trace.queueHeadUUID
+        trace.forEachFix { f in
+            if headFix == nil, let head, f.uuid == head { headFix = f }
+            if f.decision != .rejected {
+                acceptedCount += 1
+                let p = projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
+                if let previousTime, f.time - previousTime >= gapSeconds, let last = lastPoint {
+                    gapLines.append((last, p, f.time - previousTime))
+                    drawSegment()
+                }
+                segment.add(p)
+                if firstPoint == nil { firstPoint = p }
+                lastPoint = p
+                previousTime = f.time
+            }
+            guard f.decision != .accepted else { return }
             let cls = f.decision == .adjusted ? "adj" : MapRenderer.rejectClass(f.reason)
             counts[cls, default: 0] += 1
             let p = f.decision == .adjusted
                 ? projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
                 : projection.point(latitude: f.latitude, longitude: f.longitude)
             let key = cls + ":\(Int(clamping: p.x + 0.5, to: Int.min...Int.max)):\(Int(clamping: p.y + 0.5, to: Int.min...Int.max))"
-            guard seen.insert(key).inserted else { continue }
+            guard seen.insert(key).inserted else { return }
             let raw = f.decision == .adjusted ? projection.point(latitude: f.latitude, longitude: f.longitude) : nil
             var title = "\(f.decision.rawValue)"
             if let reason = f.reason { title += " (\(reason))" }
@@ -119,6 +126,14 @@ public struct MapRenderer: Sendable {
             title += " — " + f.source.label
             markers.append(Marker(cls: cls, p: p, raw: raw, title: title, anchor: f.source.anchor))
         }
+        drawSegment()
+        svg += track
+        svg += "</g><g class=\"layer-gaps\">"
+        for (a, b, seconds) in gapLines {
+            svg += "<line class=\"gap\" x1=\"\(SVGFormat.n(a.x))\" y1=\"\(SVGFormat.n(a.y))\" x2=\"\(SVGFormat.n(b.x))\" y2=\"\(SVGFormat.n(b.y))\"><title>gap: no fix for \(SVGFormat.duration(seconds))</title></line>"
+        }
+        svg += "</g>"
+
         svg += "<g class=\"layer-markers\">"
         if markers.count <= maxIndividualMarkers {
             for m in markers {
@@ -145,7 +160,7 @@ public struct MapRenderer: Sendable {
         svg += "</g>"
 
         // Start / end of the accepted track.
-        if let first = segments.first?.first, let last = segments.last?.last {
+        if let first = firstPoint, let last = lastPoint {
             svg += "<circle class=\"start\" cx=\"\(SVGFormat.n(first.x))\" cy=\"\(SVGFormat.n(first.y))\" r=\"5\"><title>first accepted fix</title></circle>"
             svg += "<rect class=\"end\" x=\"\(SVGFormat.n(last.x - 4.5))\" y=\"\(SVGFormat.n(last.y - 4.5))\" width=\"9\" height=\"9\"><title>last accepted fix</title></rect>"
         }
@@ -168,7 +183,7 @@ public struct MapRenderer: Sendable {
         // Queue head: the oldest pending record, the next the engine will try to upload.
         var headDrawn = false
         if let head = trace.queueHeadUUID {
-            if let fix = trace.fixes.first(where: { $0.uuid == head }) {
+            if let fix = headFix {
                 let p = projection.point(latitude: fix.outputLatitude, longitude: fix.outputLongitude)
                 svg += headMarker(p, title: "queue head (oldest pending record) \(head) at \(Timestamp.format(fix.time))", anchor: fix.source.anchor)
                 headDrawn = true

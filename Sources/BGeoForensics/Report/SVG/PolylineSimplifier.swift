@@ -8,16 +8,44 @@ public enum PolylineSimplifier {
     public static let reportTolerance = 0.5
 
     public static func simplify(_ points: [(x: Double, y: Double)], tolerance: Double) -> [(x: Double, y: Double)] {
-        guard points.count > 2 else { return points }
-        let tol2 = tolerance * tolerance
-        var radial: [(x: Double, y: Double)] = [points[0]]
-        radial.reserveCapacity(min(points.count, 1 << 16))
-        for p in points.dropFirst().dropLast() {
-            let last = radial[radial.count - 1]
-            let dx = p.x - last.x, dy = p.y - last.y
-            if dx * dx + dy * dy > tol2 { radial.append(p) }
+        var radial = RadialReducer(tolerance: tolerance)
+        for p in points { radial.add(p) }
+        return douglasPeucker(radial.finish(), tolerance: tolerance)
+    }
+
+    /// The radial pass, one point at a time, so a segment of a million fixes is never held: it
+    /// keeps the first point, each middle point farther than the tolerance from the last kept
+    /// one, and the last point (held back until the segment ends).
+    public struct RadialReducer {
+        private let tol2: Double
+        private(set) var kept: [(x: Double, y: Double)] = []
+        private var pending: (x: Double, y: Double)?
+
+        public init(tolerance: Double) { tol2 = tolerance * tolerance }
+
+        public var isEmpty: Bool { kept.isEmpty && pending == nil }
+
+        public mutating func add(_ p: (x: Double, y: Double)) {
+            guard !kept.isEmpty else { kept.append(p); return }
+            if let middle = pending {
+                let last = kept[kept.count - 1]
+                let dx = middle.x - last.x, dy = middle.y - last.y
+                if dx * dx + dy * dy > tol2 { kept.append(middle) }
+            }
+            pending = p
         }
-        radial.append(points[points.count - 1])
+
+        /// The reduced points (the last point included); the reducer starts over.
+        public mutating func finish() -> [(x: Double, y: Double)] {
+            if let last = pending { kept.append(last) }
+            defer { kept = []; pending = nil }
+            return kept
+        }
+    }
+
+    /// Douglas–Peucker (iterative) over points already through the radial pass.
+    static func douglasPeucker(_ radial: [(x: Double, y: Double)], tolerance: Double) -> [(x: Double, y: Double)] {
+        let tol2 = tolerance * tolerance
         guard radial.count > 2 else { return radial }
         var keep = [Bool](repeating: false, count: radial.count)
         keep[0] = true

@@ -83,38 +83,66 @@ public struct TimeChart: Sendable {
 
     /// A line through samples, reduced per pixel column to (first, min, max, last).
     public func line(_ samples: [(time: Double, value: Double)], cssClass: String, step: Bool = false) -> String {
-        guard !samples.isEmpty else { return "" }
-        var d = ""
-        var column = Int.min
-        var bucket: [(Double, Double)] = []
-        var lastY: Double?
-        func flush() {
+        var reducer = LineReducer(chart: self)
+        for sample in samples { reducer.add(time: sample.time, value: sample.value) }
+        return line(reducer, cssClass: cssClass, step: step)
+    }
+
+    /// Samples reduced per pixel column as they come, in time order (a million fixes become a
+    /// few points per column): the first, the lowest and highest (in time order), the last.
+    public struct LineReducer: Sendable {
+        private let chart: TimeChart
+        private var column = Int.min
+        private var bucket: [(Double, Double)] = []
+        private var points: [(Double, Double)] = []
+        /// Samples given, the non-finite ones (not drawn) included.
+        public private(set) var count = 0
+
+        public init(chart: TimeChart) { self.chart = chart }
+
+        public mutating func add(time: Double, value: Double) {
+            count += 1
+            guard value.isFinite else { return }
+            let px = chart.x(time)
+            let c = Int(clamping: px, to: Int.min...Int.max)
+            if c != column { flush(); column = c }
+            bucket.append((px, value))
+        }
+
+        private mutating func flush() {
             guard !bucket.isEmpty else { return }
-            var points = [bucket[0]]
+            points.append(bucket[0])
             if bucket.count > 2 {
                 let lo = bucket.min { $0.1 < $1.1 }!, hi = bucket.max { $0.1 < $1.1 }!
                 points += lo.0 <= hi.0 ? [lo, hi] : [hi, lo]
             }
             if bucket.count > 1 { points.append(bucket[bucket.count - 1]) }
-            for (px, vy) in points {
-                let yy = y(vy)
-                if d.isEmpty {
-                    d = "M" + SVGFormat.n(px) + " " + SVGFormat.n(yy)
-                } else {
-                    if step, let lastY { d += "L" + SVGFormat.n(px) + " " + SVGFormat.n(lastY) }
-                    d += "L" + SVGFormat.n(px) + " " + SVGFormat.n(yy)
-                }
-                lastY = yy
-            }
             bucket.removeAll(keepingCapacity: true)
         }
-        for sample in samples where sample.value.isFinite {
-            let px = x(sample.time)
-            let c = Int(clamping: px, to: Int.min...Int.max)
-            if c != column { flush(); column = c }
-            bucket.append((px, sample.value))
+
+        /// The reduced points, (x in pixels, value).
+        public func finish() -> [(Double, Double)] {
+            var copy = self
+            copy.flush()
+            return copy.points
         }
-        flush()
+    }
+
+    /// The line through the samples a `LineReducer` (made with this chart's time axis) reduced.
+    public func line(_ reducer: LineReducer, cssClass: String, step: Bool = false) -> String {
+        guard reducer.count > 0 else { return "" }
+        var d = ""
+        var lastY: Double?
+        for (px, vy) in reducer.finish() {
+            let yy = y(vy)
+            if d.isEmpty {
+                d = "M" + SVGFormat.n(px) + " " + SVGFormat.n(yy)
+            } else {
+                if step, let lastY { d += "L" + SVGFormat.n(px) + " " + SVGFormat.n(lastY) }
+                d += "L" + SVGFormat.n(px) + " " + SVGFormat.n(yy)
+            }
+            lastY = yy
+        }
         if step, let lastY { d += "L" + SVGFormat.n(x(end)) + " " + SVGFormat.n(lastY) }
         return "<path class=\"\(cssClass)\" d=\"\(d)\"/>"
     }

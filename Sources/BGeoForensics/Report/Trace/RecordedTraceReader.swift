@@ -27,16 +27,10 @@ public enum RecordedTraceReader {
         dump.forEachRecord(.fieldsOnly) { record in
             if head == nil { head = record.uuid }
             if record.kind == .geofence {
-                geofences.append(ReportGeofence(
-                    time: record.time, uuid: record.uuid, identifier: record.geofence?.identifier ?? "",
-                    action: record.geofence?.action ?? "", latitude: record.latitude, longitude: record.longitude,
-                    source: .queue(rowId: record.rowId)))
+                geofences.append(ReportGeofence(record: record))
                 return
             }
-            fixes.append(ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude,
-                                   longitude: record.longitude, accuracy: record.accuracy, speed: record.speed,
-                                   heading: record.heading, altitude: record.altitude, odometer: record.odometer,
-                                   isMoving: record.isMoving, source: .queue(rowId: record.rowId)))
+            fixes.append(queuedFix(record))
         }
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
@@ -48,11 +42,7 @@ public enum RecordedTraceReader {
         for line in lines {
             if line.isLocation, let uuid = line.fix.uuid {
                 if let index = queueIndex[uuid] {
-                    // Same fix as a queued record: keep the queue row, learn the raw position.
-                    fixes[index].latitude = line.fix.latitude
-                    fixes[index].longitude = line.fix.longitude
-                    if fixes[index].odometer == nil { fixes[index].odometer = line.fix.odometer }
-                    if fixes[index].isMoving == nil { fixes[index].isMoving = line.fix.isMoving }
+                    learn(from: line.fix, into: &fixes[index])
                     continue
                 }
                 guard seenLogUUIDs.insert(uuid).inserted else { continue }
@@ -69,42 +59,71 @@ public enum RecordedTraceReader {
         return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
     }
 
+    /// A queued location record as the engine recorded it.
+    static func queuedFix(_ record: QueueRecord) -> ReportFix {
+        ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude, longitude: record.longitude,
+                  accuracy: record.accuracy, speed: record.speed, heading: record.heading, altitude: record.altitude,
+                  odometer: record.odometer, isMoving: record.isMoving, source: .queue(rowId: record.rowId))
+    }
+
+    /// A `location` line of a queued fix: the queue row is kept and learns the raw position (each
+    /// line in turn, so the last one's) and the fields it lacks.
+    static func learn(from line: ReportFix, into queued: inout ReportFix) {
+        queued.latitude = line.latitude
+        queued.longitude = line.longitude
+        if queued.odometer == nil { queued.odometer = line.odometer }
+        if queued.isMoving == nil { queued.isMoving = line.isMoving }
+    }
+
     /// The `location`, `filter.reject` and `filter.adjust` lines, parsed in log order; a line
     /// without a usable position becomes a located warning.
     static func readLines(_ dump: Dump) -> [LineFix] {
         var lines: [LineFix] = []
-        var values: [ScannedValue] = []
-        let scanner = logScanner
+        var parser = LineParser()
         dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
-            guard var text = entry.dataText else { return }
-            let ok = text.withUTF8 { scanner.scan($0, into: &values) }
-            guard ok else { return }
+            if let line = parser.parse(entry, warnings: dump.warnings) { lines.append(line) }
+        }
+        return lines
+    }
+
+    /// Parses fix lines one at a time (the scanner's buffers are reused).
+    struct LineParser {
+        private var values: [ScannedValue] = []
+
+        /// The line's fix, or nil (a line without a usable position becomes a located warning).
+        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> LineFix? {
+            guard var text = entry.dataText else { return nil }
+            // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
+            var values: [ScannedValue] = []
+            swap(&values, &self.values)
+            let ok = text.withUTF8 { logScanner.scan($0, into: &values) }
+            defer { swap(&values, &self.values) }
+            guard ok else { return nil }
             func number(_ i: Int) -> Double? { values[i].double }
             func known(_ i: Int) -> Double? { values[i].double.flatMap { $0 >= 0 ? $0 : nil } }
             guard let lat = number(2), let lon = number(3), (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
-                dump.warnings.add(table: "log_entries", rowId: entry.rowId, "\(entry.event) line has no usable latitude/longitude")
-                return
+                warnings.add(table: "log_entries", rowId: entry.rowId, "\(entry.event) line has no usable latitude/longitude")
+                return nil
             }
             let time = values[1].string.flatMap(Timestamp.parse) ?? entry.time
             let uuid = values[0].string
             switch entry.event {
             case "location":
-                lines.append(LineFix(isLocation: true, fix: ReportFix(
+                return LineFix(isLocation: true, fix: ReportFix(
                     time: time, uuid: uuid, latitude: number(8) ?? lat, longitude: number(9) ?? lon,
                     outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
                     heading: known(6), altitude: number(7), odometer: number(13), isMoving: values[14].bool,
-                    source: .log(rowId: entry.rowId))))
+                    source: .log(rowId: entry.rowId)))
             case "filter.reject":
-                lines.append(LineFix(isLocation: false, fix: ReportFix(
+                return LineFix(isLocation: false, fix: ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
-                    decision: .rejected, reason: values[10].string ?? "unknown", source: .log(rowId: entry.rowId))))
+                    decision: .rejected, reason: values[10].string ?? "unknown", source: .log(rowId: entry.rowId)))
             default:
-                lines.append(LineFix(isLocation: false, fix: ReportFix(
+                return LineFix(isLocation: false, fix: ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon,
                     outputLatitude: number(11) ?? lat, outputLongitude: number(12) ?? lon,
-                    accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId))))
+                    accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId)))
             }
         }
-        return lines
     }
 }

@@ -4,20 +4,7 @@ extension ReportTrace {
     public init(replay: ReplayResult, geofences: [QueueRecord], queueHeadUUID: String?) {
         var fixes: [ReportFix] = []
         fixes.reserveCapacity(replay.fixes.count)
-        for (i, fix) in replay.fixes.enumerated() {
-            let d = replay.decisions[i]
-            let source: EvidenceRef = fix.rowId.map { .queue(rowId: $0) } ?? .log(rowId: fix.logId ?? 0)
-            let decision: ReportDecision
-            switch d.decision {
-            case .accepted: decision = .accepted
-            case .adjusted: decision = .adjusted
-            case .rejected: decision = .rejected
-            }
-            fixes.append(ReportFix(time: fix.time, uuid: fix.uuid.isEmpty ? nil : fix.uuid, latitude: fix.latitude,
-                                   longitude: fix.longitude, outputLatitude: d.latitude, outputLongitude: d.longitude,
-                                   accuracy: fix.accuracy, speed: fix.speed, decision: decision, reason: d.reason?.rawValue,
-                                   source: source))
-        }
+        for i in replay.fixes.indices { fixes.append(ReportFix(fix: replay.fixes[i], decision: replay.decisions[i])) }
         let marks = geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
         self.init(fixes: fixes, geofences: marks, queueHeadUUID: queueHeadUUID)
     }

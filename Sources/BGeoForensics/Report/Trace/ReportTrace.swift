@@ -108,20 +108,4 @@ public struct ReportTrace: Sendable {
     }
 
     public var accepted: [ReportFix] { fixes.filter { $0.decision != .rejected } }
-
-    /// Counts per decision, exact (drawing may simplify, counts never do).
-    public func count(_ decision: ReportDecision) -> Int { counts()[decision] ?? 0 }
-
-    /// Every decision's count in one pass.
-    public func counts() -> [ReportDecision: Int] {
-        var accepted = 0, adjusted = 0, rejected = 0
-        for i in fixes.indices {
-            switch fixes[i].decision {
-            case .accepted: accepted += 1
-            case .adjusted: adjusted += 1
-            case .rejected: rejected += 1
-            }
-        }
-        return [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
-    }
 }

@@ -1,13 +1,9 @@
 import Foundation
 
-extension ReplayResult {
-    /// The summary as JSON (deterministic: fixed key order, rounded numbers), with every fix's
-    /// decision when `includeDecisions`.
-    public func json(includeDecisions: Bool = false, top: Int = 10) -> JSONValue {
-        var object = summaryObject(top: top)
-        if includeDecisions { object["decisions"] = .array(decisions.indices.map(decisionJSON)) }
-        return .object(object)
-    }
+extension ReplaySummary {
+    /// The summary as JSON (deterministic: fixed key order, rounded numbers), without the decisions
+    /// (they are streamed: `StreamedReplay.writeJSON`).
+    public func json(top: Int = 10) -> JSONValue { .object(summaryObject(top: top)) }
 
     func summaryObject(top: Int) -> JSONObject {
         [
@@ -15,7 +11,7 @@ extension ReplayResult {
             "configSource": .string(configSource),
             "configNotes": .array(configNotes.map { .string($0) }),
             "trace": traceStats?.json ?? .null,
-            "fixes": .from(fixes.count),
+            "fixes": .from(fixCount),
             "accepted": .from(accepted),
             "adjusted": .from(adjusted),
             "rejected": ["total": .from(rejected), "accuracy": .from(rejectedAccuracy), "time": .from(rejectedTime),
@@ -29,10 +25,10 @@ extension ReplayResult {
                 "recordedLast": .from(recordedOdometerRange.map { Round.metres($0.last) }),
             ],
             "engineAgreement": ["differs": .from(engineDisagreements),
-                                "examples": .array(engineDisagreementExamples.map { .string(describeDisagreement($0)) })],
+                                "examples": .array(engineDisagreementExamples.map { .string($0.words) })],
             "impossibleSteps": .from(impossibleStepCount),
             "recordedJumps": .array(recordedJumps.map { jump in
-                ["uuid": .string(fixes[jump.index].label), "timestamp": .string(fixes[jump.index].timestampText),
+                ["uuid": .string(jump.label), "timestamp": .string(jump.timestampText),
                  "recorded": .double(Round.metres(jump.recorded)), "replayed": .double(Round.metres(jump.replayed))]
             }),
             "topContributors": .array(topContributors(limit: top).map(\.json)),
@@ -40,11 +36,10 @@ extension ReplayResult {
         ]
     }
 
-    /// One fix's decision as JSON.
-    public func decisionJSON(_ i: Int) -> JSONValue {
-        let d = decisions[i], fix = fixes[i]
-        return [
-            "index": .from(i),
+    /// One fix's decision as JSON (`index` is the fix's place in the trace).
+    public static func decisionJSON(_ fix: Fix, _ d: FixDecision) -> JSONValue {
+        [
+            "index": .from(d.index),
             "uuid": fix.uuid.isEmpty ? .null : .string(fix.uuid),
             "source": .string(fix.source.rawValue),
             "rowId": fix.rowId.map { .int($0) } ?? .null,
@@ -60,47 +55,23 @@ extension ReplayResult {
         ]
     }
 
-    /// Writes the JSON document to `output`, streaming the decisions one per line so a
-    /// million-fix listing never exists as one tree. `extra` members (dump, warnings) come first.
-    /// Dump text (uuids, timestamps, notes) goes through `redactor`.
-    public func writeJSON(to output: TextOutput, extra: JSONObject = JSONObject(), includeDecisions: Bool, top: Int = 10,
-                          redactor: Redactor = .disabled) {
-        var object = extra
-        for member in summaryObject(top: top) { object[member.key] = member.value }
-        var text = JSONWriter(pretty: true).string(redactor.redact(.object(object)))
-        guard includeDecisions else {
-            output.jsonLine(text)
-            return
-        }
-        text.removeLast(2)  // the closing "\n}"
-        output.writeJSON(text)
-        output.writeJSON(",\n  \"decisions\": [")
-        let compact = JSONWriter()
-        for i in decisions.indices {
-            output.writeJSON(i == 0 ? "\n    " : ",\n    ")
-            output.writeJSON(redactor.redact(text: compact.string(decisionJSON(i))))
-        }
-        output.jsonLine(decisions.isEmpty ? "]\n}" : "\n  ]\n}")
-    }
-
     /// Columns of the per-fix listing (`--fixes`).
     public static let decisionColumns = ["#", "timestamp", "fix", "source", "decision", "latitude", "longitude",
                                          "added m", "odometer m", "speed m/s", "accuracy m"]
 
     /// Cells of one row of the per-fix listing.
-    public func decisionCells(_ i: Int) -> [String] {
-        let d = decisions[i], fix = fixes[i]
-        return [String(i), fix.timestampText, fix.label, fix.source.rawValue, d.label,
-                String(format: "%.6f", d.latitude), String(format: "%.6f", d.longitude),
-                String(format: "%.1f", d.distanceAdded), String(format: "%.1f", d.odometer),
-                (d.impliedSpeed ?? d.stepSpeed).map { String(format: "%.1f", $0) } ?? "",
-                fix.accuracy.map { String(format: "%.0f", $0) } ?? "?"]
+    public static func decisionCells(_ fix: Fix, _ d: FixDecision) -> [String] {
+        [String(d.index), fix.timestampText, fix.label, fix.source.rawValue, d.label,
+         String(format: "%.6f", d.latitude), String(format: "%.6f", d.longitude),
+         String(format: "%.1f", d.distanceAdded), String(format: "%.1f", d.odometer),
+         (d.impliedSpeed ?? d.stepSpeed).map { String(format: "%.1f", $0) } ?? "",
+         fix.accuracy.map { String(format: "%.0f", $0) } ?? "?"]
     }
 
     /// The readable summary: config, counts per decision and reason, odometers, top contributors, diagnosis.
     public func text(title: String, top: Int = 10) -> String {
         var out: [String] = []
-        out.append("Replay of \(title): \(fixes.count) fix\(fixes.count == 1 ? "" : "es")")
+        out.append("Replay of \(title): \(fixCount) fix\(fixCount == 1 ? "" : "es")")
         out.append("Config:  \(config.summary)")
         out.append("         from \(configSource)")
         for note in configNotes { out.append("         note: \(note)") }
@@ -140,7 +111,7 @@ extension ReplayResult {
                               c.impliedSpeed.map { String(format: "%.1f", $0) } ?? "-",
                               c.accuracy.map { String(format: "%.0f", $0) } ?? "?"])
             }
-            out.append(contentsOf: ReplayResult.align(table))
+            out.append(contentsOf: ReplaySummary.align(table))
         }
         out.append("")
         out.append("Diagnosis")
@@ -158,14 +129,22 @@ extension ReplayResult {
     static func align(_ rows: [[String]]) -> [String] {
         guard let first = rows.first else { return [] }
         var widths = Array(repeating: 0, count: first.count)
-        for r in rows { for (i, cell) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
-        return rows.map { r in
-            var line = "  " + r.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return Double(cell) != nil ? pad + cell : cell + pad
-            }.joined(separator: "  ")
-            while let last = line.last, last.isWhitespace { line.removeLast() }
-            return line
-        }
+        for r in rows { widen(&widths, for: r) }
+        return rows.map { alignedLine($0, widths: widths) }
+    }
+
+    /// Grows `widths` to fit `row` (the first pass of an alignment too long to hold).
+    static func widen(_ widths: inout [Int], for row: [String]) {
+        for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+    }
+
+    /// One row of an alignment with the given column widths.
+    static func alignedLine(_ r: [String], widths: [Int]) -> String {
+        var line = "  " + r.enumerated().map { i, cell in
+            let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+            return Double(cell) != nil ? pad + cell : cell + pad
+        }.joined(separator: "  ")
+        while let last = line.last, last.isWhitespace { line.removeLast() }
+        return line
     }
 }

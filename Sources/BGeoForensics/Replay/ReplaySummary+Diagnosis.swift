@@ -1,6 +1,6 @@
 import Foundation
 
-extension ReplayResult {
+extension ReplaySummary {
     /// Recorded and replayed odometers further apart than this (percent) are called out.
     public static let odometerTolerancePercent = 5.0
 
@@ -21,10 +21,10 @@ extension ReplayResult {
                     lines.append("The recorded odometer did not move (0 m) while replay counts \(Say.distance(odometerReplayed)).")
                 }
             } else if let percent = odometerDifferencePercent, let difference = odometerDifference {
-                if abs(percent) > ReplayResult.odometerTolerancePercent {
+                if abs(percent) > ReplaySummary.odometerTolerancePercent {
                     let direction = difference > 0 ? "more" : "less"
                     lines.append("Replay counts \(Say.distance(odometerReplayed)), \(Say.percent(abs(percent))) \(direction) than the "
-                        + "recorded \(Say.distance(recorded)) (beyond the \(Say.number(ReplayResult.odometerTolerancePercent)) % tolerance).")
+                        + "recorded \(Say.distance(recorded)) (beyond the \(Say.number(ReplaySummary.odometerTolerancePercent)) % tolerance).")
                     if difference > 0 {
                         let top = topContributors(limit: 3)
                         if !top.isEmpty {
@@ -33,19 +33,18 @@ extension ReplayResult {
                     } else {
                         if !recordedJumps.isEmpty {
                             lines.append("Where the SDK's odometer advanced more than replay: " + recordedJumps.map { jump in
-                                let fix = fixes[jump.index]
-                                return "\(fix.label) at \(fix.timestampText): recorded +\(Say.distance(jump.recorded)), "
+                                "\(jump.label) at \(jump.timestampText): recorded +\(Say.distance(jump.recorded)), "
                                     + "replayed +\(Say.distance(jump.replayed))"
                             }.joined(separator: "; ") + " (fixes missing from the dump, or counted by a different filter config).")
                         }
                         if engineDisagreements > 0 {
                             lines.append("Replay drops fixes the engine counted: "
-                                + engineDisagreementExamples.prefix(3).map(describeDisagreement).joined(separator: "; ") + ".")
+                                + engineDisagreementExamples.prefix(3).map(\.words).joined(separator: "; ") + ".")
                         }
                     }
                 } else {
                     lines.append("Replayed odometer \(Say.distance(odometerReplayed)) agrees with the recorded \(Say.distance(recorded)) "
-                        + "within \(Say.number(ReplayResult.odometerTolerancePercent)) % (\(Say.signedPercent(percent))).")
+                        + "within \(Say.number(ReplaySummary.odometerTolerancePercent)) % (\(Say.signedPercent(percent))).")
                 }
             }
         } else {
@@ -67,7 +66,7 @@ extension ReplayResult {
 
         // 3. What the filter dropped.
         if rejectedTeleport > 0 {
-            let examples = fastestTeleports.map { "\(fixes[$0.index].label) at \(fixes[$0.index].timestampText) (\(Say.speed($0.speed)))" }
+            let examples = fastestTeleports.map { "\($0.label) at \($0.timestampText) (\(Say.speed($0.speed)))" }
             lines.append("\(Say.count(rejectedTeleport, "fix", "fixes")) rejected as \(rejectedTeleport == 1 ? "a teleport" : "teleports") "
                 + "(faster than \(Say.number(limit)) m/s from the previous accepted fix), adding no distance. "
                 + "Fastest: " + examples.joined(separator: "; ") + ".")
@@ -84,8 +83,8 @@ extension ReplayResult {
 
         // 4. Replay vs the engine's own record.
         if engineDisagreements > 0 {
-            lines.append("Replay decides \(engineDisagreements) of \(fixes.count) fixes differently from the engine's own record, e.g. "
-                + engineDisagreementExamples.prefix(3).map(describeDisagreement).joined(separator: "; ")
+            lines.append("Replay decides \(engineDisagreements) of \(fixCount) fixes differently from the engine's own record, e.g. "
+                + engineDisagreementExamples.prefix(3).map(\.words).joined(separator: "; ")
                 + (isWhatIf ? " (expected: this is a what-if config)."
                     : ". Under the recorded config this usually means the filter settings changed during the trace "
                     + "(locationFilterPolicy and kalmanProfile only apply when tracking restarts) or the log is incomplete."))
@@ -96,12 +95,6 @@ extension ReplayResult {
         }
         if lines.isEmpty { lines.append("Nothing stands out: no impossible steps, no rejections.") }
         return lines
-    }
-
-    func describeDisagreement(_ index: Int) -> String {
-        let fix = fixes[index]
-        let engine = fix.source.recordedDecision.rawValue + (fix.recordedReason.map { " (\($0.rawValue))" } ?? "")
-        return "\(fix.label) at \(fix.timestampText): engine \(engine), replay \(decisions[index].label)"
     }
 }
 

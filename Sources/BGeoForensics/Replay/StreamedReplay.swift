@@ -1,0 +1,79 @@
+/// Replay over a stored trace (`TraceBuilder.storedTrace`) in constant memory: a pass tallies
+/// the summaries (`ReplayTally`, as in memory), and the decisions are produced again, fix by fix,
+/// by another pass whenever an output lists them — the pipeline is deterministic, so every pass
+/// decides the same. Nothing per fix is kept.
+public enum StreamedReplay {
+    /// One pass over `trace` under each configuration: their summaries, and how many fixes the
+    /// first two decide differently (decision or reason; 0 with one configuration).
+    public static func summarize(_ trace: CompleteTrace, _ configurations: [ReplayConfiguration],
+                                 top: Int = 10) throws -> (summaries: [ReplaySummary], differences: Int) {
+        var tallies = configurations.map { ReplayTally(config: $0.filter, contributorCapacity: top) }
+        var pipelines = configurations.map { ReplayPipeline(config: $0.filter) }
+        var differences = 0
+        try trace.forEachFix { fix in
+            var first: FixDecision?
+            for k in pipelines.indices {
+                let d = pipelines[k].process(fix)
+                tallies[k].add(fix, d)
+                if k == 0 { first = d } else if k == 1, let a = first, a.decision != d.decision || a.reason != d.reason {
+                    differences += 1
+                }
+            }
+        }
+        let summaries = configurations.indices.map { k in
+            var summary = tallies[k].finish(odometerReplayed: pipelines[k].odometerTotal)
+            let configuration = configurations[k]
+            summary.configSource = configuration.sourceDescription
+            summary.configNotes = configuration.notes
+            summary.traceStats = trace.stats
+            summary.isWhatIf = !configuration.overrides.isEmpty
+            return summary
+        }
+        return (summaries, differences)
+    }
+
+    /// Replays `trace` under `config` again, handing over each fix with its decision, in trace order.
+    public static func forEachDecision(_ trace: CompleteTrace, config: FilterConfig,
+                                       _ body: (Fix, FixDecision) throws -> Void) throws {
+        var pipeline = ReplayPipeline(config: config)
+        try trace.forEachFix { fix in try body(fix, pipeline.process(fix)) }
+    }
+
+    /// Replays `trace` under both configs at once, handing over each fix on which they differ
+    /// (decision or reason) with both decisions.
+    public static func forEachDifference(_ trace: CompleteTrace, recorded: FilterConfig, whatIf: FilterConfig,
+                                         _ body: (Fix, FixDecision, FixDecision) throws -> Void) throws {
+        var a = ReplayPipeline(config: recorded), b = ReplayPipeline(config: whatIf)
+        try trace.forEachFix { fix in
+            let x = a.process(fix), y = b.process(fix)
+            if x.decision != y.decision || x.reason != y.reason { try body(fix, x, y) }
+        }
+    }
+
+    /// `replay --json`: `extra` members first, then the summary, then (when `includeDecisions`)
+    /// every decision on its own line, replayed again as they are written.
+    public static func writeJSON(_ summary: ReplaySummary, trace: CompleteTrace, to output: TextOutput, extra: JSONObject,
+                                 includeDecisions: Bool, top: Int, redactor: Redactor) throws {
+        var object = extra
+        for member in summary.summaryObject(top: top) { object[member.key] = member.value }
+        var arrays: [StreamedJSONDocument.Array] = []
+        if includeDecisions {
+            object["decisions"] = StreamedJSONDocument.placeholder(0)
+            arrays.append(.init(.compactLines(redactor)) { emit in
+                try forEachDecision(trace, config: summary.config) { fix, d in emit(ReplaySummary.decisionJSON(fix, d)) }
+            })
+        }
+        try StreamedJSONDocument.write(redactor.redact(.object(object)), arrays: arrays, to: output)
+    }
+
+    /// `replay --fixes` as a table: every decision, replayed again as the rows are written.
+    public static func writeTable(_ summary: ReplaySummary, trace: CompleteTrace, to output: TextOutput,
+                                  redactor: Redactor) throws {
+        let writer = RowWriter(format: .table, columns: ReplaySummary.decisionColumns, output: output)
+        try forEachDecision(trace, config: summary.config) { fix, d in
+            writer.row(cells: ReplaySummary.decisionCells(fix, d).map { redactor.redact(text: $0) },
+                       json: ReplaySummary.decisionJSON(fix, d))
+        }
+        writer.finish()
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// What the report draws from: the fixes in time order, walked as often as a drawing needs, the
+/// geofence events and the queue head. A small trace is held in memory (`ReportTrace`); the
+/// report's own is stored in the private working folder (`StoredReportTrace`), so drawing a
+/// million fixes keeps only what is drawn.
+public protocol ReportFixSource: Sendable {
+    var fixCount: Int { get }
+    /// Geofence events, in time order (few: events, not fixes).
+    var geofences: [ReportGeofence] { get }
+    /// uuid of the oldest record still in the queue (the next to upload).
+    var queueHeadUUID: String? { get }
+    /// Visits every fix in time order.
+    func forEachFix(_ body: (ReportFix) -> Void)
+    /// Every decision's count, exact.
+    func counts() -> [ReportDecision: Int]
+}
+
+extension ReportFixSource {
+    public func counts() -> [ReportDecision: Int] {
+        var accepted = 0, adjusted = 0, rejected = 0
+        forEachFix { fix in
+            switch fix.decision {
+            case .accepted: accepted += 1
+            case .adjusted: adjusted += 1
+            case .rejected: rejected += 1
+            }
+        }
+        return [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
+    }
+
+    /// One decision's count, exact (drawing may simplify, counts never do).
+    public func count(_ decision: ReportDecision) -> Int { counts()[decision] ?? 0 }
+
+    /// Every fix in an array (tests and small traces only).
+    func allFixes() -> [ReportFix] {
+        var all: [ReportFix] = []
+        forEachFix { all.append($0) }
+        return all
+    }
+}
+
+extension ReportTrace: ReportFixSource {
+    public var fixCount: Int { fixes.count }
+
+    public func forEachFix(_ body: (ReportFix) -> Void) {
+        for i in fixes.indices { body(fixes[i]) }
+    }
+}
+
+/// The report's trace stored on disk: every fix with the replay's decision, in time order, plus
+/// the counts taken as it was written. A pass that cannot read the tape back stops and leaves
+/// `readFailure` set; the report is then not written.
+public final class StoredReportTrace: ReportFixSource, @unchecked Sendable {
+    let stored: StoredTrace<ReportFix>
+    public let geofences: [ReportGeofence]
+    public let queueHeadUUID: String?
+    private let decisionCounts: [ReportDecision: Int]
+    private let lock = NSLock()
+    private var failure: (any Error)?
+    /// The dump whose private working folder holds the tape.
+    private let dump: Dump
+
+    init(dump: Dump, stored: StoredTrace<ReportFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
+         counts: [ReportDecision: Int]) {
+        self.dump = dump
+        self.stored = stored
+        self.geofences = geofences
+        self.queueHeadUUID = queueHeadUUID
+        decisionCounts = counts
+    }
+
+    public var fixCount: Int { stored.count }
+
+    public func counts() -> [ReportDecision: Int] { decisionCounts }
+
+    public func forEachFix(_ body: (ReportFix) -> Void) {
+        do {
+            try stored.forEach(body)
+        } catch {
+            lock.lock()
+            failure = failure ?? error
+            lock.unlock()
+        }
+    }
+
+    /// Why a pass could not read the stored trace back, if one could not.
+    public var readFailure: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure
+    }
+}
+
+extension ReportFix {
+    /// A fix of the complete trace with the replay's decision, as the report draws it: evidence
+    /// points at the queue row, else the log row.
+    init(fix: Fix, decision d: FixDecision) {
+        let source: EvidenceRef = fix.rowId.map { .queue(rowId: $0) } ?? .log(rowId: fix.logId ?? 0)
+        self.init(time: fix.time, uuid: fix.uuid.isEmpty ? nil : fix.uuid, latitude: fix.latitude, longitude: fix.longitude,
+                  outputLatitude: d.latitude, outputLongitude: d.longitude, accuracy: fix.accuracy, speed: fix.speed,
+                  decision: ReportDecision(d.decision), reason: d.reason?.rawValue, source: source)
+    }
+}
+
+extension ReportDecision {
+    /// The replay's decision as the report and the exports draw it.
+    init(_ decision: Decision) {
+        switch decision {
+        case .accepted: self = .accepted
+        case .adjusted: self = .adjusted
+        case .rejected: self = .rejected
+        }
+    }
+}

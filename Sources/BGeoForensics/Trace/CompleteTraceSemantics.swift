@@ -1,0 +1,131 @@
+/// Replay's trace (replay-semantics.md, "Which fixes"), rule for rule as `TraceMerger` applies
+/// them in memory: a uuid's queue rows and `location` lines are one fix — its first queue row
+/// (other rows with that uuid are dropped), else its first line — with the lines folded in log
+/// order (raw_* preferred, missing fields filled, a located warning when a copy's time differs);
+/// `filter.reject` lines and uuid-less location lines are fixes of their own; a `filter.adjust`
+/// line folds into the first accepted fix (by queue row, then log row) of its millisecond, at most
+/// one per millisecond, else it is a fix of its own.
+struct CompleteTraceSemantics: TraceSemantics {
+    typealias QueueCopy = Fix
+    typealias LogCopy = TraceBuilder.ParsedLines.Item
+    typealias Output = Fix
+
+    var stats = Trace.Stats()
+    /// Warnings about conflicting copies, with the log row they are about (they are reported in
+    /// log order, as the in-memory merge meets them).
+    var warnings: [DumpWarning] = []
+    /// The queue's pending records as the trace keeps them (for the report's header).
+    var queueFacts = QueueFacts()
+
+    func uuid(of copy: Fix) -> String { copy.uuid }
+
+    func groupUUID(of line: LogCopy) -> String? { line.kind == .location ? line.uuid : nil }
+
+    func standalone(_ line: LogCopy) -> PendingFix<Fix> {
+        switch line.kind {
+        case .adjust: return PendingFix(time: line.time, rank: .lateAdjust(line.logId), output: line.fix, isAdjustLine: true)
+        default: return PendingFix(time: line.time, rank: .log(line.logId), output: line.fix)
+        }
+    }
+
+    mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [PendingFix<Fix>]) {
+        let rows = queue.count > 1 ? queue.sorted { $0.rowId! < $1.rowId! } : queue
+        let lines = log.count > 1 ? log.sorted { $0.logId < $1.logId } : log
+        var fix: Fix
+        var rank: TraceRank
+        var folded = lines[...]
+        if let first = rows.first {
+            fix = first
+            rank = .queue(first.rowId!)
+            // The uuid column is UNIQUE in every known schema; a repeated row is dropped, the first wins.
+            for other in rows.dropFirst() {
+                stats.duplicates += 1
+                if other.time != first.time { stats.conflictingDuplicates += 1 }
+            }
+        } else {
+            fix = lines[0].fix
+            rank = .log(lines[0].logId)
+            folded = lines.dropFirst()
+        }
+        for line in folded {
+            if let warning = TraceMerger.merge(line.fix, into: &fix, stats: &stats) { warnings.append(warning) }
+        }
+        out.append(PendingFix(time: fix.time, rank: rank, output: fix))
+    }
+
+    mutating func settle(_ batch: [PendingFix<Fix>]) -> [Fix] {
+        var batch = batch
+        // Adjust lines, millisecond by millisecond (the batch is in time order, so each is a run).
+        if batch.contains(where: \.isAdjustLine) {
+            var start = 0
+            while start < batch.count {
+                let millisecond = batch[start].millisecond
+                var end = start + 1
+                while end < batch.count, batch[end].millisecond == millisecond { end += 1 }
+                foldAdjustments(&batch, start..<end)
+                start = end
+            }
+            batch.removeAll { $0.isAdjustLine && $0.rank.segment == TraceRank.consumed }
+        }
+        var fixes = batch.map(\.output)
+        var start = 0
+        while start < fixes.count {
+            var end = start + 1
+            while end < fixes.count, fixes[end].time == fixes[start].time { end += 1 }
+            if end - start > 1 { TraceOrder.arrangeTies(&fixes[start..<end]) }
+            start = end
+        }
+        return fixes
+    }
+
+    /// One millisecond: its first adjust line (log order) folds into its first accepted fix
+    /// (gathering order); the other adjust lines stay fixes of their own.
+    private mutating func foldAdjustments(_ batch: inout [PendingFix<Fix>], _ range: Range<Int>) {
+        var target: Int?
+        var line: Int?
+        for i in range {
+            if batch[i].isAdjustLine {
+                if line.map({ batch[i].rank < batch[$0].rank }) ?? true { line = i }
+            } else if TraceMerger.takesAdjustment(batch[i].output) {
+                if target.map({ batch[i].rank < batch[$0].rank }) ?? true { target = i }
+            }
+        }
+        guard let target, let line else { return }
+        TraceMerger.fold(adjustLine: batch[line].output, into: &batch[target].output, stats: &stats)
+        batch[line].rank.segment = TraceRank.consumed
+    }
+
+    mutating func place(_ fix: inout Fix, at index: Int) {
+        fix.index = index
+        if fix.isRaw { stats.rawPositions += 1 } else { stats.smoothedOnly += 1 }
+        if let rowId = fix.rowId { queueFacts.add(time: fix.time, rowId: rowId, uuid: fix.uuid) }
+    }
+}
+
+extension TraceRank {
+    /// Marks an adjust line folded into its fix (removed from the batch).
+    static let consumed: UInt8 = 255
+}
+
+/// What the trace says about the pending records: how many fixes came from the queue, their time
+/// span (with the geofence records'), and the oldest row's uuid — the report header's queue facts.
+public struct QueueFacts: Sendable, Equatable {
+    public var locations = 0
+    public var geofences = 0
+    public var oldestTime: Double?
+    public var newestTime: Double?
+    public var headRow: Int64?
+    public var headUUID: String?
+
+    public init() {}
+
+    mutating func add(time: Double, rowId: Int64, uuid: String, geofence: Bool = false) {
+        if geofence { geofences += 1 } else { locations += 1 }
+        oldestTime = min(oldestTime ?? time, time)
+        newestTime = max(newestTime ?? time, time)
+        if headRow.map({ rowId < $0 }) ?? true {
+            headRow = rowId
+            headUUID = uuid
+        }
+    }
+}

@@ -1,0 +1,202 @@
+/// The tape form of the trace's values: every field, so a value read back equals the one written
+/// (optionals keep their nil, strings their bytes).
+extension Fix: SpoolRecord {
+    /// A queued fix sorts by its time, then its queue row.
+    var spoolKey: SpoolKey { SpoolKey(time: time, sequence: rowId ?? logId ?? 0) }
+
+    private enum Flag {
+        static let accuracy: UInt16 = 1, speed: UInt16 = 2, odometer: UInt16 = 4, rowId: UInt16 = 8, logId: UInt16 = 16
+        static let reason: UInt16 = 32, movingKnown: UInt16 = 64, moving: UInt16 = 128, raw: UInt16 = 256
+    }
+
+    func write(to sink: some TapeSink) {
+        var flags: UInt16 = 0
+        if accuracy != nil { flags |= Flag.accuracy }
+        if speed != nil { flags |= Flag.speed }
+        if recordedOdometer != nil { flags |= Flag.odometer }
+        if rowId != nil { flags |= Flag.rowId }
+        if logId != nil { flags |= Flag.logId }
+        if recordedReason != nil { flags |= Flag.reason }
+        if let isMoving { flags |= Flag.movingKnown | (isMoving ? Flag.moving : 0) }
+        if isRaw { flags |= Flag.raw }
+        sink.put(flags)
+        sink.put(FixSource.allCases.firstIndex(of: source).map { UInt8($0) } ?? 0)
+        sink.put(recordedReason.flatMap { RejectReason.allCases.firstIndex(of: $0) }.map { UInt8($0) } ?? 0)
+        sink.put(Int64(index))
+        sink.put(time)
+        sink.put(latitude)
+        sink.put(longitude)
+        sink.put(accuracy ?? 0)
+        sink.put(speed ?? 0)
+        sink.put(recordedOdometer ?? 0)
+        sink.put(headingOrNaN)
+        sink.put(altitudeOrNaN)
+        sink.put(rowId ?? 0)
+        sink.put(logId ?? 0)
+        sink.put(uuid)
+        sink.put(timestampText)
+    }
+
+    init(from record: inout TapeRecordReader) {
+        let flags = record.uint16()
+        let source = FixSource.allCases[Int(record.uint8())]
+        let reason = RejectReason.allCases[Int(record.uint8())]
+        let index = Int(record.int64())
+        let time = record.double(), latitude = record.double(), longitude = record.double()
+        let accuracy = record.double(), speed = record.double(), odometer = record.double()
+        let heading = record.double(), altitude = record.double()
+        let rowId = record.int64(), logId = record.int64()
+        let uuid = record.string()
+        let timestampText = record.string()
+        self.init(index: index, time: time, latitude: latitude, longitude: longitude,
+                  accuracy: flags & Flag.accuracy != 0 ? accuracy : nil, speed: flags & Flag.speed != 0 ? speed : nil,
+                  recordedOdometer: flags & Flag.odometer != 0 ? odometer : nil, source: source,
+                  rowId: flags & Flag.rowId != 0 ? rowId : nil, logId: flags & Flag.logId != 0 ? logId : nil,
+                  uuid: uuid, timestampText: timestampText, recordedReason: flags & Flag.reason != 0 ? reason : nil,
+                  isRaw: flags & Flag.raw != 0, isMoving: flags & Flag.movingKnown != 0 ? flags & Flag.moving != 0 : nil)
+        // Set as stored: the initialiser's filters already ran when the value was first made.
+        headingOrNaN = heading
+        altitudeOrNaN = altitude
+    }
+}
+
+extension TraceBuilder.ParsedLines.Item: SpoolRecord {
+    /// A fix line sorts by its fix's time, then its log row.
+    var spoolKey: SpoolKey { SpoolKey(time: time, sequence: logId) }
+
+    private static let kinds: [TraceBuilder.ParsedLines.Kind] = [.location, .unmatchedLocation, .reject, .adjust]
+
+    func write(to sink: some TapeSink) {
+        sink.put(UInt8(Self.kinds.firstIndex(of: kind) ?? 0))
+        sink.put(UInt8(isRaw ? 1 : 0))
+        sink.put(UInt8(isMoving.map { $0 ? 2 : 1 } ?? 0))
+        sink.put(UInt8(reason.flatMap { RejectReason.allCases.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
+        sink.put(time)
+        sink.put(latitude)
+        sink.put(longitude)
+        sink.put(accuracy)
+        sink.put(speed)
+        sink.put(odometer)
+        sink.put(heading)
+        sink.put(altitude)
+        sink.put(logId)
+        sink.put(uuid)
+        sink.put(timestampText)
+    }
+
+    init(from record: inout TapeRecordReader) {
+        kind = Self.kinds[Int(record.uint8())]
+        isRaw = record.uint8() != 0
+        let moving = record.uint8()
+        isMoving = moving == 0 ? nil : moving == 2
+        let reasonIndex = Int(record.uint8())
+        reason = reasonIndex == 0 ? nil : RejectReason.allCases[reasonIndex - 1]
+        time = record.double()
+        latitude = record.double()
+        longitude = record.double()
+        accuracy = record.double()
+        speed = record.double()
+        odometer = record.double()
+        heading = record.double()
+        altitude = record.double()
+        logId = record.int64()
+        uuid = record.string()
+        timestampText = record.string()
+    }
+}
+
+extension ReportFix: SpoolRecord {
+    /// A recorded fix sorts by time, then by its row (queue rows and log rows are spooled apart).
+    var spoolKey: SpoolKey {
+        switch source {
+        case .queue(let id), .log(let id): return SpoolKey(time: time, sequence: id)
+        }
+    }
+
+    private enum Flag {
+        static let uuid: UInt16 = 1, accuracy: UInt16 = 2, speed: UInt16 = 4, heading: UInt16 = 8, altitude: UInt16 = 16
+        static let odometer: UInt16 = 32, movingKnown: UInt16 = 64, moving: UInt16 = 128, reason: UInt16 = 256, log: UInt16 = 512
+    }
+
+    func write(to sink: some TapeSink) {
+        var flags: UInt16 = 0
+        if uuid != nil { flags |= Flag.uuid }
+        if accuracy != nil { flags |= Flag.accuracy }
+        if speed != nil { flags |= Flag.speed }
+        if heading != nil { flags |= Flag.heading }
+        if altitude != nil { flags |= Flag.altitude }
+        if odometer != nil { flags |= Flag.odometer }
+        if let isMoving { flags |= Flag.movingKnown | (isMoving ? Flag.moving : 0) }
+        if reason != nil { flags |= Flag.reason }
+        let id: Int64
+        switch source {
+        case .queue(let rowId): id = rowId
+        case .log(let rowId): id = rowId; flags |= Flag.log
+        }
+        sink.put(flags)
+        sink.put(UInt8(ReportDecision.allCases.firstIndex(of: decision) ?? 0))
+        sink.put(time)
+        sink.put(latitude)
+        sink.put(longitude)
+        sink.put(outputLatitude)
+        sink.put(outputLongitude)
+        sink.put(accuracy ?? 0)
+        sink.put(speed ?? 0)
+        sink.put(heading ?? 0)
+        sink.put(altitude ?? 0)
+        sink.put(odometer ?? 0)
+        sink.put(id)
+        sink.put(uuid ?? "")
+        sink.put(reason ?? "")
+    }
+
+    init(from record: inout TapeRecordReader) {
+        let flags = record.uint16()
+        let decision = ReportDecision.allCases[Int(record.uint8())]
+        let time = record.double(), latitude = record.double(), longitude = record.double()
+        let outputLatitude = record.double(), outputLongitude = record.double()
+        let accuracy = record.double(), speed = record.double(), heading = record.double(), altitude = record.double()
+        let odometer = record.double()
+        let id = record.int64()
+        let uuid = record.string()
+        let reason = record.string()
+        func present(_ flag: UInt16, _ value: Double) -> Double? { flags & flag != 0 ? value : nil }
+        self.init(time: time, uuid: flags & Flag.uuid != 0 ? uuid : nil, latitude: latitude, longitude: longitude,
+                  outputLatitude: outputLatitude, outputLongitude: outputLongitude, accuracy: present(Flag.accuracy, accuracy),
+                  speed: present(Flag.speed, speed), heading: present(Flag.heading, heading), altitude: present(Flag.altitude, altitude),
+                  odometer: present(Flag.odometer, odometer),
+                  isMoving: flags & Flag.movingKnown != 0 ? flags & Flag.moving != 0 : nil, decision: decision,
+                  reason: flags & Flag.reason != 0 ? reason : nil, source: flags & Flag.log != 0 ? .log(rowId: id) : .queue(rowId: id))
+    }
+}
+
+extension ReportGeofence: SpoolRecord {
+    /// A geofence event sorts by time, then queue row (the order a stable sort by time gives).
+    var spoolKey: SpoolKey {
+        switch source {
+        case .queue(let id), .log(let id): return SpoolKey(time: time, sequence: id)
+        }
+    }
+
+    func write(to sink: some TapeSink) {
+        switch source {
+        case .queue(let id): sink.put(UInt8(0)); sink.put(id)
+        case .log(let id): sink.put(UInt8(1)); sink.put(id)
+        }
+        sink.put(time)
+        sink.put(latitude)
+        sink.put(longitude)
+        sink.put(uuid)
+        sink.put(identifier)
+        sink.put(action)
+    }
+
+    init(from record: inout TapeRecordReader) {
+        let isLog = record.uint8() == 1
+        let id = record.int64()
+        let time = record.double(), latitude = record.double(), longitude = record.double()
+        let uuid = record.string(), identifier = record.string(), action = record.string()
+        self.init(time: time, uuid: uuid, identifier: identifier, action: action, latitude: latitude, longitude: longitude,
+                  source: isLog ? .log(rowId: id) : .queue(rowId: id))
+    }
+}

@@ -1,0 +1,58 @@
+/// The trace as the engine recorded it, rule for rule as `RecordedTraceReader.read` applies them
+/// in memory: every queued location record is a fix; a `location` line whose uuid is queued only
+/// teaches the first such queue row its raw position (the last line's) and the fields it lacks;
+/// a line whose uuid is not queued is a fix the first time its uuid is logged; reject, adjust and
+/// uuid-less lines are fixes of their own. Ties keep reading order (queue rows, then log rows).
+struct RecordedTraceSemantics: TraceSemantics {
+    typealias QueueCopy = ReportFix
+    typealias LogCopy = RecordedTraceReader.LineFix
+    typealias Output = ReportFix
+
+    func uuid(of copy: ReportFix) -> String { copy.uuid ?? "" }
+
+    func groupUUID(of line: LogCopy) -> String? { line.isLocation ? line.fix.uuid : nil }
+
+    func standalone(_ line: LogCopy) -> PendingFix<ReportFix> {
+        PendingFix(time: line.fix.time, rank: .log(line.fix.source.rowId), output: line.fix)
+    }
+
+    mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [PendingFix<ReportFix>]) {
+        let rows = queue.count > 1 ? queue.sorted { $0.source.rowId < $1.source.rowId } : queue
+        let lines = log.count > 1 ? log.sorted { $0.fix.source.rowId < $1.fix.source.rowId } : log
+        guard var first = rows.first else {
+            let line = lines[0].fix
+            out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
+            return
+        }
+        for line in lines { RecordedTraceReader.learn(from: line.fix, into: &first) }
+        out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
+        for row in rows.dropFirst() { out.append(PendingFix(time: row.time, rank: .queue(row.source.rowId), output: row)) }
+    }
+
+    func settle(_ batch: [PendingFix<ReportFix>]) -> [ReportFix] { batch.map(\.output) }
+
+    func place(_ fix: inout ReportFix, at index: Int) {}
+}
+
+extension EvidenceRef {
+    /// The row id, whichever table it is in.
+    var rowId: Int64 {
+        switch self {
+        case .queue(let id), .log(let id): return id
+        }
+    }
+}
+
+extension RecordedTraceReader.LineFix: SpoolRecord {
+    var spoolKey: SpoolKey { fix.spoolKey }
+
+    func write(to sink: some TapeSink) {
+        sink.put(UInt8(isLocation ? 1 : 0))
+        fix.write(to: sink)
+    }
+
+    init(from record: inout TapeRecordReader) {
+        isLocation = record.uint8() == 1
+        fix = ReportFix(from: &record)
+    }
+}

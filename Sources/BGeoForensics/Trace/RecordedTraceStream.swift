@@ -1,0 +1,67 @@
+import Foundation
+
+/// The recorded trace, stored: every fix as the engine recorded it, in time order, the geofence
+/// events, and the queue head.
+public final class RecordedTrace: @unchecked Sendable {
+    let fixes: StoredTrace<ReportFix>
+    /// uuid of the oldest record still in the queue (the next to upload).
+    public let queueHeadUUID: String?
+    private let dump: Dump
+
+    init(dump: Dump, fixes: StoredTrace<ReportFix>, queueHeadUUID: String?) {
+        self.dump = dump
+        self.fixes = fixes
+        self.queueHeadUUID = queueHeadUUID
+    }
+
+    public var count: Int { fixes.count }
+    public var geofenceCount: Int { fixes.geofenceCount }
+
+    /// Visits every fix in trace order.
+    public func forEachFix(_ body: (ReportFix) throws -> Void) throws { try fixes.forEach(body) }
+
+    /// The geofence events, in time order.
+    public func geofences() throws -> [ReportGeofence] { try fixes.geofences() }
+}
+
+extension RecordedTraceReader {
+    /// The queue's half of the recorded trace, spooled: fixes, geofence events, the head's uuid.
+    struct QueueSpools {
+        let fixes: SortedSpool<ReportFix>
+        let geofences: SortedSpool<ReportGeofence>
+        var head: String?
+    }
+
+    /// The recorded trace built in bounded memory and stored in the private working folder: the
+    /// same fixes in the same order as `read(_:)`, which holds them all in memory.
+    public static func stored(_ dump: Dump, windows: TraceWindows = .standard) throws -> RecordedTrace {
+        let folder = dump.workFiles
+        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0, windows: windows) }
+        var queue = QueueSpools(fixes: SortedSpool(folder: folder, stem: "recorded-queue", window: windows.reorder),
+                                geofences: SortedSpool(folder: folder, stem: "recorded-geofences", window: windows.reorder))
+        dump.forEachRecord(.fieldsOnly) { record in
+            if queue.head == nil { queue.head = record.uuid }
+            if record.kind == .geofence {
+                queue.geofences.add(ReportGeofence(record: record))
+            } else {
+                queue.fixes.add(queuedFix(record))
+            }
+        }
+        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows)
+        let assembler = TraceAssembler(RecordedTraceSemantics(), windows: windows, folder: folder)
+        let result = try assembler.assemble(queue: try queue.fixes.finish(), log: try lines.finish())
+        let stored = StoredTrace<ReportFix>(tape: result.tape, count: result.count, geofences: try queue.geofences.finish(),
+                                            geofenceCount: queue.geofences.count)
+        return RecordedTrace(dump: dump, fixes: stored, queueHeadUUID: queue.head)
+    }
+
+    /// The log's fix lines, parsed and spooled.
+    static func readLines(_ dump: Dump, windows: TraceWindows) -> SortedSpool<LineFix> {
+        let spool = SortedSpool<LineFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder)
+        var parser = LineParser()
+        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
+            if let line = parser.parse(entry, warnings: dump.warnings) { spool.add(line) }
+        }
+        return spool
+    }
+}

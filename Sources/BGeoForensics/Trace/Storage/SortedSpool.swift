@@ -1,0 +1,201 @@
+import Foundation
+
+/// A record a `SortedSpool` can hold: where it sorts, and how it goes to and comes back from a tape.
+protocol SpoolRecord {
+    /// Where the record sorts: time first, then a number unique within its stream (a row id).
+    var spoolKey: SpoolKey { get }
+    func write(to sink: some TapeSink)
+    init(from record: inout TapeRecordReader)
+}
+
+/// Time, then a sequence number: the order of a spooled stream.
+struct SpoolKey: Comparable, Sendable {
+    var time: Double
+    var sequence: Int64
+
+    @inline(__always) static func < (a: SpoolKey, b: SpoolKey) -> Bool {
+        a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+    }
+
+    var spillKey: SpillKey {
+        var key = SpillKey()
+        key.append(time)
+        key.append(sequence)
+        return key
+    }
+}
+
+/// Sorts a stream that is nearly in order without holding it: records pass through a bounded
+/// reorder window (a min-heap of `window` records); the smallest leaves to the sorted run on a
+/// tape as soon as the window is full. A record that arrives after records that sort after it
+/// have already left — an out-of-order stretch longer than the window — goes to a `SpillTable`
+/// instead, which keeps it sorted on disk. Reading merges the run with the spill, so the result is
+/// exactly the stream sorted, whatever its disorder; only the disorder costs time. Memory: the
+/// window, the two buffers.
+final class SortedSpool<Record: SpoolRecord> {
+    private let folder: WorkFolder
+    private let stem: String
+    private let window: Int
+    /// The window: keys in a heap, the records beside them in slots, so sifting the heap moves
+    /// two words, never a record (a record's strings would be retained and released per move).
+    private var heap: MinHeap<SpoolSlotOrder>
+    private var slots: [Record?] = []
+    private var freeSlots: [Int] = []
+    private var run: TapeWriter?
+    private var spill: SpillTable?
+    private var lastOut: SpoolKey?
+    private var failure: WorkFileError?
+    /// Records added.
+    private(set) var count = 0
+    /// Records that came too late for the window and were spilled.
+    var spilled: Int { spill?.count ?? 0 }
+
+    /// `window`: records held before the smallest must leave (the disorder absorbed without spilling).
+    init(folder: WorkFolder, stem: String, window: Int = 16_384) {
+        self.folder = folder
+        self.stem = stem
+        self.window = max(1, window)
+        heap = MinHeap(capacity: self.window + 1)
+        slots.reserveCapacity(self.window + 1)
+    }
+
+    /// Adds a record (any order). Errors are kept and thrown by `finish`.
+    func add(_ record: Record) {
+        count += 1
+        let key = record.spoolKey
+        if let lastOut, key < lastOut {
+            spillLate(record, key: key)
+            return
+        }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = record
+        } else {
+            slot = slots.count
+            slots.append(record)
+        }
+        heap.push(SpoolSlot(key: key, slot: slot))
+        if heap.count > window { emitSmallest() }
+    }
+
+    private func emitSmallest() {
+        let smallest = heap.pop()
+        let record = slots[smallest.slot].take()!
+        freeSlots.append(smallest.slot)
+        emit(record)
+    }
+
+    private func spillLate(_ record: Record, key: SpoolKey) {
+        guard failure == nil else { return }
+        do throws(WorkFileError) {
+            if spill == nil { spill = try SpillTable(folder: folder, stem: stem + "-late") }
+            try spill!.add(key: key.spillKey) { record.write(to: $0) }
+        } catch {
+            failure = error
+        }
+    }
+
+    private func emit(_ record: Record) {
+        lastOut = record.spoolKey
+        guard failure == nil else { return }
+        if run == nil {
+            do throws(WorkFileError) { run = try TapeWriter(path: folder.newFile(stem, extension: "tape")) } catch {
+                failure = error
+                return
+            }
+        }
+        run!.beginRecord()
+        record.write(to: run!)
+        run!.endRecord()
+    }
+
+    /// Drains the window; the spool becomes readable. Throws the first working-file error.
+    func finish() throws(WorkFileError) -> SortedSource<Record> {
+        while !heap.isEmpty { emitSmallest() }
+        if let failure { throw failure }
+        try run?.finish()
+        try spill?.seal()
+        return try SortedSource(run: run.map(\.path), spill: spill)
+    }
+}
+
+/// A record in a spool's window: its key, and the slot holding it.
+struct SpoolSlot {
+    let key: SpoolKey
+    let slot: Int
+}
+
+/// Spool records by key.
+enum SpoolSlotOrder: HeapOrder {
+    @inline(__always) static func before(_ a: SpoolSlot, _ b: SpoolSlot) -> Bool { a.key < b.key }
+}
+
+/// A spool's records in sorted order: the run on its tape merged with the spilled ones. Can be
+/// read any number of times (`makeIterator` starts over).
+final class SortedSource<Record: SpoolRecord> {
+    private let runPath: String?
+    private let spill: SpillTable?
+
+    fileprivate init(run: String?, spill: SpillTable?) throws(WorkFileError) {
+        runPath = run
+        self.spill = spill
+    }
+
+    deinit {
+        if let runPath { unlink(runPath) }
+    }
+
+    /// A fresh pass over the records.
+    func reader() throws(WorkFileError) -> Reader {
+        try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
+    }
+
+    /// One pass: a two-way merge of the sorted run and the sorted spill.
+    final class Reader {
+        private let run: TapeReader?
+        private let spill: SpillTable.Cursor?
+        private var runHead: Record?
+        private var spillHead: Record?
+
+        fileprivate init(run: TapeReader?, spill: SpillTable.Cursor?) throws(WorkFileError) {
+            self.run = run
+            self.spill = spill
+            advanceRun()
+            advanceSpill()
+        }
+
+        private func advanceRun() {
+            runHead = nil
+            if var record = run?.next() { runHead = Record(from: &record) }
+        }
+
+        private func advanceSpill() {
+            spillHead = nil
+            _ = spill?.next { record in
+                var record = record
+                spillHead = Record(from: &record)
+            }
+        }
+
+        /// The next record in order, or nil at the end.
+        @inline(__always) func next() -> Record? {
+            if let r = runHead {
+                if let s = spillHead, s.spoolKey < r.spoolKey {
+                    advanceSpill()
+                    return s
+                }
+                advanceRun()
+                return r
+            }
+            if let s = spillHead {
+                advanceSpill()
+                return s
+            }
+            return nil
+        }
+
+        /// A read error met on the way (the pass ended early), if any.
+        var failure: WorkFileError? { run?.failure ?? spill?.failure }
+    }
+}

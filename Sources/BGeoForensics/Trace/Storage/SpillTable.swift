@@ -1,0 +1,134 @@
+import CSQLite
+import Foundation
+
+/// Rows that arrived out of order, kept sorted on disk: an SQLite file of its own in the private
+/// working folder (one connection, used by one thread), keyed by an order-preserving byte key.
+/// Inserting costs a B-tree insert; reading back walks the key order. Only the rare rows a
+/// bounded window cannot place come here, so its speed matters less than its bounded memory
+/// (SQLite's own page cache, a couple of MB).
+final class SpillTable {
+    let path: String
+    private let database: Database
+    private var insert: Statement?
+    private var inTransaction = false
+    private let payload = ByteSink()
+    /// Rows inserted.
+    private(set) var count = 0
+
+    init(folder: WorkFolder, stem: String) throws(WorkFileError) {
+        path = folder.newFile(stem, extension: "db")
+        do {
+            database = try Database(path: path, mode: .readWriteCreate)
+            // A scratch file: no journal, no fsync; gone with the working folder.
+            try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;"
+                + "CREATE TABLE spill (key BLOB PRIMARY KEY, payload BLOB NOT NULL) WITHOUT ROWID")
+        } catch {
+            throw WorkFileError(path: path, reason: error.message)
+        }
+    }
+
+    deinit {
+        insert = nil
+        unlink(path)
+    }
+
+    /// Adds one row; `encode` writes its payload. Keys must be unique.
+    func add(key: SpillKey, _ encode: (ByteSink) -> Void) throws(WorkFileError) {
+        do {
+            if !inTransaction {
+                try database.execute("BEGIN")
+                inTransaction = true
+            }
+            if insert == nil { insert = try database.prepare("INSERT INTO spill (key, payload) VALUES (?, ?)") }
+            payload.reset()
+            encode(payload)
+            try insert!.bind(cells: [.blob(key.bytes), .blob(payload.bytes)])
+            while try insert!.step() {}
+            count += 1
+        } catch {
+            throw WorkFileError(path: path, reason: error.message)
+        }
+    }
+
+    /// Commits what was added: call before reading.
+    func seal() throws(WorkFileError) {
+        guard inTransaction else { return }
+        do {
+            try database.execute("COMMIT")
+            inTransaction = false
+        } catch {
+            throw WorkFileError(path: path, reason: error.message)
+        }
+    }
+
+    /// The rows in key order (from `from` on, when given).
+    func cursor(from key: SpillKey? = nil) throws(WorkFileError) -> Cursor {
+        try seal()
+        do {
+            let statement = try database.prepare(key == nil ? "SELECT key, payload FROM spill ORDER BY key"
+                                                 : "SELECT key, payload FROM spill WHERE key >= ? ORDER BY key")
+            if let key { try statement.bind(cells: [.blob(key.bytes)]) }
+            return Cursor(statement: statement, path: path)
+        } catch {
+            throw WorkFileError(path: path, reason: error.message)
+        }
+    }
+
+    /// Whether a row with exactly this key exists.
+    func contains(_ key: SpillKey) throws(WorkFileError) -> Bool {
+        try seal()
+        do {
+            let statement = try database.prepare("SELECT 1 FROM spill WHERE key = ?")
+            try statement.bind(cells: [.blob(key.bytes)])
+            return try statement.step()
+        } catch {
+            throw WorkFileError(path: path, reason: error.message)
+        }
+    }
+
+    /// Steps through rows in key order.
+    final class Cursor {
+        private let statement: Statement
+        private let path: String
+        private(set) var failure: WorkFileError?
+
+        fileprivate init(statement: Statement, path: String) {
+            self.statement = statement
+            self.path = path
+        }
+
+        /// Calls `body` with the next row's payload (valid during the call); false at the end.
+        func next(_ body: (TapeRecordReader) -> Void) -> Bool {
+            do {
+                guard try statement.step() else { return false }
+            } catch {
+                failure = WorkFileError(path: path, reason: error.message)
+                return false
+            }
+            statement.withBlob(1) { body(TapeRecordReader(base: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count)) }
+            return true
+        }
+    }
+}
+
+/// An order-preserving byte key: fields appended so that comparing the bytes (SQLite compares
+/// BLOBs with memcmp) orders rows like comparing the fields in turn.
+struct SpillKey: Sendable {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(24) }
+
+    /// A Double in total order (sign bit flipped for positives, all bits for negatives); -0 as +0.
+    mutating func append(_ value: Double) {
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        append(bits >> 63 == 0 ? bits | (1 << 63) : ~bits)
+    }
+
+    mutating func append(_ value: Int64) { append(UInt64(bitPattern: value) ^ (1 << 63)) }
+
+    mutating func append(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    mutating func append(bytes raw: some Collection<UInt8>) { bytes.append(contentsOf: raw) }
+}

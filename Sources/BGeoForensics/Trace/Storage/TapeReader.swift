@@ -1,0 +1,131 @@
+import Foundation
+
+/// Reads back a `TapeWriter`'s records in order, through a 1 MiB buffer. Each record is handed
+/// over as a `TapeRecordReader` valid until the next one is read.
+final class TapeReader {
+    let path: String
+    private let descriptor: Int32
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private(set) var failure: WorkFileError?
+
+    init(path: String) throws(WorkFileError) {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fromErrno(path) }
+        capacity = TapeWriter.flushSize
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        #if os(Linux)
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+    }
+
+    deinit {
+        buffer.deallocate()
+        close(descriptor)
+    }
+
+    /// The next record, or nil at the end of the tape (or at a read error, kept in `failure`).
+    @inline(__always) func next() -> TapeRecordReader? {
+        if end - start < 4 || end - start < 4 + Int(buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self)) {
+            guard refill() else { return nil }
+        }
+        let length = Int(buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+        let record = TapeRecordReader(base: UnsafeRawPointer(buffer + start + 4), count: length)
+        start += 4 + length
+        return record
+    }
+
+    /// Moves the unread bytes to the front and reads more until a whole record is buffered.
+    private func refill() -> Bool {
+        while true {
+            let available = end - start
+            if available >= 4 {
+                let needed = 4 + Int(buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+                if available >= needed { return true }
+                if needed > capacity { grow(needed) }
+            }
+            if atEnd { return false }
+            if start > 0 {
+                if available > 0 { buffer.copyMemory(from: buffer + start, byteCount: available) }
+                start = 0
+                end = available
+            }
+            let n = read(descriptor, buffer + end, capacity - end)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = .fromErrno(path)
+                atEnd = true
+                return false
+            }
+            if n == 0 { atEnd = true } else { end += n }
+        }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        bigger.copyMemory(from: buffer + start, byteCount: end - start)
+        buffer.deallocate()
+        buffer = bigger
+        capacity = newCapacity
+        end -= start
+        start = 0
+    }
+}
+
+/// The fields of one tape record, read in the order they were written.
+struct TapeRecordReader {
+    let base: UnsafeRawPointer
+    let count: Int
+    private var offset = 0
+
+    init(base: UnsafeRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    @inline(__always) mutating func double() -> Double {
+        defer { offset += 8 }
+        return Double(bitPattern: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inline(__always) mutating func int64() -> Int64 {
+        defer { offset += 8 }
+        return base.loadUnaligned(fromByteOffset: offset, as: Int64.self)
+    }
+
+    @inline(__always) mutating func uint8() -> UInt8 {
+        defer { offset += 1 }
+        return base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    @inline(__always) mutating func uint16() -> UInt16 {
+        defer { offset += 2 }
+        return base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+    }
+
+    /// A byte string, valid while the record is.
+    @inline(__always) mutating func bytes() -> UnsafeRawBufferPointer {
+        let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        defer { offset += 4 + length }
+        return UnsafeRawBufferPointer(start: base + offset + 4, count: length)
+    }
+
+    /// A string written with `TapeWriter.put(_: String)` (valid UTF-8 by construction).
+    @inline(__always) mutating func string() -> String {
+        let raw = bytes()
+        guard raw.count > 0 else { return "" }
+        return String(decoding: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+
+    /// Skips a byte string.
+    @inline(__always) mutating func skipBytes() {
+        let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset += 4 + length
+    }
+}

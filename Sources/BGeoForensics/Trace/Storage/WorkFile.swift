@@ -1,0 +1,66 @@
+import Foundation
+
+/// Why a working file of the streamed trace could not be written or read back (a full disk, a
+/// folder removed under the run): one sentence naming the file; the command fails with it.
+public struct WorkFileError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot use the working file \(path) (\(reason))" }
+
+    static func fromErrno(_ path: String) -> WorkFileError {
+        WorkFileError(path: path, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// Names the working files of one run inside the private working folder of the dump's copy —
+/// never anywhere else, so they are removed with the copy however the process ends.
+final class WorkFolder: @unchecked Sendable {
+    let path: String
+    private var counter = 0
+    private let lock = NSLock()
+
+    init(path: String) { self.path = path }
+
+    /// How many work files the signal handler knows by name (`knownNames`): a run that makes more
+    /// leaves the rest to `deinit`, the exit handler and the next run's sweep of dead folders.
+    static let namedSlots = 128
+    static let extensions = ["tape", "db", "db-journal"]
+
+    /// The names the signal handler unlinks before removing the folder (it cannot list a folder).
+    static let knownNames: [String] = (0..<namedSlots).flatMap { n in extensions.map { "work-\(n).\($0)" } }
+
+    /// A fresh file name in the folder (nothing is created). Names come from `knownNames`, so a
+    /// signal that ends the process removes the work files with the copy; `stem` (what the file
+    /// holds) is not in the name for that reason.
+    func newFile(_ stem: String, extension ext: String) -> String {
+        lock.lock()
+        let n = counter
+        counter += 1
+        lock.unlock()
+        let kind = WorkFolder.extensions.contains(ext) ? ext : "tape"
+        return path + "/work-\(n).\(kind)"
+    }
+}
+
+extension Dump {
+    /// The folder for this dump's working files (spilled and stored traces), shared by every
+    /// connection to the same copy.
+    var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
+}
+
+/// One `WorkFolder` per private folder (so two connections to one copy never pick the same name).
+final class WorkFolders: @unchecked Sendable {
+    static let shared = WorkFolders()
+    private var folders: [String: WorkFolder] = [:]
+    private let lock = NSLock()
+
+    func folder(for path: String) -> WorkFolder {
+        lock.lock()
+        defer { lock.unlock() }
+        if let folder = folders[path] { return folder }
+        let folder = WorkFolder(path: path)
+        folders[path] = folder
+        return folder
+    }
+}

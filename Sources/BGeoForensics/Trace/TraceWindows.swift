@@ -1,0 +1,24 @@
+/// The bounds of the streamed trace's windows: what is held in memory at once, whatever the
+/// dump's size. Larger windows absorb more disorder without touching disk; none changes the
+/// result, only where the work happens (the tests shrink them to force every path).
+public struct TraceWindows: Sendable, Equatable {
+    /// Records each stream holds to restore time order; a record arriving later than this much
+    /// disorder allows is spilled to a sorted table on disk.
+    public var reorder: Int
+    /// Seconds a uuid's first copy waits for the others (a queue row and its log line carry the
+    /// same fix time); copies further apart are found afterwards and merged exactly.
+    public var groupSeconds: Double
+    /// Uuids waiting for their other copies at once.
+    public var openGroups: Int
+    /// Bits of the filter that notices a uuid seen in an earlier group.
+    public var filterBits: Int
+
+    public init(reorder: Int = 16_384, groupSeconds: Double = 300, openGroups: Int = 32_768, filterBits: Int = 1 << 27) {
+        self.reorder = reorder
+        self.groupSeconds = groupSeconds
+        self.openGroups = openGroups
+        self.filterBits = filterBits
+    }
+
+    public static let standard = TraceWindows()
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// The streamed trace (bounded windows, spills on disk) equals the in-memory one — fixes, order,
+/// counts, warnings — on dumps built to defeat every window.
+@Suite struct StreamedTraceTests {
+    /// Windows far smaller than the disorder in `RandomTraceDump`: every record that is out of order
+    /// spills, groups close early and split, the uuid filter gives false alarms.
+    static let tiny = TraceWindows(reorder: 3, groupSeconds: 0.5, openGroups: 4, filterBits: 1 << 10)
+    static let small = TraceWindows(reorder: 64, groupSeconds: 30, openGroups: 64, filterBits: 1 << 14)
+
+    static func expectSame(_ a: Fix, _ b: Fix, _ context: String) {
+        #expect(a.index == b.index, "\(context): index")
+        #expect(a.time == b.time && a.latitude == b.latitude && a.longitude == b.longitude, "\(context): time/position \(a.label) vs \(b.label)")
+        #expect(a.accuracy == b.accuracy && a.speed == b.speed && a.recordedOdometer == b.recordedOdometer, "\(context): measurements")
+        #expect(a.source == b.source && a.rowId == b.rowId && a.logId == b.logId, "\(context): origin \(a.label) \(a.source) \(String(describing: a.rowId)) \(String(describing: a.logId)) vs \(b.label) \(b.source) \(String(describing: b.rowId)) \(String(describing: b.logId))")
+        #expect(a.uuid == b.uuid && a.timestampText == b.timestampText && a.recordedReason == b.recordedReason, "\(context): text")
+        #expect(a.isRaw == b.isRaw && a.isMoving == b.isMoving, "\(context): flags")
+        #expect(a.headingOrNaN.bitPattern == b.headingOrNaN.bitPattern && a.altitudeOrNaN.bitPattern == b.altitudeOrNaN.bitPattern,
+                "\(context): heading/altitude")
+    }
+
+    static func compare(path: String, windows: TraceWindows, context: String) throws -> CompleteTrace {
+        let memoryDump = try Dump(path: path)
+        let memory = TraceBuilder.completeTrace(dump: memoryDump)
+        let streamDump = try Dump(path: path)
+        let streamed = try TraceBuilder.storedTrace(dump: streamDump, windows: windows)
+        #expect(streamed.count == memory.fixes.count, "\(context): fix count")
+        var i = 0
+        try streamed.forEachFix { fix in
+            if i < memory.fixes.count { expectSame(fix, memory.fixes[i], "\(context) fix \(i)") }
+            i += 1
+        }
+        #expect(streamed.stats == memory.stats, "\(context): stats \(streamed.stats) vs \(memory.stats)")
+        #expect(streamDump.warnings.all == memoryDump.warnings.all, "\(context): warnings")
+        let geofences = try streamed.geofences()
+        let expected = memory.geofences.map(ReportGeofence.init(record:)).sorted { $0.time < $1.time }
+        #expect(geofences.map(\.uuid) == expected.map(\.uuid), "\(context): geofences")
+        // The queue's facts as the report header computes them from the in-memory trace.
+        var facts = QueueFacts()
+        for fix in memory.fixes where fix.rowId != nil { facts.add(time: fix.time, rowId: fix.rowId!, uuid: fix.uuid) }
+        for g in memory.geofences { facts.add(time: g.time, rowId: g.rowId, uuid: g.uuid, geofence: true) }
+        #expect(streamed.queue == facts, "\(context): queue facts")
+        return streamed
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func randomTraceMatchesTheInMemoryTrace(seed: UInt64) throws {
+        let dir = TestDirectory("streamed-\(seed)")
+        let path = dir.file("random.db")
+        try RandomTraceDump.write(to: path, seed: seed)
+        let tiny = try StreamedTraceTests.compare(path: path, windows: StreamedTraceTests.tiny, context: "seed \(seed) tiny windows")
+        // The dump defeats every window: copies hours apart were found and merged exactly, records
+        // out of order were sorted on disk, and every rule had something to do.
+        #expect(tiny.assemblyRuns > 1, "seed \(seed): no uuid had copies far apart")
+        #expect(tiny.spilledRecords > 50, "seed \(seed): only \(tiny.spilledRecords) records spilled")
+        let s = tiny.stats
+        #expect(s.adjustsMerged > 0 && s.conflictingDuplicates > 0 && s.duplicates > s.conflictingDuplicates && s.logRejects > 0,
+                "seed \(seed): \(s)")
+        var ties = 0, previous: Double?
+        try tiny.forEachFix { fix in
+            if fix.time == previous { ties += 1 }
+            previous = fix.time
+        }
+        #expect(ties > 20, "seed \(seed): only \(ties) fixes share a time with the one before")
+        _ = try StreamedTraceTests.compare(path: path, windows: StreamedTraceTests.small, context: "seed \(seed) small windows")
+        _ = try StreamedTraceTests.compare(path: path, windows: .standard, context: "seed \(seed) standard windows")
+    }
+
+    @Test func everySampleMatchesTheInMemoryTrace() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples").path
+        let samples = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".db") }.sorted()
+        #expect(samples.count >= 9)
+        for name in samples {
+            _ = try StreamedTraceTests.compare(path: folder + "/" + name, windows: StreamedTraceTests.tiny, context: name)
+        }
+    }
+}
+
+/// The streamed recorded trace (exports' `recorded` and `raw` modes) equals `RecordedTraceReader.read`.
+@Suite struct StreamedRecordedTraceTests {
+    static func compare(path: String, windows: TraceWindows, context: String) throws {
+        let memoryDump = try Dump(path: path)
+        let memory = RecordedTraceReader.read(memoryDump)
+        let streamDump = try Dump(path: path)
+        let streamed = try RecordedTraceReader.stored(streamDump, windows: windows)
+        #expect(streamed.count == memory.fixes.count, "\(context): fix count")
+        var i = 0
+        try streamed.forEachFix { fix in
+            defer { i += 1 }
+            guard i < memory.fixes.count else { return }
+            let m = memory.fixes[i]
+            #expect(fix.time == m.time && fix.uuid == m.uuid && fix.source == m.source && fix.decision == m.decision && fix.reason == m.reason,
+                    "\(context) fix \(i): \(fix.source.label) vs \(m.source.label)")
+            #expect(fix.latitude == m.latitude && fix.longitude == m.longitude && fix.outputLatitude == m.outputLatitude
+                    && fix.outputLongitude == m.outputLongitude, "\(context) fix \(i): position")
+            #expect(fix.accuracy == m.accuracy && fix.speed == m.speed && fix.heading == m.heading && fix.altitude == m.altitude
+                    && fix.odometer == m.odometer && fix.isMoving == m.isMoving, "\(context) fix \(i): fields")
+        }
+        #expect(streamDump.warnings.all == memoryDump.warnings.all, "\(context): warnings")
+        #expect(try streamed.geofences().map(\.uuid) == memory.geofences.map(\.uuid), "\(context): geofences")
+        #expect(streamed.queueHeadUUID == memory.queueHeadUUID, "\(context): queue head")
+    }
+
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func randomTraceMatchesTheInMemoryReader(seed: UInt64) throws {
+        let dir = TestDirectory("recorded-\(seed)")
+        let path = dir.file("random.db")
+        try RandomTraceDump.write(to: path, seed: seed)
+        for windows in [StreamedTraceTests.tiny, StreamedTraceTests.small, TraceWindows.standard] {
+            try StreamedRecordedTraceTests.compare(path: path, windows: windows, context: "seed \(seed) \(windows.reorder)")
+        }
+    }
+}
