@@ -25,10 +25,37 @@ public struct Redactor: Sendable {
                                         "authorization", "cookie", "credential", "private_key", "privatekey",
                                         "session_key", "signature", "x-auth"]
 
+    /// The fragments as bytes, for the ASCII fast path.
+    private static let sensitiveKeyFragmentBytes: [[UInt8]] = sensitiveKeyFragments.map { Array($0.utf8) }
+
     /// True for keys whose string values are secrets.
     public static func isSensitiveKey(_ key: String) -> Bool {
+        // Every key of every record passes here (listings redact each record): an ASCII key is
+        // folded byte by byte without a new string. Other keys take Unicode lowercasing, since
+        // some non-ASCII letters lowercase to ASCII ones (U+212A KELVIN SIGN → "k").
+        var key = key
+        let ascii: Bool? = key.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return sensitiveKeyFragmentBytes.contains { containsFoldingASCII(bytes, $0) }
+        }
+        if let ascii { return ascii }
         let lowered = key.lowercased()
         return sensitiveKeyFragments.contains { contains(lowered, $0) }
+    }
+
+    /// True when `needle` (lowercase ASCII) occurs in `text` (ASCII), ignoring ASCII case.
+    private static func containsFoldingASCII(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard needle.count <= text.count else { return false }
+        for start in 0...(text.count - needle.count) {
+            var i = 0
+            while i < needle.count, Self.foldedASCII(text[start + i]) == needle[i] { i += 1 }
+            if i == needle.count { return true }
+        }
+        return false
+    }
+
+    private static func foldedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     /// Placeholders the SDK substitutes are templates, not secrets.

@@ -69,3 +69,30 @@ import Testing
         #expect(reversed.redact(text: "rt=token-123456-refresh at=token-123456") == out)
     }
 }
+
+/// `isSensitiveKey`'s ASCII fast path decides exactly as lowercasing the key and searching would.
+@Suite struct SensitiveKeyTests {
+    static func reference(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        return Redactor.sensitiveKeyFragments.contains { lowered.contains($0) }
+    }
+
+    @Test func namedKeys() {
+        for key in ["accessToken", "ACCESS_TOKEN", "refresh-Token", "X-Api-Key", "apiKey", "Authorization", "X-AUTH-Id",
+                    "Cookie", "clientSecret", "uuid", "timestamp", "coords", "", "t", "toke", "tokeN", "x-aut",
+                    "api\u{212A}ey", "\u{212A}", "Tøken", "t\u{0130}ken", "сookie"] {
+            #expect(Redactor.isSensitiveKey(key) == Self.reference(key), "\(key)")
+        }
+        #expect(Redactor.isSensitiveKey("api\u{212A}ey"), "KELVIN SIGN lowercases to k: apikey")
+        #expect(!Redactor.isSensitiveKey("speed_accuracy"))
+    }
+
+    @Test func randomKeysFromTheFragmentsLetters() {
+        var rng = SystemRandomNumberGenerator()
+        let letters = Array("tokensecrpaswdiyu_-xhzcgvKTOEN\u{212A}é")
+        for _ in 0..<20_000 {
+            let key = String((0..<Int.random(in: 0...14, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
+            #expect(Redactor.isSensitiveKey(key) == Self.reference(key), "\(key)")
+        }
+    }
+}
