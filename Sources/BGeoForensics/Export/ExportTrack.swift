@@ -17,7 +17,8 @@ public struct ExportTrack: Sendable {
 
     private enum Source: Sendable {
         case recorded(RecordedTrace)
-        case replayed(CompleteTrace, FilterConfig)
+        /// With the bounds of its track points, found by the pass that counted the decisions.
+        case replayed(CompleteTrace, FilterConfig, bounds: GeoBounds?)
     }
 
     /// Reads the track of `dump` in `mode`. Overrides apply to `replayed` only; a bad one throws
@@ -35,10 +36,18 @@ public struct ExportTrack: Sendable {
             for text in overrides { try configuration.apply(set: text) }
             let trace = try TraceBuilder.storedTrace(dump: dump)
             progress.stage("replaying \(trace.count) fixes")
-            let result = try StreamedReplay.summarize(trace, [configuration]).summaries[0]
+            // One pass counts the decisions for the note and finds the track's bounds (which a GPX
+            // header needs before its points), so no writer replays again just for the bounds.
+            var tally = ReplayTally(config: configuration.filter)
+            var bounds: GeoBounds?
+            try StreamedReplay.forEachDecision(trace, config: configuration.filter) { fix, d in
+                tally.add(fix, d)
+                if d.decision != .rejected { bounds = GeoBounds.including(bounds, latitude: d.latitude, longitude: d.longitude) }
+            }
+            let result = tally.finish(odometerReplayed: 0)
             let note = "replayed with \(configuration.sourceDescription): \(result.accepted) accepted, \(result.adjusted) adjusted, \(result.rejected) rejected"
             return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [note],
-                               source: .replayed(trace, configuration.filter),
+                               source: .replayed(trace, configuration.filter, bounds: bounds),
                                redactor: redactor)
         }
     }
@@ -57,7 +66,29 @@ public struct ExportTrack: Sendable {
     public var fixCount: Int {
         switch source {
         case .recorded(let trace): return trace.count
-        case .replayed(let trace, _): return trace.count
+        case .replayed(let trace, _, _): return trace.count
+        }
+    }
+
+    /// The box of the track points (`TrackPoint.onTrack`): known from the replay's counting pass,
+    /// or found by a pass over the stored trace that reads positions only (no point is made).
+    public func trackBounds() throws(ExportError) -> GeoBounds? {
+        switch source {
+        case .replayed(_, _, let bounds):
+            return bounds
+        case .recorded(let trace):
+            let raw = mode == .raw
+            var bounds: GeoBounds?
+            do {
+                try trace.forEachFix { f in
+                    guard raw || f.decision != .rejected else { return }
+                    bounds = GeoBounds.including(bounds, latitude: raw ? f.latitude : f.outputLatitude,
+                                                 longitude: raw ? f.longitude : f.outputLongitude)
+                }
+            } catch {
+                throw ExportError("cannot read the stored track back: \(error)")
+            }
+            return bounds
         }
     }
 
@@ -81,7 +112,7 @@ public struct ExportTrack: Sendable {
                                 speed: f.speed, heading: f.heading, uuid: redacted(f.uuid), odometer: f.odometer, isMoving: f.isMoving,
                                 decision: f.decision, reason: f.reason, onTrack: raw || f.decision != .rejected))
             }
-        case .replayed(let trace, let config):
+        case .replayed(let trace, let config, _):
             try StreamedReplay.forEachDecision(trace, config: config) { fix, d in
                 let decision = ReportDecision(d.decision)
                 body(TrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: fix.altitude,

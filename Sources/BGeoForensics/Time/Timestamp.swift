@@ -129,6 +129,41 @@ public enum Timestamp {
         }
     }
 
+    /// Appends `format(seconds)`'s bytes (with milliseconds) to `bytes`: the same text, without a
+    /// String per point for the million-point writers.
+    public static func append(_ seconds: Double, to bytes: inout [UInt8]) {
+        guard isTime(seconds) else {
+            bytes.append(contentsOf: format(seconds).utf8)
+            return
+        }
+        let totalMillis = Int64((seconds * 1000).rounded(.down))
+        var days = totalMillis / 86_400_000
+        var millisOfDay = totalMillis % 86_400_000
+        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
+        let (y, m, d) = civilFromDays(Int(days))
+        guard (0...9999).contains(y) else {
+            bytes.append(contentsOf: format(seconds).utf8)
+            return
+        }
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = value
+            while divisor > 0 {
+                bytes.append(UInt8(48 + v / divisor))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        put(y, 4); bytes.append(UInt8(ascii: "-"))
+        put(m, 2); bytes.append(UInt8(ascii: "-"))
+        put(d, 2); bytes.append(UInt8(ascii: "T"))
+        put(Int(millisOfDay / 3_600_000), 2); bytes.append(UInt8(ascii: ":"))
+        put(Int(millisOfDay / 60_000 % 60), 2); bytes.append(UInt8(ascii: ":"))
+        put(Int(millisOfDay / 1000 % 60), 2); bytes.append(UInt8(ascii: "."))
+        put(Int(millisOfDay % 1000), 3); bytes.append(UInt8(ascii: "Z"))
+    }
+
     private static func pad(_ value: Int, _ width: Int) -> String {
         let s = String(value)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

@@ -31,11 +31,9 @@ public struct GPXExport: Sendable {
     /// events as `wpt`.
     @discardableResult
     public func write(track: ExportTrack, to path: String) throws(GPXWriteError) -> GPXExportSummary {
-        // Bounds first (metadata comes before the points): one pass over the track.
+        // Bounds first (metadata comes before the points).
         var bounds: GeoBounds?
-        try points(of: track) { p in
-            if p.onTrack { bounds = GeoBounds.including(bounds, latitude: p.latitude, longitude: p.longitude) }
-        }
+        do throws(ExportError) { bounds = try track.trackBounds() } catch { throw GPXWriteError(description: error.description) }
         for g in track.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
         let writer = try GPXWriter(path: path)
         writer.begin(creator: "\(ToolInfo.name) \(ToolInfo.version)", name: name, description: description, time: generatedAt,

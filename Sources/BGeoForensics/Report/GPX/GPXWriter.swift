@@ -86,8 +86,16 @@ public final class GPXWriter {
     public private(set) var segmentCount = 0
     public private(set) var waypointCount = 0
 
+    /// False: every point through libxml2 (the reference the one-line fast path is tested against).
+    private let plainLines: Bool
+
     /// Opens `path` for writing ("-" writes to standard output).
-    public init(path: String) throws(GPXWriteError) {
+    public convenience init(path: String) throws(GPXWriteError) {
+        try self.init(path: path, plainLines: true)
+    }
+
+    init(path: String, plainLines: Bool) throws(GPXWriteError) {
+        self.plainLines = plainLines
         guard let writer = xmlNewTextWriterFilename(path, 0) else {
             throw GPXWriteError(description: "cannot write '\(path)'")
         }
@@ -191,6 +199,10 @@ public final class GPXWriter {
     /// indenting every child, and still one point per line for grep and diff.
     public func trackPoint(_ point: Point) {
         if !inSegment { beginSegment() }
+        if plainLines, writePlainTrackPoint(point) {
+            pointCount += 1
+            return
+        }
         xmlTextWriterSetIndent(writer, 0)
         check(xmlTextWriterWriteRaw(writer, "\n      "))
         writePoint("trkpt", point, compact: true)
@@ -240,6 +252,78 @@ public final class GPXWriter {
         check(xmlTextWriterEndElement(writer))
     }
 
+    /// The common track point, written as one raw line: the bytes libxml2 would write for it
+    /// (the same markup `writePoint` makes, compact), without a call per element and attribute.
+    /// Only when nothing in it needs escaping: every dump string in it is printable ASCII without
+    /// markup characters (`plain`), so libxml2's escaping and `XMLText` would leave it as is; a
+    /// point with anything else, or with no child element (libxml2 would close it with "/>"),
+    /// goes through `writePoint`. A million-point track: most of the writing time.
+    private func writePlainTrackPoint(_ p: Point) -> Bool {
+        let x = p.extensions
+        guard p.name == nil, p.description == nil, p.type == nil,
+              GPXWriter.isPlain(x.uuid), GPXWriter.isPlain(x.action), GPXWriter.isPlain(x.decision), GPXWriter.isPlain(x.reason)
+        else { return false }
+        let elevation = p.elevation.flatMap { $0.isFinite ? $0 : nil }
+        guard elevation != nil || p.time != nil || !x.isEmpty else { return false }
+        markup.append(contentsOf: GPXWriter.pointOpening)
+        GPXWriter.appendLatitude(p.latitude, to: &markup)
+        markup.append(contentsOf: GPXWriter.betweenCoordinates)
+        GPXWriter.appendLongitude(p.longitude, to: &markup)
+        markup.append(contentsOf: GPXWriter.afterCoordinates)
+        if let elevation { number("ele", elevation, places: 2) }
+        if let time = p.time {
+            append("<time>")
+            Timestamp.append(time, to: &markup)
+            append("</time>")
+        }
+        if !x.isEmpty {
+            append("<extensions>")
+            if let v = x.accuracy { number("bgeo:accuracy", v, places: 2) }
+            if let v = x.speed { number("bgeo:speed", v, places: 2) }
+            if let v = x.heading { number("bgeo:heading", v, places: 1) }
+            let own = Markup(compact: true, writer: self)
+            if let v = x.uuid { own.add("bgeo:uuid", v) }
+            if let v = x.action { own.add("bgeo:action", v) }
+            if let v = x.decision { own.add("bgeo:decision", v) }
+            if let v = x.reason { own.add("bgeo:reason", v) }
+            append("</extensions>")
+        }
+        append("</trkpt>")
+        Markup(compact: true, writer: self).flush()
+        return true
+    }
+
+    /// `<name>value</name>` with the value as `DecimalText` writes it.
+    private func number(_ name: StaticString, _ value: Double, places: Int) {
+        let tag = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        markup.append(UInt8(ascii: "<"))
+        markup.append(contentsOf: tag)
+        markup.append(UInt8(ascii: ">"))
+        DecimalText.append(value, places: places, to: &markup)
+        markup.append(UInt8(ascii: "<"))
+        markup.append(UInt8(ascii: "/"))
+        markup.append(contentsOf: tag)
+        markup.append(UInt8(ascii: ">"))
+    }
+
+    private static let pointOpening = Array("\n      <trkpt lat=\"".utf8)
+    private static let betweenCoordinates = Array("\" lon=\"".utf8)
+    private static let afterCoordinates = Array("\">".utf8)
+
+    private func append(_ text: String) {
+        var text = text
+        text.withUTF8 { markup.append(contentsOf: $0) }
+    }
+
+    /// True for nil or text that every XML writer leaves as is: printable ASCII without `&`, `<`,
+    /// `>`, `"` or `'`.
+    static func isPlain(_ text: String?) -> Bool {
+        guard var text else { return true }
+        return text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }
+        }
+    }
+
     /// Elements whose text this writer formatted itself (numbers, times; never a string from
     /// the dump): gathered as bytes and written raw in one call when compact, else element by
     /// element.
@@ -266,6 +350,21 @@ public final class GPXWriter {
             }
             writer.markup.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// `latitude(value)`'s bytes, appended.
+    static func appendLatitude(_ value: Double, to bytes: inout [UInt8]) {
+        DecimalText.append(min(max(value, -90), 90), places: 7, to: &bytes)
+    }
+
+    /// `longitude(value)`'s bytes, appended (the rare text "180" goes through `longitude`).
+    static func appendLongitude(_ value: Double, to bytes: inout [UInt8]) {
+        let lon = min(max(value, -180), 180)
+        guard lon < 179.9999999 else {
+            bytes.append(contentsOf: longitude(value).utf8)
+            return
+        }
+        DecimalText.append(lon, places: 7, to: &bytes)
     }
 
     /// xsd latitudeType: −90…90, decimal, 7 places (≈1 cm).
