@@ -15,6 +15,9 @@ public struct Redactor: Sendable {
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Kept in order as secrets are learned (`remember`).
     private var secretsLongestFirst: [String] = []
+    /// True when a known secret is made only of hex digits and dashes, so it could be part of a
+    /// uuid's text: then uuids are searched like any text (see `redact(text:)`).
+    private var secretLooksLikeUUIDText = false
 
     public init(enabled: Bool = true) { self.enabled = enabled }
 
@@ -122,6 +125,28 @@ public struct Redactor: Sendable {
             if before(secretsLongestFirst[mid], secret) { low = mid + 1 } else { high = mid }
         }
         secretsLongestFirst.insert(secret, at: low)
+        if secret.utf8.allSatisfy(Redactor.isUUIDByte) { secretLooksLikeUUIDText = true }
+    }
+
+    @inline(__always) private static func isUUIDByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46) || b == 0x2D
+    }
+
+    /// A uuid as devices write it: 8-4-4-4-12 hex digits. Such a text holds no JWT ("eyJ"), no
+    /// "bearer ", and no known secret unless one is itself hex and dashes.
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { t in
+            guard t.count == 36 else { return false }
+            for i in 0..<36 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard t[i] == 0x2D else { return false }
+                } else {
+                    guard isUUIDByte(t[i]), t[i] != 0x2D else { return false }
+                }
+            }
+            return true
+        }
     }
 
     /// A copy of `value` with sensitive values fingerprinted and free text scrubbed.
@@ -164,6 +189,8 @@ public struct Redactor: Sendable {
     /// Free text with known secrets, JWT-shaped strings and Bearer credentials replaced.
     public func redact(text: String) -> String {
         guard enabled, !text.isEmpty else { return text }
+        // Every fix's uuid passes here in an export: the common case needs no search.
+        if !secretLooksLikeUUIDText, Redactor.isCanonicalUUID(text) { return text }
         var out = text
         let length = text.utf8.count
         for secret in secretsLongestFirst where secret.utf8.count <= length && Redactor.contains(out, secret) {

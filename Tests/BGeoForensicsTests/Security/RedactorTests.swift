@@ -23,6 +23,28 @@ import Testing
         #expect(!out.contains("eyJhbGciOiJub25lIn0"))
     }
 
+    /// Uuids skip the search only while no known secret could hide in one: a secret made of hex
+    /// digits and dashes (an API key like "5930-4855-915f") is still found inside a uuid.
+    @Test func uuidShortcutKeepsHexSecretsRedacted() {
+        let uuid = "3c365801-5930-4855-915f-a2cbeaa71ff3"
+        #expect(Redactor.isCanonicalUUID(uuid))
+        #expect(Redactor.isCanonicalUUID(uuid.uppercased()))
+        for text in ["3c365801-5930-4855-915f-a2cbeaa71ff", "3c365801-5930-4855-915f-a2cbeaa71ff3 ", "3c365801x5930-4855-915f-a2cbeaa71ff3",
+                     "3c365801-5930-4855-915f-a2cbeaa71fg3", "3c365801--930-4855-915f-a2cbeaa71ff3"] {
+            #expect(!Redactor.isCanonicalUUID(text), "\(text)")
+        }
+        var plain = Redactor()
+        plain.learn(secret: "sk_live_5930-4855")
+        #expect(plain.redact(text: uuid) == uuid)
+        var hex = plain
+        hex.learn(secret: "5930-4855-915f")
+        let out = hex.redact(text: uuid)
+        #expect(!out.contains("5930-4855-915f"))
+        #expect(out.contains(Redactor.fingerprint("5930-4855-915f")))
+        // Not a uuid: searched as before.
+        #expect(!plain.redact(text: "id sk_live_5930-4855").contains("sk_live_5930-4855"))
+    }
+
     @Test func templatesAndDisabledRedactorPassThrough() {
         let payload: JSONValue = ["refreshPayload": ["refresh_token": "{refreshToken}"]]
         #expect(Redactor().redact(payload) == payload)
