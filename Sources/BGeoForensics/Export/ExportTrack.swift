@@ -96,10 +96,50 @@ public struct ExportTrack: Sendable {
     /// Throws when the stored trace cannot be read back (its working file damaged under the run).
     public func forEachPoint(_ body: (TrackPoint) -> Void) throws(ExportError) {
         do {
-            try visitPoints(body)
+            if ScanThreading.allowsSecondThread, fixCount >= ExportTrack.prefetchThreshold {
+                try prefetchedPoints(body)
+            } else {
+                try visitPoints(body)
+            }
         } catch {
             throw ExportError("cannot read the stored track back: \(error)")
         }
+    }
+
+    /// Tracks this long are read on a second thread (`prefetchedPoints`).
+    static let prefetchThreshold = 20_000
+    static let prefetchBatch = 4096
+
+    /// The points, made on a second thread (the stored trace decoded, replayed again in
+    /// `replayed` mode) in batches while this thread hands them to `body` (a writer formatting
+    /// them): the two halves of an export's pass then run on two cores. At most four batches wait,
+    /// so memory stays flat; the order is the trace's.
+    private func prefetchedPoints(_ body: (TrackPoint) -> Void) throws {
+        let channel = BatchChannel<TrackPoint>(capacity: 4)
+        let track = self
+        let producer = BackgroundWork<UncheckedBox<Error?>> {
+            var batch: [TrackPoint] = []
+            batch.reserveCapacity(ExportTrack.prefetchBatch)
+            defer { channel.close() }
+            do {
+                try track.visitPoints { point in
+                    batch.append(point)
+                    if batch.count == ExportTrack.prefetchBatch {
+                        channel.send(batch)
+                        batch = []
+                        batch.reserveCapacity(ExportTrack.prefetchBatch)
+                    }
+                }
+                channel.send(batch)
+                return UncheckedBox(nil)
+            } catch {
+                return UncheckedBox(error)
+            }
+        }
+        while let batch = channel.receive() {
+            for point in batch { body(point) }
+        }
+        if let error = producer.wait().value { throw error }
     }
 
     private func visitPoints(_ body: (TrackPoint) -> Void) throws {
