@@ -52,6 +52,7 @@ extension Dump {
             stmt = try database.prepare(sql)
             try stmt.bind(bindings)
         } catch {
+            scanInterrupted = true
             warnScanFailure(error, table: scan.table, afterRow: nil)
             return
         }
@@ -65,6 +66,7 @@ extension Dump {
                     throw SQLiteError(code: SQLITE_CORRUPT, message: "row ids out of order (a garbled page)")
                 }
             } catch {
+                scanInterrupted = true
                 guard scan.idColumn != nil, let salvage = salvaged(scan.table) else {
                     warnScanFailure(error, table: scan.table, afterRow: lastRow)
                     return
