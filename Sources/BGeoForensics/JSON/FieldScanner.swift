@@ -292,7 +292,15 @@ private struct Cursor {
 
     var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
+    /// Dumps rarely put whitespace between tokens: the common case is one test, inlined.
+    @inline(__always)
     mutating func skipWhitespace() {
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    @inline(never)
+    mutating func skipWhitespaceRun() {
         while index < bytes.count {
             let b = bytes[index]
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
@@ -371,20 +379,29 @@ private struct Cursor {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
     }
 
+    /// Whether the next byte is an ASCII digit (false at the end).
+    @inline(__always)
+    var peekIsDigit: Bool { index < bytes.count && bytes[index] &- 48 < 10 }
+
+    @inline(__always)
+    mutating func skipDigits() {
+        while index < bytes.count, bytes[index] &- 48 < 10 { index += 1 }
+    }
+
     mutating func skipNumber() -> Bool {
         if peek == UInt8(ascii: "-") { index += 1 }
-        guard peek >= 48, peek <= 57 else { return false }
-        if peek == 48 { index += 1 } else { while peek >= 48, peek <= 57 { index += 1 } }
+        guard peekIsDigit else { return false }
+        if peek == 48 { index += 1 } else { skipDigits() }
         if peek == UInt8(ascii: ".") {
             index += 1
-            guard peek >= 48, peek <= 57 else { return false }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return false }
+            skipDigits()
         }
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard peek >= 48, peek <= 57 else { return false }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return false }
+            skipDigits()
         }
         return true
     }
@@ -479,15 +496,17 @@ private struct Cursor {
         let start = index
         let negative = peek == UInt8(ascii: "-")
         if negative { index += 1 }
-        guard peek >= 48, peek <= 57 else { return nil }
+        guard peekIsDigit else { return nil }
         var mantissa: UInt64 = 0
         var digits = 0
         if peek == 48 {
             index += 1
             digits = 1
         } else {
-            while peek >= 48, peek <= 57 {
-                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+            while index < bytes.count {
+                let d = bytes[index] &- 48
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 digits += 1
                 index += 1
             }
@@ -495,9 +514,11 @@ private struct Cursor {
         var fractionDigits = 0
         if peek == UInt8(ascii: ".") {
             index += 1
-            guard peek >= 48, peek <= 57 else { return nil }
-            while peek >= 48, peek <= 57 {
-                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+            guard peekIsDigit else { return nil }
+            while index < bytes.count {
+                let d = bytes[index] &- 48
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 digits += 1
                 fractionDigits += 1
                 index += 1
@@ -506,8 +527,8 @@ private struct Cursor {
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard peek >= 48, peek <= 57 else { return nil }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return nil }
+            skipDigits()
             return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
         guard digits <= 15 else { return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
