@@ -31,25 +31,6 @@ import Testing
         }
     }
 
-    /// The parser's answer for `path`, or nil when the picked value is a string the parser
-    /// refuses (the scanner refuses the document then).
-    private static func expected(_ tree: JSONValue, _ path: String) -> ScannedValue {
-        var node: JSONValue? = tree
-        for part in path.split(separator: ".").map(String.init) {
-            guard case .object(let object)? = node else { return .missing }
-            node = object[part]
-        }
-        switch node {
-        case nil: return .missing
-        case .null?: return .null
-        case .bool(let b)?: return .bool(b)
-        case .int(let i)?: return .number(Double(i))
-        case .double(let d)?: return .number(d)
-        case .string(let s)?: return .string(s)
-        default: return .composite
-        }
-    }
-
     @Test func fieldsAgreeWithTheParserAndTheValueAPI() {
         var rng = SplitMix64(seed: 20261201)
         let scanner = FieldScanner(paths: Self.paths)
@@ -86,7 +67,7 @@ import Testing
                 refused += 1
                 continue
             }
-            let picked = Self.paths.map { Self.expected(tree, $0) }
+            let picked = Self.paths.map { FieldScannerDifferentialTests.expected(tree, $0) }
             #expect(okFields, "\(text)")
             guard okFields else { continue }
             agreed += 1
