@@ -67,7 +67,7 @@ extension Dump {
                 }
             } catch {
                 scanInterrupted = true
-                guard scan.idColumn != nil, let salvage = salvaged(scan.table) else {
+                guard salvagesOnDamage, scan.idColumn != nil, let salvage = salvaged(scan.table) else {
                     warnScanFailure(error, table: scan.table, afterRow: lastRow)
                     return
                 }

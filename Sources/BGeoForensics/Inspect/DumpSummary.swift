@@ -211,6 +211,9 @@ struct QueueTally {
     static func read(_ dump: Dump, rowCount: Int?, minimumSplitRows: Int64 = 50_000) -> QueueTally {
         if ScanThreading.allowsSecondThread, let rowCount, let halves = dump.queueHalves(minimumRows: minimumSplitRows),
            let first = try? dump.parallelReader(), let second = try? dump.parallelReader() {
+            // Damage ends the split (the queue is then read again in one pass): no salvage here.
+            first.salvagesOnDamage = false
+            second.salvagesOnDamage = false
             let box = UncheckedBox(second)
             let later = BackgroundWork { QueueTally(box.value, rows: halves.second) }
             var tally = QueueTally(first, rows: halves.first)
