@@ -1,8 +1,19 @@
+import Foundation
+
 extension Dump {
     /// Streams `log_entries` in id order (or newest first), filtered. Rows with an unparseable
     /// `ts` are warned about and skipped; rows whose `data` is not JSON are warned about and
     /// still delivered (with `data` nil), so no event is lost from a timeline.
     public func forEachLogEntry(_ query: LogQuery = LogQuery(), _ body: (LogEntry) throws -> Void) rethrows {
+        try forEachLogEntry(query, handledWithoutText: nil, body)
+    }
+
+    /// `forEachLogEntry`, offering each row first to `handledWithoutText` (after the same filters
+    /// and the same validation, so the same warnings): a row it handles from the raw cells
+    /// (returns true) is not built into a `LogEntry` nor passed to `body`. A grep query offers
+    /// none (it needs the text).
+    func forEachLogEntry(_ query: LogQuery, handledWithoutText: ((LogRowView) -> Bool)?,
+                         _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
         let table = "log_entries"
         var conditions: [String] = []
@@ -39,6 +50,10 @@ extension Dump {
             if query.validatesData, stmt.withUTF8(6, { $0.map { !FieldScanner.isValidJSON($0) } ?? false }) {
                 warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
             }
+            if needle == nil, let handledWithoutText, handledWithoutText(LogRowView(stmt: stmt, rowId: rowId, time: time)) {
+                emitted += 1
+                return query.limit.map { emitted < $0 } ?? true
+            }
             let text = query.includeText || needle != nil
             let dataText = text ? stmt.text(6) : nil
             let entry = LogEntry(rowId: rowId, tsText: text ? stmt.text(1) ?? "" : "", time: time, level: stmt.int(2),
@@ -53,4 +68,23 @@ extension Dump {
             return query.limit.map { emitted < $0 } ?? true
         }
     }
+}
+
+/// A log row that passed the query's filters, read from its cells without building a String
+/// (valid only during the callback: it points into SQLite's row).
+struct LogRowView {
+    let stmt: Statement
+    let rowId: Int64
+    let time: Double
+
+    /// Whether the row's event is exactly `name`.
+    func eventIs(_ name: StaticString) -> Bool {
+        stmt.withUTF8(4) { bytes in
+            guard let bytes, bytes.count == name.utf8CodeUnitCount else { return false }
+            return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
+        }
+    }
+
+    /// Calls `body` with the `data` cell's bytes, nil when NULL.
+    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }
 }

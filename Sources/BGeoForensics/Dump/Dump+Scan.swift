@@ -52,6 +52,7 @@ extension Dump {
             stmt = try database.prepare(sql)
             try stmt.bind(bindings)
         } catch {
+            scanInterrupted = true
             warnScanFailure(error, table: scan.table, afterRow: nil)
             return
         }
@@ -65,7 +66,8 @@ extension Dump {
                     throw SQLiteError(code: SQLITE_CORRUPT, message: "row ids out of order (a garbled page)")
                 }
             } catch {
-                guard scan.idColumn != nil, let salvage = salvaged(scan.table) else {
+                scanInterrupted = true
+                guard salvagesOnDamage, scan.idColumn != nil, let salvage = salvaged(scan.table) else {
                     warnScanFailure(error, table: scan.table, afterRow: lastRow)
                     return
                 }

@@ -24,6 +24,12 @@ public final class Dump {
     private let evidence: EvidenceCopy
     /// Tables salvaged after a damaged page (per connection; nil: could not be salvaged).
     var salvagedTables: [String: SalvagedTable?] = [:]
+    /// Set when a scan on this connection met a statement that could not run or a damaged page
+    /// (and so warned, or went on in a salvaged copy): a split scan is then redone in one piece.
+    var scanInterrupted = false
+    /// Whether a damaged page is salvaged past (the default). A connection whose scan is redone in
+    /// one piece after any damage turns it off: it stops at the damage instead.
+    var salvagesOnDamage = true
 
     /// Opens `path` as evidence: copies it (and its -wal) into a private folder inside
     /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A -wal that

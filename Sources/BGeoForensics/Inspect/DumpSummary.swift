@@ -69,18 +69,21 @@ public struct DumpSummary: Sendable {
 
     static func scanQueue(_ dump: Dump) -> QueueStats {
         var q = QueueStats()
+        var total: Int?
         if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
            (try? stmt.step()) == true {
-            q.unreadable = stmt.int(0)
+            total = stmt.int(0)
         }
-        dump.forEachRecord(.fieldsOnly) { record in
-            q.count += 1
-            if record.kind == .geofence { q.geofences += 1 } else { q.locations += 1 }
-            if q.oldestTime.map({ record.time < $0 }) ?? true { q.oldestTime = record.time; q.oldest = record.timestampText }
-            if q.newestTime.map({ record.time > $0 }) ?? true { q.newestTime = record.time; q.newest = record.timestampText }
-            if q.headUUID == nil { q.headUUID = record.uuid }
-        }
-        q.unreadable = max(0, q.unreadable - q.count)
+        let tally = QueueTally.read(dump, rowCount: total)
+        q.count = tally.count
+        q.locations = tally.locations
+        q.geofences = tally.geofences
+        q.oldestTime = tally.oldestTime
+        q.newestTime = tally.newestTime
+        if tally.oldestTime != nil { q.oldest = String(decoding: tally.oldest, as: UTF8.self) }
+        if tally.newestTime != nil { q.newest = String(decoding: tally.newest, as: UTF8.self) }
+        q.headUUID = tally.head
+        q.unreadable = max(0, (total ?? 0) - q.count)
         return q
     }
 
@@ -178,5 +181,73 @@ public struct DumpSummary: Sendable {
         root["state"] = state
         root["warnings"] = .array(warnings.map(\.json))
         return .object(root)
+    }
+}
+
+/// The queue's counts and edges, read in one pass — or in two halves on two connections, merged
+/// exactly as one pass would have found them.
+struct QueueTally {
+    var count = 0
+    var locations = 0
+    var geofences = 0
+    var oldestTime: Double?
+    var newestTime: Double?
+    /// The oldest and newest timestamps as written (UTF-8). Their bytes are copied as they change
+    /// (a sorted queue changes the newest on every row); a String is built once, at the end.
+    var oldest: [UInt8] = []
+    var newest: [UInt8] = []
+    var head: String?
+    /// Rows read, decodable or not.
+    var rowsRead = 0
+    /// 2 when the queue was read in two halves at once, else 1.
+    var passes = 1
+
+    /// Reads `dump`'s queue. When a second thread is allowed and the queue is large, its two
+    /// halves are read at once on two more connections; the result is kept only if neither met
+    /// a damaged page or a failing statement and together they read all `rowCount` rows (then
+    /// their warnings, the first half's then the second's, are exactly a single pass's, in the
+    /// same order). Otherwise the queue is read again in one pass on `dump` itself. Below
+    /// `minimumSplitRows` row ids the queue is read in one pass (a second thread costs more).
+    static func read(_ dump: Dump, rowCount: Int?, minimumSplitRows: Int64 = 50_000) -> QueueTally {
+        if ScanThreading.allowsSecondThread, let rowCount, let halves = dump.queueHalves(minimumRows: minimumSplitRows),
+           let first = try? dump.parallelReader(), let second = try? dump.parallelReader() {
+            // Damage ends the split (the queue is then read again in one pass): no salvage here.
+            first.salvagesOnDamage = false
+            second.salvagesOnDamage = false
+            let box = UncheckedBox(second)
+            let later = BackgroundWork { QueueTally(box.value, rows: halves.second) }
+            var tally = QueueTally(first, rows: halves.first)
+            let rest = later.take()
+            if !first.scanInterrupted, !second.scanInterrupted, tally.rowsRead + rest.rowsRead == rowCount {
+                dump.warnings.add(contentsOf: first.warnings)
+                dump.warnings.add(contentsOf: second.warnings)
+                tally.append(rest)
+                tally.passes = 2
+                return tally
+            }
+        }
+        return QueueTally(dump, rows: nil)
+    }
+
+    /// One pass over the queue rows with ids in `rows` (all when nil).
+    init(_ dump: Dump, rows: Range<Int64>?) {
+        rowsRead = dump.forEachDecodedRecord(rows: rows) { record in
+            count += 1
+            if record.kind == .geofence { geofences += 1 } else { locations += 1 }
+            if oldestTime.map({ record.time < $0 }) ?? true { oldestTime = record.time; record.copyTimestampText(into: &oldest) }
+            if newestTime.map({ record.time > $0 }) ?? true { newestTime = record.time; record.copyTimestampText(into: &newest) }
+            if head == nil { head = record.uuid }
+        }
+    }
+
+    /// Adds the tally of the rows that follow this one's, as one pass would have continued.
+    mutating func append(_ later: QueueTally) {
+        count += later.count
+        locations += later.locations
+        geofences += later.geofences
+        rowsRead += later.rowsRead
+        if let time = later.oldestTime, oldestTime.map({ time < $0 }) ?? true { oldestTime = time; oldest = later.oldest }
+        if let time = later.newestTime, newestTime.map({ time > $0 }) ?? true { newestTime = time; newest = later.newest }
+        if head == nil { head = later.head }
     }
 }

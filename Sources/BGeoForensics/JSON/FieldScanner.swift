@@ -78,14 +78,95 @@ public struct FieldScanner: Sendable {
         self.children = children
     }
 
+    /// A picked value as found, with nothing built: numbers and literals decoded, a string as
+    /// the byte range of its contents (inside the quotes) in the scanned document. Trivially
+    /// copyable, so a scan writes its slots without touching a reference count; `value(in:)`
+    /// builds the `ScannedValue` (and its String) only for the fields a caller keeps.
+    public struct Field: Sendable, Equatable {
+        public enum Kind: UInt8, Sendable {
+            case missing, null, bool, number, composite
+            /// A string without escapes: its text is exactly `bytes[start..<end]`.
+            case string
+            /// A string with escapes (already checked to decode): `bytes[start..<end]` is its raw
+            /// contents, decoded by `value(in:)`.
+            case escapedString
+        }
+        public var kind: Kind
+        public var flag: Bool
+        public var number: Double
+        public var start: Int
+        public var end: Int
+
+        static let missing = Field(kind: .missing, flag: false, number: 0, start: 0, end: 0)
+
+        public var isMissing: Bool { kind == .missing }
+        public var isComposite: Bool { kind == .composite }
+        public var isString: Bool { kind == .string || kind == .escapedString }
+        public var double: Double? { kind == .number ? number : nil }
+        public var bool: Bool? { kind == .bool ? flag : nil }
+
+        /// The string's text (escapes decoded) from the document it was scanned in; nil when not a string.
+        public func string(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            switch kind {
+            case .string: return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            case .escapedString: return Field.decodeEscaped(UnsafeBufferPointer(rebasing: bytes[(start - 1)..<(end + 1)]))
+            default: return nil
+            }
+        }
+
+        /// Calls `body` with the string's UTF-8 bytes (escapes decoded); nil when not a string.
+        public func withStringBytes<R>(in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+            switch kind {
+            case .string: return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            case .escapedString:
+                var text = string(in: bytes) ?? ""
+                return text.withUTF8 { body($0) }
+            default: return body(nil)
+            }
+        }
+
+        /// The value as `scan(_:into:)` reports it.
+        public func value(in bytes: UnsafeBufferPointer<UInt8>) -> ScannedValue {
+            switch kind {
+            case .missing: return .missing
+            case .null: return .null
+            case .bool: return .bool(flag)
+            case .number: return .number(number)
+            case .composite: return .composite
+            case .string, .escapedString: return .string(string(in: bytes) ?? "")
+            }
+        }
+
+        /// A quoted string with escapes, decoded by the strict parser (nil when it refuses it,
+        /// e.g. an unpaired surrogate).
+        static func decodeEscaped(_ quoted: UnsafeBufferPointer<UInt8>) -> String? {
+            let text = String(decoding: quoted, as: UTF8.self)
+            guard case .string(let s)? = try? JSONParser.parse(text) else { return nil }
+            return s
+        }
+    }
+
+    /// Scans `bytes`; fills `fields` (resized to `paths.count`) without building any string.
+    /// Returns false when the document is not valid JSON or not an object (fields are then
+    /// unspecified). Same verdict and same values as `scan(_:into:)`.
+    public func scan(_ bytes: UnsafeBufferPointer<UInt8>, into fields: inout [Field]) -> Bool {
+        if fields.count != paths.count { fields = Array(repeating: .missing, count: paths.count) }
+        return fields.withUnsafeMutableBufferPointer { scan(bytes, slots: $0) }
+    }
+
     /// Scans `bytes`; fills `values` (resized to `paths.count`). Returns false when the document is
     /// not valid JSON or not an object (values are then unspecified).
     public func scan(_ bytes: UnsafeBufferPointer<UInt8>, into values: inout [ScannedValue]) -> Bool {
-        if values.count != paths.count {
-            values = Array(repeating: .missing, count: paths.count)
-        } else {
-            for i in values.indices { values[i] = .missing }
+        if values.count != paths.count { values = Array(repeating: .missing, count: paths.count) }
+        return withUnsafeTemporaryAllocation(of: Field.self, capacity: paths.count) { slots in
+            guard scan(bytes, slots: slots) else { return false }
+            for i in 0..<paths.count { values[i] = slots[i].value(in: bytes) }
+            return true
         }
+    }
+
+    private func scan(_ bytes: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Field>) -> Bool {
+        for i in 0..<slots.count { slots.initializeElement(at: i, to: .missing) }
         return keyBytes.withUnsafeBufferPointer { keys in
             tops.withUnsafeBufferPointer { tops in
                 children.withUnsafeBufferPointer { children in
@@ -93,7 +174,7 @@ public struct FieldScanner: Sendable {
                     cursor.skipWhitespace()
                     guard cursor.peek == UInt8(ascii: "{") else { return false }
                     let tables = Tables(keys: keys, tops: tops, children: children)
-                    guard FieldScanner.scanTopObject(&cursor, tables, &values) else { return false }
+                    guard FieldScanner.scanTopObject(&cursor, tables, slots) else { return false }
                     cursor.skipWhitespace()
                     return cursor.index == bytes.count
                 }
@@ -138,7 +219,7 @@ public struct FieldScanner: Sendable {
         return true
     }
 
-    private static func scanTopObject(_ c: inout Cursor, _ t: Tables, _ values: inout [ScannedValue]) -> Bool {
+    private static func scanTopObject(_ c: inout Cursor, _ t: Tables, _ values: UnsafeMutableBufferPointer<Field>) -> Bool {
         c.index += 1
         c.skipWhitespace()
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
@@ -154,11 +235,10 @@ public struct FieldScanner: Sendable {
             if found >= 0 {
                 let top = t.tops[found]
                 if top.childCount > 0, c.peek == UInt8(ascii: "{") {
-                    if top.slot >= 0 { values[top.slot] = .composite }
-                    guard scanChildObject(&c, t, top.childStart, top.childCount, &values) else { return false }
+                    if top.slot >= 0 { values[top.slot].kind = .composite }
+                    guard scanChildObject(&c, t, top.childStart, top.childCount, values) else { return false }
                 } else if top.slot >= 0 {
-                    guard let value = c.scanCapturedValue() else { return false }
-                    values[top.slot] = value
+                    guard c.scanCapturedValue(into: &values[top.slot]) else { return false }
                 } else {
                     guard c.skipValue(depth: 1) else { return false }
                 }
@@ -175,7 +255,7 @@ public struct FieldScanner: Sendable {
     }
 
     private static func scanChildObject(_ c: inout Cursor, _ t: Tables, _ start: Int, _ count: Int,
-                                        _ values: inout [ScannedValue]) -> Bool {
+                                        _ values: UnsafeMutableBufferPointer<Field>) -> Bool {
         c.index += 1
         c.skipWhitespace()
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
@@ -189,8 +269,7 @@ public struct FieldScanner: Sendable {
             }
             c.skipWhitespace()
             if slot >= 0 {
-                guard let value = c.scanCapturedValue() else { return false }
-                values[slot] = value
+                guard c.scanCapturedValue(into: &values[slot]) else { return false }
             } else {
                 guard c.skipValue(depth: 2) else { return false }
             }
@@ -213,7 +292,15 @@ private struct Cursor {
 
     var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
+    /// Dumps rarely put whitespace between tokens: the common case is one test, inlined.
+    @inline(__always)
     mutating func skipWhitespace() {
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    @inline(never)
+    mutating func skipWhitespaceRun() {
         while index < bytes.count {
             let b = bytes[index]
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
@@ -235,6 +322,13 @@ private struct Cursor {
 
     /// Skips a string starting at the quote, validating escapes and control characters.
     mutating func skipString() -> Bool {
+        var escaped = false
+        return skipString(sawEscape: &escaped)
+    }
+
+    /// `skipString`, telling whether the string holds an escape.
+    @inline(__always)
+    mutating func skipString(sawEscape: inout Bool) -> Bool {
         index += 1
         let count = bytes.count
         guard let base = bytes.baseAddress else { return false }
@@ -248,6 +342,7 @@ private struct Cursor {
             if b == UInt8(ascii: "\"") { index += 1; return true }
             if b < 0x20 { return false }
             if b == UInt8(ascii: "\\") {
+                sawEscape = true
                 index += 1
                 guard index < count else { return false }
                 switch base[index] {
@@ -284,20 +379,29 @@ private struct Cursor {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
     }
 
+    /// Whether the next byte is an ASCII digit (false at the end).
+    @inline(__always)
+    var peekIsDigit: Bool { index < bytes.count && bytes[index] &- 48 < 10 }
+
+    @inline(__always)
+    mutating func skipDigits() {
+        while index < bytes.count, bytes[index] &- 48 < 10 { index += 1 }
+    }
+
     mutating func skipNumber() -> Bool {
         if peek == UInt8(ascii: "-") { index += 1 }
-        guard peek >= 48, peek <= 57 else { return false }
-        if peek == 48 { index += 1 } else { while peek >= 48, peek <= 57 { index += 1 } }
+        guard peekIsDigit else { return false }
+        if peek == 48 { index += 1 } else { skipDigits() }
         if peek == UInt8(ascii: ".") {
             index += 1
-            guard peek >= 48, peek <= 57 else { return false }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return false }
+            skipDigits()
         }
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard peek >= 48, peek <= 57 else { return false }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return false }
+            skipDigits()
         }
         return true
     }
@@ -347,25 +451,42 @@ private struct Cursor {
         }
     }
 
-    /// Scans a value and materialises scalars.
-    mutating func scanCapturedValue() -> ScannedValue? {
+    /// Scans a value into `field`: scalars decoded, strings as ranges (an escaped one checked
+    /// to decode, as the strict parser would).
+    mutating func scanCapturedValue(into field: inout FieldScanner.Field) -> Bool {
         let start = index
         switch peek {
         case UInt8(ascii: "\""):
-            guard skipString() else { return nil }
-            let inner = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)])
-            if !inner.contains(UInt8(ascii: "\\")) {
-                return .string(String(decoding: inner, as: UTF8.self))
+            var escaped = false
+            guard skipString(sawEscape: &escaped) else { return false }
+            field.start = start + 1
+            field.end = index - 1
+            if escaped {
+                guard FieldScanner.Field.decodeEscaped(UnsafeBufferPointer(rebasing: bytes[start..<index])) != nil else { return false }
+                field.kind = .escapedString
+            } else {
+                field.kind = .string
             }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            guard case .string(let s)? = try? JSONParser.parse(text) else { return nil }
-            return .string(s)
-        case UInt8(ascii: "t"): return skipLiteral("true") ? .bool(true) : nil
-        case UInt8(ascii: "f"): return skipLiteral("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"): return skipLiteral("null") ? .null : nil
-        case UInt8(ascii: "{"), UInt8(ascii: "["): return skipValue(depth: 2) ? .composite : nil
+            return true
+        case UInt8(ascii: "t"):
+            field.kind = .bool
+            field.flag = true
+            return skipLiteral("true")
+        case UInt8(ascii: "f"):
+            field.kind = .bool
+            field.flag = false
+            return skipLiteral("false")
+        case UInt8(ascii: "n"):
+            field.kind = .null
+            return skipLiteral("null")
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            field.kind = .composite
+            return skipValue(depth: 2)
         default:
-            return scanNumber().map(ScannedValue.number)
+            guard let number = scanNumber() else { return false }
+            field.kind = .number
+            field.number = number
+            return true
         }
     }
 
@@ -375,15 +496,17 @@ private struct Cursor {
         let start = index
         let negative = peek == UInt8(ascii: "-")
         if negative { index += 1 }
-        guard peek >= 48, peek <= 57 else { return nil }
+        guard peekIsDigit else { return nil }
         var mantissa: UInt64 = 0
         var digits = 0
         if peek == 48 {
             index += 1
             digits = 1
         } else {
-            while peek >= 48, peek <= 57 {
-                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+            while index < bytes.count {
+                let d = bytes[index] &- 48
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 digits += 1
                 index += 1
             }
@@ -391,9 +514,11 @@ private struct Cursor {
         var fractionDigits = 0
         if peek == UInt8(ascii: ".") {
             index += 1
-            guard peek >= 48, peek <= 57 else { return nil }
-            while peek >= 48, peek <= 57 {
-                mantissa = mantissa &* 10 &+ UInt64(peek - 48)
+            guard peekIsDigit else { return nil }
+            while index < bytes.count {
+                let d = bytes[index] &- 48
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 digits += 1
                 fractionDigits += 1
                 index += 1
@@ -402,8 +527,8 @@ private struct Cursor {
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard peek >= 48, peek <= 57 else { return nil }
-            while peek >= 48, peek <= 57 { index += 1 }
+            guard peekIsDigit else { return nil }
+            skipDigits()
             return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
         guard digits <= 15 else { return Cursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) }

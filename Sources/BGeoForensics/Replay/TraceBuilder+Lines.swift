@@ -68,7 +68,7 @@ extension TraceBuilder {
         var rejects = 0
         var adjusts = 0
         var skipped = 0
-        private var values: [ScannedValue] = []
+        private var values: [FieldScanner.Field] = []
 
         init() {}
 
@@ -91,21 +91,32 @@ extension TraceBuilder {
                 skip(warnings, entry, "\(entry.event) line has no data")
                 return nil
             }
-            let valid = text.withUTF8 { TraceBuilder.logScanner.scan($0, into: &values) }
-            guard valid else {
+            // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
+            var values: [FieldScanner.Field] = []
+            swap(&values, &self.values)
+            defer { swap(&values, &self.values) }
+            return text.withUTF8 { bytes in parse(entry, bytes, &values, warnings: warnings) }
+        }
+
+        /// `parse` on the line's `data` bytes: the picked fields stay byte ranges, and only the
+        /// texts a fix keeps (its uuid, its timestamp as written) become Strings.
+        private mutating func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+                                    warnings: WarningLog) -> Item? {
+            guard TraceBuilder.logScanner.scan(bytes, into: &values) else {
                 skip(warnings, entry, "\(entry.event) data is not a JSON object")
                 return nil
             }
             // The fix's own time; the line's ts is when it was logged (a fallback only).
             var time = entry.time
             var timestampText = entry.tsText
-            if let ts = values[Slot.timestamp].string {
-                guard let t = Timestamp.parse(ts) else {
-                    skip(warnings, entry, "\(entry.event) timestamp '\(ts)' is not an ISO-8601 time")
+            let stamp = values[Slot.timestamp]
+            if stamp.isString {
+                guard let t = stamp.withStringBytes(in: bytes, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
+                    skip(warnings, entry, "\(entry.event) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
                     return nil
                 }
                 time = t
-                timestampText = ts
+                timestampText = stamp.string(in: bytes) ?? ""
             }
             func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
                 guard let v = values[slot].double, range.contains(v) else { return nil }
@@ -127,7 +138,7 @@ extension TraceBuilder {
                 locations += 1
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
-                              logId: entry.rowId, uuid: values[Slot.uuid].string ?? "", timestampText: timestampText,
+                              logId: entry.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
                               isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double,
                               isMoving: values[Slot.isMoving].bool)
                 if fix.uuid.isEmpty {
@@ -141,7 +152,7 @@ extension TraceBuilder {
                 return Item(kind: .reject, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
                     source: .logReject, logId: entry.rowId, timestampText: timestampText,
-                    recordedReason: values[Slot.reason].string.flatMap(RejectReason.init(rawValue:))))
+                    recordedReason: values[Slot.reason].string(in: bytes).flatMap(RejectReason.init(rawValue:))))
             default:  // filter.adjust: latitude/longitude are the raw position before the move
                 adjusts += 1
                 return Item(kind: .adjust, fix: Fix(

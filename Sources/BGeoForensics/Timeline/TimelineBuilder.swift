@@ -70,6 +70,7 @@ public final class TimelineBuilder {
     let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
+    var scanFields: [FieldScanner.Field] = []
 
     /// Sees every log entry the timeline reads, in order, after the timeline has: lets a caller
     /// that needs other facts from the log (the report's trace lines and queue levels) share
@@ -157,7 +158,17 @@ public final class TimelineBuilder {
 
     private func scanLog() {
         let query = LogQuery(order: .oldestFirst, since: options.since, until: options.until)
-        dump.forEachLogEntry(query) { entry in
+        // `location` lines (most of a log) need only their data's bytes: no LogEntry is built
+        // for them, unless an observer wants every entry.
+        let locationLines: ((LogRowView) -> Bool)? = logObserver != nil ? nil : { [self] row in
+            guard row.eventIs("location") else { return false }
+            logRows += 1
+            if firstAt == nil { firstAt = row.time }
+            lastAt = row.time
+            row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
+            return true
+        }
+        dump.forEachLogEntry(query, handledWithoutText: locationLines) { entry in
             logRows += 1
             if firstAt == nil { firstAt = entry.time }
             lastAt = entry.time
@@ -179,22 +190,30 @@ public final class TimelineBuilder {
 
     private func addLocation(_ entry: LogEntry) {
         guard var text = entry.dataText else {
-            coverage.add(entry.time, moving: nil)
+            addLocation(time: entry.time, rowId: entry.rowId, data: nil)
             return
         }
-        if let time = text.withUTF8({ LocationLineReader.time($0) }) {
-            coverage.add(CoverageMap.Fix(time: time, logRow: entry.rowId))
+        text.withUTF8 { addLocation(time: entry.time, rowId: entry.rowId, data: $0) }
+    }
+
+    /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
+    private func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
+        guard let data else {
+            coverage.add(lineTime, moving: nil)
             return
         }
-        let ok = text.withUTF8 { locationScanner.scan($0, into: &scanValues) }
-        guard ok else {
-            coverage.add(entry.time, moving: nil)
+        if let time = LocationLineReader.time(data) {
+            coverage.add(CoverageMap.Fix(time: time, logRow: rowId))
             return
         }
-        let time = scanValues[0].string.flatMap(Timestamp.parse) ?? entry.time
-        var moving = scanValues[1].bool
-        if moving == nil, let speed = scanValues[2].double, speed >= 0 { moving = speed > 1 }
-        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: scanValues[3].double, longitude: scanValues[4].double))
+        guard locationScanner.scan(data, into: &scanFields) else {
+            coverage.add(lineTime, moving: nil)
+            return
+        }
+        let time = scanFields[0].withStringBytes(in: data) { $0.flatMap(Timestamp.parse(bytes:)) } ?? lineTime
+        var moving = scanFields[1].bool
+        if moving == nil, let speed = scanFields[2].double, speed >= 0 { moving = speed > 1 }
+        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: scanFields[3].double, longitude: scanFields[4].double))
     }
 
     /// The few scalar fields of a frequent row as a small object, without building the whole

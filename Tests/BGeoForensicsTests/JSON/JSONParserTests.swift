@@ -111,7 +111,7 @@ import Testing
     }
 
     /// What the scanner should give for `path`, from the parser's tree.
-    private static func expected(_ tree: JSONValue, _ path: String) -> ScannedValue {
+    static func expected(_ tree: JSONValue, _ path: String) -> ScannedValue {
         let parts = path.split(separator: ".").map(String.init)
         var node: JSONValue? = tree
         for part in parts {

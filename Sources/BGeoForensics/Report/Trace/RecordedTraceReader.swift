@@ -88,25 +88,30 @@ public enum RecordedTraceReader {
 
     /// Parses fix lines one at a time (the scanner's buffers are reused).
     struct LineParser {
-        private var values: [ScannedValue] = []
+        private var values: [FieldScanner.Field] = []
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
         mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> LineFix? {
             guard var text = entry.dataText else { return nil }
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
-            var values: [ScannedValue] = []
+            var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
-            let ok = text.withUTF8 { logScanner.scan($0, into: &values) }
             defer { swap(&values, &self.values) }
-            guard ok else { return nil }
+            return text.withUTF8 { bytes in LineParser.parse(entry, bytes, &values, warnings: warnings) }
+        }
+
+        /// `parse` on the line's `data` bytes: only the texts a fix keeps become Strings.
+        private static func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+                                  warnings: WarningLog) -> LineFix? {
+            guard logScanner.scan(bytes, into: &values) else { return nil }
             func number(_ i: Int) -> Double? { values[i].double }
             func known(_ i: Int) -> Double? { values[i].double.flatMap { $0 >= 0 ? $0 : nil } }
             guard let lat = number(2), let lon = number(3), (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
                 warnings.add(table: "log_entries", rowId: entry.rowId, "\(entry.event) line has no usable latitude/longitude")
                 return nil
             }
-            let time = values[1].string.flatMap(Timestamp.parse) ?? entry.time
-            let uuid = values[0].string
+            let time = values[1].withStringBytes(in: bytes) { $0.flatMap(Timestamp.parse(bytes:)) } ?? entry.time
+            let uuid = values[0].string(in: bytes)
             switch entry.event {
             case "location":
                 return LineFix(isLocation: true, fix: ReportFix(
@@ -117,7 +122,7 @@ public enum RecordedTraceReader {
             case "filter.reject":
                 return LineFix(isLocation: false, fix: ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
-                    decision: .rejected, reason: values[10].string ?? "unknown", source: .log(rowId: entry.rowId)))
+                    decision: .rejected, reason: values[10].string(in: bytes) ?? "unknown", source: .log(rowId: entry.rowId)))
             default:
                 return LineFix(isLocation: false, fix: ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon,

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// The scanner's String-free results (`FieldScanner.Field`: numbers decoded, strings as byte
+/// ranges) against the strict parser on generated and damaged documents, escapes and unpaired
+/// surrogates in picked strings included: same verdict, same values once materialised, and the
+/// same as the `ScannedValue` API.
+@Suite struct FieldScannerFieldTests {
+    private static let paths = ["a", "s", "n.x", "n.s", "n"]
+
+    private static func randomString(_ rng: inout SplitMix64) -> String {
+        let pieces = ["x", "é", "✓", "😀", "\\\"", "\\\\", "\\n", "\\u00e9", " ", "1234567", "\\/", "\\ud83d\\ude00", "\\ud800",
+                      "\\udc00x", "\u{01}"]
+        var out = ""
+        for _ in 0..<rng.int(0...20) { out += pieces[rng.int(0...(pieces.count - 1))] }
+        return "\"" + out + "\""
+    }
+
+    private static func randomValue(_ rng: inout SplitMix64, depth: Int) -> String {
+        switch rng.int(0...(depth > 1 ? 4 : 6)) {
+        case 0, 1: return randomString(&rng)
+        case 2, 3: return ["0", "-0", "7", "-12.5", "52.2440006", "1234567890123456789", "1e3", "-2.5E-3", "01", "1.", "-"][rng.int(0...10)]
+        case 4: return ["true", "false", "null", "nul", "tru"][rng.int(0...4)]
+        case 5: return "[" + (0..<rng.int(0...3)).map { _ in randomValue(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
+        default:
+            let keys = ["a", "s", "n", "x", "y", "k\\\"q", "a\\u0062"]
+            return "{" + (0..<rng.int(0...4)).map { _ in
+                "\"" + keys[rng.int(0...(keys.count - 1))] + "\":" + randomValue(&rng, depth: depth + 1)
+            }.joined(separator: ",") + "}"
+        }
+    }
+
+    @Test func fieldsAgreeWithTheParserAndTheValueAPI() {
+        var rng = SplitMix64(seed: 20261201)
+        let scanner = FieldScanner(paths: Self.paths)
+        var fields: [FieldScanner.Field] = []
+        var values: [ScannedValue] = []
+        var agreed = 0, refused = 0
+        for round in 0..<4000 {
+            var text = "{" + (0..<rng.int(0...5)).map { _ in
+                let key = ["a", "s", "n", "b"][rng.int(0...3)]
+                return "\"" + key + "\":" + (key == "n" && rng.int(0...1) == 0
+                    ? "{\"x\":\(Self.randomValue(&rng, depth: 1)),\"s\":\(Self.randomString(&rng))}" : Self.randomValue(&rng, depth: 1))
+            }.joined(separator: ",") + "}"
+            if round % 3 == 2, !text.utf8.isEmpty {
+                var bytes = Array(text.utf8)
+                let at = rng.int(0...(bytes.count - 1))
+                switch rng.int(0...2) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(bytes[at], at: at)
+                default: bytes[at] = [0x01, 0x22, 0x5C, 0x7D, 0x2C, 0x20][rng.int(0...5)]
+                }
+                text = String(decoding: bytes, as: UTF8.self)
+            }
+            var copy = text
+            let okFields = copy.withUTF8 { scanner.scan($0, into: &fields) }
+            let okValues = copy.withUTF8 { scanner.scan($0, into: &values) }
+            #expect(okFields == okValues, "\(text)")
+            if okFields {
+                copy.withUTF8 { bytes in
+                    for i in Self.paths.indices { #expect(fields[i].value(in: bytes) == values[i], "\(Self.paths[i]) in \(text)") }
+                }
+            }
+            // Against the parser, where duplicated keys do not decide which copy wins.
+            guard let tree = try? JSONParser.parse(text), case .object = tree, !Self.hasRepeatedKeys(text) else {
+                refused += 1
+                continue
+            }
+            let picked = Self.paths.map { FieldScannerDifferentialTests.expected(tree, $0) }
+            #expect(okFields, "\(text)")
+            guard okFields else { continue }
+            agreed += 1
+            copy.withUTF8 { bytes in
+                for (i, want) in picked.enumerated() {
+                    #expect(fields[i].value(in: bytes) == want, "\(Self.paths[i]) in \(text)")
+                    #expect(fields[i].double == want.double && fields[i].bool == want.bool)
+                    #expect(fields[i].string(in: bytes) == want.string)
+                    let viaBytes = fields[i].withStringBytes(in: bytes) { $0.map { String(decoding: $0, as: UTF8.self) } }
+                    #expect(viaBytes == want.string)
+                }
+            }
+        }
+        #expect(agreed > 500)
+        #expect(refused > 500)
+    }
+
+    /// A picked string the parser refuses (an unpaired surrogate) makes the document invalid;
+    /// the same string in a field nobody picked is skipped as the grammar allows.
+    @Test func unpairedSurrogateInAPickedStringIsRefused() {
+        let scanner = FieldScanner(paths: ["s"])
+        #expect(scanner.scan(#"{"s":"\ud800"}"#) == nil)
+        #expect(scanner.scan(#"{"t":"\ud800","s":"ok"}"#)?.first == .string("ok"))
+        var fields: [FieldScanner.Field] = []
+        var text = #"{"s":"\ud800"}"#
+        #expect(text.withUTF8 { scanner.scan($0, into: &fields) } == false)
+        text = #"{"s":"a\u00e9\"b"}"#
+        #expect(text.withUTF8 { scanner.scan($0, into: &fields) })
+        #expect(fields[0].kind == .escapedString)
+        #expect(text.withUTF8 { fields[0].string(in: $0) } == "aé\"b")
+    }
+
+    private static func hasRepeatedKeys(_ text: String) -> Bool {
+        for key in ["a", "s", "n", "x", "b"] where text.components(separatedBy: "\"\(key)\":").count > 2 { return true }
+        return false
+    }
+}
