@@ -36,11 +36,10 @@ final class SortedSpool<Record: SpoolRecord> {
     private let folder: WorkFolder
     private let stem: String
     private let window: Int
-    /// The window: keys in a heap, the records beside them in slots, so sifting the heap moves
-    /// two words, never a record (a record's strings would be retained and released per move).
-    private var heap: MinHeap<SpoolSlotOrder>
-    private var slots: [Record?] = []
-    private var freeSlots: [Int] = []
+    /// The window: in-order arrivals in a sorted run, the others in a heap of keys beside slots
+    /// (sifting moves a key and an index, never a record whose strings would be retained and
+    /// released per move).
+    private var pending: RunQueue<SpoolKey, Record>
     private var run: TapeWriter?
     private var spill: SpillTable?
     private var lastOut: SpoolKey?
@@ -55,8 +54,7 @@ final class SortedSpool<Record: SpoolRecord> {
         self.folder = folder
         self.stem = stem
         self.window = max(1, window)
-        heap = MinHeap(capacity: self.window + 1)
-        slots.reserveCapacity(self.window + 1)
+        pending = RunQueue(capacity: 1024)
     }
 
     /// Adds a record (any order). Errors are kept and thrown by `finish`.
@@ -67,23 +65,14 @@ final class SortedSpool<Record: SpoolRecord> {
             spillLate(record, key: key)
             return
         }
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            slots[slot] = record
-        } else {
-            slot = slots.count
-            slots.append(record)
-        }
-        heap.push(SpoolSlot(key: key, slot: slot))
-        if heap.count > window { emitSmallest() }
+        pending.push(record, key: key)
+        if pending.count > window { emitSmallest() }
     }
 
     private func emitSmallest() {
-        let smallest = heap.pop()
-        let record = slots[smallest.slot].take()!
-        freeSlots.append(smallest.slot)
-        emit(record)
+        let smallest = pending.pop()
+        lastOut = smallest.key
+        emit(smallest.value)
     }
 
     private func spillLate(_ record: Record, key: SpoolKey) {
@@ -97,7 +86,6 @@ final class SortedSpool<Record: SpoolRecord> {
     }
 
     private func emit(_ record: Record) {
-        lastOut = record.spoolKey
         guard failure == nil else { return }
         if run == nil {
             do throws(WorkFileError) { run = try TapeWriter(path: folder.newFile(stem, extension: "tape")) } catch {
@@ -112,23 +100,12 @@ final class SortedSpool<Record: SpoolRecord> {
 
     /// Drains the window; the spool becomes readable. Throws the first working-file error.
     func finish() throws(WorkFileError) -> SortedSource<Record> {
-        while !heap.isEmpty { emitSmallest() }
+        while !pending.isEmpty { emitSmallest() }
         if let failure { throw failure }
         try run?.finish()
         try spill?.seal()
         return try SortedSource(run: run.map(\.path), spill: spill)
     }
-}
-
-/// A record in a spool's window: its key, and the slot holding it.
-struct SpoolSlot {
-    let key: SpoolKey
-    let slot: Int
-}
-
-/// Spool records by key.
-enum SpoolSlotOrder: HeapOrder {
-    @inline(__always) static func before(_ a: SpoolSlot, _ b: SpoolSlot) -> Bool { a.key < b.key }
 }
 
 /// A spool's records in sorted order: the run on its tape merged with the spilled ones. Can be

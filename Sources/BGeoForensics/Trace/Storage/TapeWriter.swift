@@ -139,6 +139,7 @@ protocol TapeSink: AnyObject {
 extension TapeSink {
     /// A string as its UTF-8 bytes.
     @inline(__always) func put(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ put(bytes: UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { put(bytes: UnsafeRawBufferPointer($0)) }
     }
