@@ -14,11 +14,11 @@ import Foundation
 ///    every copy of such uuids gathered on disk first and resolved as one group.
 final class TraceAssembler<Semantics: TraceSemantics> {
     typealias Pending = PendingFix<Semantics.Output>
-    private let prototype: Semantics
+    fileprivate let prototype: Semantics
     private let windows: TraceWindows
     private let folder: WorkFolder
     /// The semantics of the run that produced the trace (stats, warnings).
-    private(set) var semantics: Semantics
+    fileprivate(set) var semantics: Semantics
 
     init(_ semantics: Semantics, windows: TraceWindows, folder: WorkFolder) {
         prototype = semantics
@@ -33,28 +33,96 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         let count: Int
         /// Runs it took (1 unless uuids had copies in two groups).
         let runs: Int
+        /// Whether the first run was the live pass (made while the spools were filled).
+        var live = false
     }
 
     func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> Result {
+        try assemble(queue: queue, log: log, first: nil)
+    }
+
+    /// `first`: the first pass already made (by a `LivePass`), with `semantics` as it left them.
+    private func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>,
+                          first: Run?) throws(WorkFileError) -> Result {
         var excluded: Set<String> = []
         var attempt = 0
         while true {
             attempt += 1
-            semantics = prototype
-            let resolved = excluded.isEmpty ? nil : try resolveApart(excluded, queue: queue, log: log)
-            let run = try self.run(queue: queue, log: log, excluded: excluded, resolved: resolved)
+            let run: Run
+            if attempt == 1, let first {
+                run = first
+            } else {
+                semantics = prototype
+                let resolved = excluded.isEmpty ? nil : try resolveApart(excluded, queue: queue, log: log)
+                run = try self.run(queue: queue, log: log, excluded: excluded, resolved: resolved)
+            }
             let apart = run.suspects.isEmpty ? [] : try confirm(run.suspects, leads: run.leads)
             unlink(run.leads)
             // Each further run only adds uuids to `excluded`; the cap is a guard, never reached.
             if apart.isEmpty || attempt >= 16 {
-                return Result(tape: run.tape, count: run.count, runs: attempt)
+                return Result(tape: run.tape, count: run.count, runs: attempt, live: first != nil)
             }
             unlink(run.tape)
             excluded.formUnion(apart)
         }
     }
 
-    private struct Run {
+    /// The first pass made while the two spools are still being filled: on another thread, it
+    /// follows their live runs (`SortedSpool(feed:)`), so assembling overlaps reading. The pass is
+    /// kept only if both spools finished without spilling; otherwise (a record came later than
+    /// the window, a working file failed) the trace is assembled from the finished spools as
+    /// without it. Either way the result is the same.
+    final class LivePass: @unchecked Sendable {
+        private let assembler: TraceAssembler
+        private let feeds: (queue: LiveFeed, log: LiveFeed)
+        private let work: BackgroundWork<Run?>
+
+        init(_ assembler: TraceAssembler, queue: LiveFeed, log: LiveFeed) {
+            self.assembler = assembler
+            feeds = (queue, log)
+            let queueSource = SortedSource<Semantics.QueueCopy>(following: queue)
+            let logSource = SortedSource<Semantics.LogCopy>(following: log)
+            let box = UncheckedBox((assembler, queueSource, logSource))
+            work = BackgroundWork {
+                let (assembler, queue, log) = box.value
+                assembler.semantics = assembler.prototype
+                return try? assembler.run(queue: queue, log: log, excluded: [], resolved: nil)
+            }
+        }
+
+        deinit {
+            // Never left waiting for records, whatever path the caller took.
+            feeds.queue.abandon()
+            feeds.log.abandon()
+        }
+
+        /// Waits for the pass (the feeds are ended first, so it cannot wait for records that will
+        /// not come); its run if it is exact.
+        fileprivate func finish() -> Run? {
+            feeds.queue.abandon()
+            feeds.log.abandon()
+            guard let run = work.take() else { return nil }
+            if feeds.queue.wasAbandoned || feeds.log.wasAbandoned {
+                unlink(run.tape)
+                unlink(run.leads)
+                return nil
+            }
+            return run
+        }
+
+        /// The semantics of the assembly (stats, warnings), once `assemble` returned.
+        var semantics: Semantics { assembler.semantics }
+
+        /// Stops the pass (the spools failed): waits for it and removes what it wrote.
+        func cancel() { _ = finish().map { run in unlink(run.tape); unlink(run.leads) } }
+
+        /// The trace from the finished spools: the live pass's run as its first pass when it is exact.
+        func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> Result {
+            try assembler.assemble(queue: queue, log: log, first: finish())
+        }
+    }
+
+    fileprivate struct Run {
         let tape: String
         let count: Int
         let leads: String
@@ -132,7 +200,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     }
 
     /// One pass over the merged streams.
-    private func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
+    fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
                      resolved: SpillTable?) throws(WorkFileError) -> Run {
         let tape = try TapeWriter(path: folder.newFile("trace", extension: "tape"))
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))

@@ -44,14 +44,18 @@ final class SortedSpool<Record: SpoolRecord> {
     private var spill: SpillTable?
     private var lastOut: SpoolKey?
     private var failure: WorkFileError?
+    /// The live run's feed, when an assembler follows the spool while it is filled.
+    private let feed: LiveFeed?
     /// Records added.
     private(set) var count = 0
     /// Records that came too late for the window and were spilled.
     var spilled: Int { spill?.count ?? 0 }
 
     /// `window`: records held before the smallest must leave (the disorder absorbed without spilling).
-    init(folder: WorkFolder, stem: String, window: Int = 16_384) {
+    /// `feed`: published to as the run is written (abandoned if a record spills or a file fails).
+    init(folder: WorkFolder, stem: String, window: Int = 16_384, feed: LiveFeed? = nil) {
         self.folder = folder
+        self.feed = feed
         self.stem = stem
         self.window = max(1, window)
         pending = RunQueue(capacity: 1024)
@@ -76,6 +80,7 @@ final class SortedSpool<Record: SpoolRecord> {
     }
 
     private func spillLate(_ record: Record, key: SpoolKey) {
+        feed?.abandon()
         guard failure == nil else { return }
         do throws(WorkFileError) {
             if spill == nil { spill = try SpillTable(folder: folder, stem: stem + "-late") }
@@ -90,8 +95,11 @@ final class SortedSpool<Record: SpoolRecord> {
         if run == nil {
             do throws(WorkFileError) { run = try TapeWriter(path: folder.newFile(stem, extension: "tape")) } catch {
                 failure = error
+                feed?.abandon()
                 return
             }
+            run!.feed = feed
+            feed?.start(path: run!.path)
         }
         run!.beginRecord()
         record.write(to: run!)
@@ -100,10 +108,13 @@ final class SortedSpool<Record: SpoolRecord> {
 
     /// Drains the window; the spool becomes readable. Throws the first working-file error.
     func finish() throws(WorkFileError) -> SortedSource<Record> {
+        // Whatever goes wrong, a follower must not wait for more.
+        defer { feed?.abandon() }
         while !pending.isEmpty { emitSmallest() }
         if let failure { throw failure }
         try run?.finish()
         try spill?.seal()
+        if spill == nil { feed?.finish() }
         return try SortedSource(run: run.map(\.path), spill: spill)
     }
 }
@@ -113,19 +124,33 @@ final class SortedSpool<Record: SpoolRecord> {
 final class SortedSource<Record: SpoolRecord> {
     private let runPath: String?
     private let spill: SpillTable?
+    /// Set for a live source: the run of a spool still being filled, followed as it is written.
+    private let feed: LiveFeed?
 
     fileprivate init(run: String?, spill: SpillTable?) throws(WorkFileError) {
         runPath = run
         self.spill = spill
+        feed = nil
+    }
+
+    /// The live run of the spool made with `feed` (one pass; the spool's own source owns the file).
+    init(following feed: LiveFeed) {
+        runPath = nil
+        spill = nil
+        self.feed = feed
     }
 
     deinit {
         if let runPath { unlink(runPath) }
     }
 
-    /// A fresh pass over the records.
+    /// A fresh pass over the records (a live source waits for its records as they are written).
     func reader() throws(WorkFileError) -> Reader {
-        try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
+        if let feed {
+            guard let path = feed.waitForPath() else { return try Reader(run: nil, spill: nil) }
+            return try Reader(run: TapeReader(path: path, follow: feed), spill: nil)
+        }
+        return try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
     }
 
     /// One pass: a two-way merge of the sorted run and the sorted spill.
