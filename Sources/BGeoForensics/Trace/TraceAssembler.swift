@@ -204,7 +204,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                      resolved: SpillTable?) throws(WorkFileError) -> Run {
         let tape = try TapeWriter(path: folder.newFile("trace", extension: "tape"))
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))
-        var filter = UUIDFilter(bits: windows.filterBits)
+        let filter = UUIDFilter(bits: windows.filterBits)
         var suspects: Set<String> = []
         var groups = OpenGroups()
         var pending = RunQueue<PendingKey, Pending>()

@@ -55,11 +55,11 @@ struct GroupCopies<QueueCopy, LogCopy> {
     /// Whether the group holds at most one copy of each kind.
     var isSimple: Bool { moreQueue.isEmpty && moreLog.isEmpty }
 
-    mutating func add(queue copy: QueueCopy) {
+    mutating func add(queue copy: consuming QueueCopy) {
         if firstQueue == nil { firstQueue = copy } else { moreQueue.append(copy) }
     }
 
-    mutating func add(log copy: LogCopy) {
+    mutating func add(log copy: consuming LogCopy) {
         if firstLog == nil { firstLog = copy } else { moreLog.append(copy) }
     }
 
