@@ -62,7 +62,7 @@ final class SortedSpool<Record: SpoolRecord> {
     }
 
     /// Adds a record (any order). Errors are kept and thrown by `finish`.
-    func add(_ record: Record) {
+    func add(_ record: consuming Record) {
         count += 1
         let key = record.spoolKey
         if let lastOut, key < lastOut {
@@ -180,17 +180,20 @@ final class SortedSource<Record: SpoolRecord> {
             }
         }
 
-        /// The next record in order, or nil at the end.
+        /// The next record in order, or nil at the end. (The heads are moved out, not copied.)
         @inline(__always) func next() -> Record? {
-            if let r = runHead {
-                if let s = spillHead, s.spoolKey < r.spoolKey {
+            if let runKey = runHead?.spoolKey {
+                if let spillKey = spillHead?.spoolKey, spillKey < runKey {
+                    let s = spillHead.take()
                     advanceSpill()
                     return s
                 }
+                let r = runHead.take()
                 advanceRun()
                 return r
             }
-            if let s = spillHead {
+            if spillHead != nil {
+                let s = spillHead.take()
                 advanceSpill()
                 return s
             }
