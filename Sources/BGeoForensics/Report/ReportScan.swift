@@ -13,8 +13,10 @@ struct ReportScan {
 
     static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor,
                      windows: TraceWindows = .standard) throws -> ReportScan {
-        let queueScan = SecondConnectionScan.start(on: dump) { TraceBuilder.QueueSpools.read($0, windows: windows) }
-        var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows)
+        // A third thread assembles the two spools' runs as they are written.
+        let live = TraceBuilder.liveAssembly(dump: dump, windows: windows)
+        let queueScan = SecondConnectionScan.start(on: dump) { TraceBuilder.QueueSpools.read($0, windows: windows, feed: live.feeds.queue) }
+        var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
         var levels = QueueDepthSeries.LevelReader()
         let warnings = dump.warnings
         // Every gap is kept: the map, the charts and the counts show them all.
@@ -29,8 +31,9 @@ struct ReportScan {
         }
         let timeline = timelineBuilder.build()
         // No second connection: the queue is read here, after the log.
-        let queue = queueScan?.finish(into: dump.warnings) ?? TraceBuilder.QueueSpools.read(dump, windows: windows)
-        let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows)
+        let queue = queueScan?.finish(into: dump.warnings)
+            ?? TraceBuilder.QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
+        let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
         return ReportScan(timeline: timeline, trace: trace, depthLevels: levels.levels)
     }
 }

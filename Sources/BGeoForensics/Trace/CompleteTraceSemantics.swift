@@ -28,7 +28,26 @@ struct CompleteTraceSemantics: TraceSemantics {
         }
     }
 
-    mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [PendingFix<Fix>]) {
+    mutating func resolve(_ group: inout GroupCopies<Fix, LogCopy>, into out: inout [PendingFix<Fix>]) {
+        if group.isSimple {
+            // One queue row and/or one line (nearly every fix): no arrays, no sorting.
+            if var fix = group.firstQueue.take() {
+                let rank = TraceRank.queue(fix.rowId!)
+                if let line = group.firstLog.take(), let warning = TraceMerger.merge(line.fix, into: &fix, stats: &stats) {
+                    warnings.append(warning)
+                }
+                out.append(PendingFix(time: fix.time, rank: rank, output: fix))
+            } else {
+                let line = group.firstLog.take()!
+                let fix = line.fix
+                out.append(PendingFix(time: fix.time, rank: .log(line.logId), output: fix))
+            }
+            return
+        }
+        resolve(queue: group.queue, log: group.log, into: &out)
+    }
+
+    private mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [PendingFix<Fix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.rowId! < $1.rowId! } : queue
         let lines = log.count > 1 ? log.sorted { $0.logId < $1.logId } : log
         var fix: Fix

@@ -9,14 +9,15 @@ extension TraceBuilder {
         let geofences: SortedSpool<ReportGeofence>
         var geofenceFacts = QueueFacts()
 
-        init(folder: WorkFolder, windows: TraceWindows) {
-            fixes = SortedSpool(folder: folder, stem: "queue", window: windows.reorder)
+        /// `feed`: the fixes' live run, for a `LivePass` (see `storedTrace`).
+        init(folder: WorkFolder, windows: TraceWindows, feed: LiveFeed? = nil) {
+            fixes = SortedSpool(folder: folder, stem: "queue", window: windows.reorder, feed: feed)
             geofences = SortedSpool(folder: folder, stem: "geofences", window: windows.reorder)
         }
 
         /// Spools every record of the queue (geofences apart), in row order.
-        static func read(_ dump: Dump, windows: TraceWindows) -> QueueSpools {
-            var spools = QueueSpools(folder: dump.workFiles, windows: windows)
+        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> QueueSpools {
+            var spools = QueueSpools(folder: dump.workFiles, windows: windows, feed: feed)
             dump.forEachRecord(.fieldsOnly) { record in
                 if record.kind == .geofence {
                     spools.geofenceFacts.add(time: record.time, rowId: record.rowId, uuid: record.uuid, geofence: true)
@@ -42,8 +43,8 @@ extension TraceBuilder {
         var parsed = ParsedLines()
         let spool: SortedSpool<ParsedLines.Item>
 
-        init(folder: WorkFolder, windows: TraceWindows) {
-            spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder)
+        init(folder: WorkFolder, windows: TraceWindows, feed: LiveFeed? = nil) {
+            spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder, feed: feed)
         }
 
         /// Parses one log entry if it is a fix line (other entries are ignored).
@@ -53,8 +54,8 @@ extension TraceBuilder {
         }
 
         /// Spools every fix line of the log.
-        static func read(_ dump: Dump, windows: TraceWindows) -> LineSpool {
-            var lines = LineSpool(folder: dump.workFiles, windows: windows)
+        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> LineSpool {
+            var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
             var query = LogQuery(events: Array(ParsedLines.events).sorted())
             query.validatesData = false
             dump.forEachLogEntry(query) { entry in lines.add(entry, warnings: dump.warnings) }
@@ -66,25 +67,49 @@ extension TraceBuilder {
     /// in the private working folder: the same fixes, in the same order, with the same counts and
     /// warnings as `completeTrace(dump:)`, which holds them all in memory.
     public static func storedTrace(dump: Dump, windows: TraceWindows = .standard) throws -> CompleteTrace {
-        // As in memory: the log's lines on a second connection and thread, its warnings after the queue's.
-        let lineScan = SecondConnectionScan.start(on: dump) { LineSpool.read($0, windows: windows) }
-        let queue = QueueSpools.read(dump, windows: windows)
-        let lines = lineScan?.finish(into: dump.warnings) ?? LineSpool.read(dump, windows: windows)
-        return try assemble(dump: dump, queue: queue, lines: lines, windows: windows)
+        // As in memory: the log's lines on a second connection and thread, its warnings after the
+        // queue's. A third thread assembles the two spools' runs as they are written.
+        let live = liveAssembly(dump: dump, windows: windows)
+        let lineScan = SecondConnectionScan.start(on: dump) { LineSpool.read($0, windows: windows, feed: live.feeds.log) }
+        let queue = QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
+        let lines = lineScan?.finish(into: dump.warnings) ?? LineSpool.read(dump, windows: windows, feed: live.feeds.log)
+        return try assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
     }
 
-    /// Assembles the spooled halves; conflict warnings go to the dump's after what is there.
-    static func assemble(dump: Dump, queue: QueueSpools, lines: LineSpool, windows: TraceWindows) throws -> CompleteTrace {
+    /// The feeds for the spools (`QueueSpools`, `LineSpool`) and the live pass following them.
+    static func liveAssembly(dump: Dump, windows: TraceWindows)
+        -> (feeds: (queue: LiveFeed, log: LiveFeed), pass: TraceAssembler<CompleteTraceSemantics>.LivePass) {
+        let feeds = (queue: LiveFeed(), log: LiveFeed())
+        let assembler = TraceAssembler(CompleteTraceSemantics(), windows: windows, folder: dump.workFiles)
+        return (feeds, TraceAssembler.LivePass(assembler, queue: feeds.queue, log: feeds.log))
+    }
+
+    /// Assembles the spooled halves (from the live pass's first run when given, made with the
+    /// spools' feeds); conflict warnings go to the dump's after what is there.
+    static func assemble(dump: Dump, queue: QueueSpools, lines: LineSpool, windows: TraceWindows,
+                         live: TraceAssembler<CompleteTraceSemantics>.LivePass? = nil) throws -> CompleteTrace {
         let warnings = dump.warnings, folder = dump.workFiles
-        let queueFixes = try queue.fixes.finish()
-        let geofences = try queue.geofences.finish()
-        let lineSource = try lines.spool.finish()
-        var semantics = CompleteTraceSemantics()
-        semantics.stats.queueLocations = queue.fixes.count
-        let assembler = TraceAssembler(semantics, windows: windows, folder: folder)
-        let result = try assembler.assemble(queue: queueFixes, log: lineSource)
-        semantics = assembler.semantics
+        let queueFixes: SortedSource<Fix>, geofences: SortedSource<ReportGeofence>, lineSource: SortedSource<TraceBuilder.ParsedLines.Item>
+        do {
+            queueFixes = try queue.fixes.finish()
+            geofences = try queue.geofences.finish()
+            lineSource = try lines.spool.finish()
+        } catch {
+            live?.cancel()
+            throw error
+        }
+        let result: TraceAssembler<CompleteTraceSemantics>.Result
+        let semantics: CompleteTraceSemantics
+        if let live {
+            result = try live.assemble(queue: queueFixes, log: lineSource)
+            semantics = live.semantics
+        } else {
+            let assembler = TraceAssembler(CompleteTraceSemantics(), windows: windows, folder: folder)
+            result = try assembler.assemble(queue: queueFixes, log: lineSource)
+            semantics = assembler.semantics
+        }
         var stats = semantics.stats
+        stats.queueLocations = queue.fixes.count
         stats.logLocations = lines.parsed.locations
         stats.logRejects = lines.parsed.rejects
         stats.logAdjusts = lines.parsed.adjusts
@@ -99,8 +124,10 @@ extension TraceBuilder {
         facts.absorb(queue.geofenceFacts)
         let stored = StoredTrace<Fix>(tape: result.tape, count: result.count, geofences: geofences,
                                       geofenceCount: queue.geofences.count)
-        return CompleteTrace(dump: dump, fixes: stored, stats: stats, queue: facts, assemblyRuns: result.runs,
-                             spilledRecords: queue.fixes.spilled + queue.geofences.spilled + lines.spool.spilled)
+        let trace = CompleteTrace(dump: dump, fixes: stored, stats: stats, queue: facts, assemblyRuns: result.runs,
+                                  spilledRecords: queue.fixes.spilled + queue.geofences.spilled + lines.spool.spilled)
+        trace.assembledLive = result.live
+        return trace
     }
 }
 

@@ -20,8 +20,8 @@ extension Fix: SpoolRecord {
         if let isMoving { flags |= Flag.movingKnown | (isMoving ? Flag.moving : 0) }
         if isRaw { flags |= Flag.raw }
         sink.put(flags)
-        sink.put(FixSource.allCases.firstIndex(of: source).map { UInt8($0) } ?? 0)
-        sink.put(recordedReason.flatMap { RejectReason.allCases.firstIndex(of: $0) }.map { UInt8($0) } ?? 0)
+        sink.put(source.tapeCode)
+        sink.put(recordedReason?.tapeCode ?? 0)
         sink.put(Int64(index))
         sink.put(time)
         sink.put(latitude)
@@ -39,8 +39,8 @@ extension Fix: SpoolRecord {
 
     init(from record: inout TapeRecordReader) {
         let flags = record.uint16()
-        let source = FixSource.allCases[Int(record.uint8())]
-        let reason = RejectReason.allCases[Int(record.uint8())]
+        let source = FixSource(tapeCode: record.uint8())
+        let reason = RejectReason(tapeCode: record.uint8())
         let index = Int(record.int64())
         let time = record.double(), latitude = record.double(), longitude = record.double()
         let accuracy = record.double(), speed = record.double(), odometer = record.double()
@@ -64,13 +64,11 @@ extension TraceBuilder.ParsedLines.Item: SpoolRecord {
     /// A fix line sorts by its fix's time, then its log row.
     var spoolKey: SpoolKey { SpoolKey(time: time, sequence: logId) }
 
-    private static let kinds: [TraceBuilder.ParsedLines.Kind] = [.location, .unmatchedLocation, .reject, .adjust]
-
     func write(to sink: some TapeSink) {
-        sink.put(UInt8(Self.kinds.firstIndex(of: kind) ?? 0))
+        sink.put(kind.tapeCode)
         sink.put(UInt8(isRaw ? 1 : 0))
         sink.put(UInt8(isMoving.map { $0 ? 2 : 1 } ?? 0))
-        sink.put(UInt8(reason.flatMap { RejectReason.allCases.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
+        sink.put(reason.map { $0.tapeCode + 1 } ?? 0)
         sink.put(time)
         sink.put(latitude)
         sink.put(longitude)
@@ -85,12 +83,12 @@ extension TraceBuilder.ParsedLines.Item: SpoolRecord {
     }
 
     init(from record: inout TapeRecordReader) {
-        kind = Self.kinds[Int(record.uint8())]
+        kind = TraceBuilder.ParsedLines.Kind(tapeCode: record.uint8())
         isRaw = record.uint8() != 0
         let moving = record.uint8()
         isMoving = moving == 0 ? nil : moving == 2
         let reasonIndex = Int(record.uint8())
-        reason = reasonIndex == 0 ? nil : RejectReason.allCases[reasonIndex - 1]
+        reason = reasonIndex == 0 ? nil : RejectReason(tapeCode: UInt8(reasonIndex - 1))
         time = record.double()
         latitude = record.double()
         longitude = record.double()
@@ -134,7 +132,7 @@ extension ReportFix: SpoolRecord {
         case .log(let rowId): id = rowId; flags |= Flag.log
         }
         sink.put(flags)
-        sink.put(UInt8(ReportDecision.allCases.firstIndex(of: decision) ?? 0))
+        sink.put(decision.tapeCode)
         sink.put(time)
         sink.put(latitude)
         sink.put(longitude)
@@ -152,7 +150,7 @@ extension ReportFix: SpoolRecord {
 
     init(from record: inout TapeRecordReader) {
         let flags = record.uint16()
-        let decision = ReportDecision.allCases[Int(record.uint8())]
+        let decision = ReportDecision(tapeCode: record.uint8())
         let time = record.double(), latitude = record.double(), longitude = record.double()
         let outputLatitude = record.double(), outputLongitude = record.double()
         let accuracy = record.double(), speed = record.double(), heading = record.double(), altitude = record.double()
@@ -198,5 +196,83 @@ extension ReportGeofence: SpoolRecord {
         let uuid = record.string(), identifier = record.string(), action = record.string()
         self.init(time: time, uuid: uuid, identifier: identifier, action: action, latitude: latitude, longitude: longitude,
                   source: isLog ? .log(rowId: id) : .queue(rowId: id))
+    }
+}
+
+// One byte per enum on a tape, by a switch (an `allCases` array per field would be allocated
+// for every record written and read).
+extension FixSource {
+    var tapeCode: UInt8 {
+        switch self {
+        case .queue: return 0
+        case .logLocation: return 1
+        case .logReject: return 2
+        case .logAdjust: return 3
+        }
+    }
+
+    init(tapeCode: UInt8) {
+        switch tapeCode {
+        case 1: self = .logLocation
+        case 2: self = .logReject
+        case 3: self = .logAdjust
+        default: self = .queue
+        }
+    }
+}
+
+extension RejectReason {
+    var tapeCode: UInt8 {
+        switch self {
+        case .accuracy: return 0
+        case .time: return 1
+        case .teleport: return 2
+        }
+    }
+
+    init(tapeCode: UInt8) {
+        switch tapeCode {
+        case 1: self = .time
+        case 2: self = .teleport
+        default: self = .accuracy
+        }
+    }
+}
+
+extension ReportDecision {
+    var tapeCode: UInt8 {
+        switch self {
+        case .accepted: return 0
+        case .adjusted: return 1
+        case .rejected: return 2
+        }
+    }
+
+    init(tapeCode: UInt8) {
+        switch tapeCode {
+        case 1: self = .adjusted
+        case 2: self = .rejected
+        default: self = .accepted
+        }
+    }
+}
+
+extension TraceBuilder.ParsedLines.Kind {
+    var tapeCode: UInt8 {
+        switch self {
+        case .location: return 0
+        case .unmatchedLocation: return 1
+        case .reject: return 2
+        case .adjust: return 3
+        }
+    }
+
+    init(tapeCode: UInt8) {
+        switch tapeCode {
+        case 1: self = .unmatchedLocation
+        case 2: self = .reject
+        case 3: self = .adjust
+        default: self = .location
+        }
     }
 }

@@ -16,7 +16,22 @@ struct RecordedTraceSemantics: TraceSemantics {
         PendingFix(time: line.fix.time, rank: .log(line.fix.source.rowId), output: line.fix)
     }
 
-    mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [PendingFix<ReportFix>]) {
+    mutating func resolve(_ group: inout GroupCopies<ReportFix, LogCopy>, into out: inout [PendingFix<ReportFix>]) {
+        if group.isSimple {
+            // One queue row and/or one line (nearly every fix): no arrays, no sorting.
+            if var first = group.firstQueue.take() {
+                if let line = group.firstLog.take() { RecordedTraceReader.learn(from: line.fix, into: &first) }
+                out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
+            } else {
+                let line = group.firstLog.take()!.fix
+                out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
+            }
+            return
+        }
+        resolve(queue: group.queue, log: group.log, into: &out)
+    }
+
+    private mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [PendingFix<ReportFix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.source.rowId < $1.source.rowId } : queue
         let lines = log.count > 1 ? log.sorted { $0.fix.source.rowId < $1.fix.source.rowId } : log
         guard var first = rows.first else {

@@ -36,8 +36,12 @@ extension RecordedTraceReader {
     /// same fixes in the same order as `read(_:)`, which holds them all in memory.
     public static func stored(_ dump: Dump, windows: TraceWindows = .standard) throws -> RecordedTrace {
         let folder = dump.workFiles
-        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0, windows: windows) }
-        var queue = QueueSpools(fixes: SortedSpool(folder: folder, stem: "recorded-queue", window: windows.reorder),
+        // A third thread assembles the two spools' runs as they are written.
+        let feeds = (queue: LiveFeed(), log: LiveFeed())
+        let live = TraceAssembler.LivePass(TraceAssembler(RecordedTraceSemantics(), windows: windows, folder: folder),
+                                           queue: feeds.queue, log: feeds.log)
+        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0, windows: windows, feed: feeds.log) }
+        var queue = QueueSpools(fixes: SortedSpool(folder: folder, stem: "recorded-queue", window: windows.reorder, feed: feeds.queue),
                                 geofences: SortedSpool(folder: folder, stem: "recorded-geofences", window: windows.reorder))
         dump.forEachRecord(.fieldsOnly) { record in
             if queue.head == nil { queue.head = record.uuid }
@@ -47,17 +51,25 @@ extension RecordedTraceReader {
                 queue.fixes.add(queuedFix(record))
             }
         }
-        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows)
-        let assembler = TraceAssembler(RecordedTraceSemantics(), windows: windows, folder: folder)
-        let result = try assembler.assemble(queue: try queue.fixes.finish(), log: try lines.finish())
-        let stored = StoredTrace<ReportFix>(tape: result.tape, count: result.count, geofences: try queue.geofences.finish(),
+        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows, feed: feeds.log)
+        let queueFixes: SortedSource<ReportFix>, lineSource: SortedSource<LineFix>, geofences: SortedSource<ReportGeofence>
+        do {
+            queueFixes = try queue.fixes.finish()
+            lineSource = try lines.finish()
+            geofences = try queue.geofences.finish()
+        } catch {
+            live.cancel()
+            throw error
+        }
+        let result = try live.assemble(queue: queueFixes, log: lineSource)
+        let stored = StoredTrace<ReportFix>(tape: result.tape, count: result.count, geofences: geofences,
                                             geofenceCount: queue.geofences.count)
         return RecordedTrace(dump: dump, fixes: stored, queueHeadUUID: queue.head)
     }
 
     /// The log's fix lines, parsed and spooled.
-    static func readLines(_ dump: Dump, windows: TraceWindows) -> SortedSpool<LineFix> {
-        let spool = SortedSpool<LineFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder)
+    static func readLines(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> SortedSpool<LineFix> {
+        let spool = SortedSpool<LineFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder, feed: feed)
         var parser = LineParser()
         dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
             if let line = parser.parse(entry, warnings: dump.warnings) { spool.add(line) }

@@ -54,6 +54,8 @@ public final class CompleteTrace: @unchecked Sendable {
     let assemblyRuns: Int
     /// Records that came later than the reorder windows allow and were sorted on disk.
     let spilledRecords: Int
+    /// Whether the first pass was made while the dump was read (nothing spilled).
+    var assembledLive = false
     /// The dump whose private working folder holds the tape: kept open as long as the trace is.
     private let dump: Dump
 

@@ -14,11 +14,11 @@ import Foundation
 ///    every copy of such uuids gathered on disk first and resolved as one group.
 final class TraceAssembler<Semantics: TraceSemantics> {
     typealias Pending = PendingFix<Semantics.Output>
-    private let prototype: Semantics
+    fileprivate let prototype: Semantics
     private let windows: TraceWindows
     private let folder: WorkFolder
     /// The semantics of the run that produced the trace (stats, warnings).
-    private(set) var semantics: Semantics
+    fileprivate(set) var semantics: Semantics
 
     init(_ semantics: Semantics, windows: TraceWindows, folder: WorkFolder) {
         prototype = semantics
@@ -33,59 +33,194 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         let count: Int
         /// Runs it took (1 unless uuids had copies in two groups).
         let runs: Int
+        /// Whether the first run was the live pass (made while the spools were filled).
+        var live = false
     }
 
     func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> Result {
+        try assemble(queue: queue, log: log, first: nil)
+    }
+
+    /// `first`: the first pass already made (by a `LivePass`), with `semantics` as it left them.
+    private func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>,
+                          first: Run?) throws(WorkFileError) -> Result {
         var excluded: Set<String> = []
         var attempt = 0
         while true {
             attempt += 1
-            semantics = prototype
-            let resolved = excluded.isEmpty ? nil : try resolveApart(excluded, queue: queue, log: log)
-            let run = try self.run(queue: queue, log: log, excluded: excluded, resolved: resolved)
+            let run: Run
+            if attempt == 1, let first {
+                run = first
+            } else {
+                semantics = prototype
+                let resolved = excluded.isEmpty ? nil : try resolveApart(excluded, queue: queue, log: log)
+                run = try self.run(queue: queue, log: log, excluded: excluded, resolved: resolved)
+            }
             let apart = run.suspects.isEmpty ? [] : try confirm(run.suspects, leads: run.leads)
             unlink(run.leads)
             // Each further run only adds uuids to `excluded`; the cap is a guard, never reached.
             if apart.isEmpty || attempt >= 16 {
-                return Result(tape: run.tape, count: run.count, runs: attempt)
+                return Result(tape: run.tape, count: run.count, runs: attempt, live: first != nil)
             }
             unlink(run.tape)
             excluded.formUnion(apart)
         }
     }
 
-    private struct Run {
+    /// The first pass made while the two spools are still being filled: on another thread, it
+    /// follows their live runs (`SortedSpool(feed:)`), so assembling overlaps reading. The pass is
+    /// kept only if both spools finished without spilling; otherwise (a record came later than
+    /// the window, a working file failed) the trace is assembled from the finished spools as
+    /// without it. Either way the result is the same.
+    final class LivePass: @unchecked Sendable {
+        private let assembler: TraceAssembler
+        private let feeds: (queue: LiveFeed, log: LiveFeed)
+        private let work: BackgroundWork<Run?>
+
+        init(_ assembler: TraceAssembler, queue: LiveFeed, log: LiveFeed) {
+            self.assembler = assembler
+            feeds = (queue, log)
+            let queueSource = SortedSource<Semantics.QueueCopy>(following: queue)
+            let logSource = SortedSource<Semantics.LogCopy>(following: log)
+            let box = UncheckedBox((assembler, queueSource, logSource))
+            work = BackgroundWork {
+                let (assembler, queue, log) = box.value
+                assembler.semantics = assembler.prototype
+                return try? assembler.run(queue: queue, log: log, excluded: [], resolved: nil)
+            }
+        }
+
+        deinit {
+            // Never left waiting for records, whatever path the caller took.
+            feeds.queue.abandon()
+            feeds.log.abandon()
+        }
+
+        /// Waits for the pass (the feeds are ended first, so it cannot wait for records that will
+        /// not come); its run if it is exact.
+        fileprivate func finish() -> Run? {
+            feeds.queue.abandon()
+            feeds.log.abandon()
+            guard let run = work.take() else { return nil }
+            if feeds.queue.wasAbandoned || feeds.log.wasAbandoned {
+                unlink(run.tape)
+                unlink(run.leads)
+                return nil
+            }
+            return run
+        }
+
+        /// The semantics of the assembly (stats, warnings), once `assemble` returned.
+        var semantics: Semantics { assembler.semantics }
+
+        /// Stops the pass (the spools failed): waits for it and removes what it wrote.
+        func cancel() { _ = finish().map { run in unlink(run.tape); unlink(run.leads) } }
+
+        /// The trace from the finished spools: the live pass's run as its first pass when it is exact.
+        func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> Result {
+            try assembler.assemble(queue: queue, log: log, first: finish())
+        }
+    }
+
+    fileprivate struct Run {
         let tape: String
         let count: Int
         let leads: String
         let suspects: Set<String>
     }
 
-    private struct OpenGroup {
-        var queue: [Semantics.QueueCopy] = []
-        var log: [Semantics.LogCopy] = []
+    /// The groups open in one run, in the order they opened — which is also the order they close
+    /// (by age, or the oldest when too many are open) — found by their uuid's 16-byte key (by its
+    /// text when it is not canonical).
+    private struct OpenGroups {
+        /// What a closed group hands over.
+        struct Closed {
+            /// The uuid's filter hashes (also the run's record of the group).
+            let hashes: (UInt64, UInt64)
+            var copies: GroupCopies<Semantics.QueueCopy, Semantics.LogCopy>
+        }
+
+        /// Per group, in opening order (parallel arrays: checking the oldest's age reads a Double).
+        private var opened: [Double] = []
+        private var keys: [UUIDKey?] = []
+        private var texts: [String?] = []
+        private var hashes: [(UInt64, UInt64)] = []
+        private var copies: [GroupCopies<Semantics.QueueCopy, Semantics.LogCopy>] = []
+        private var head = 0
+        /// The sequence number of the arrays' first element (the tables hold sequence numbers).
+        private var base = 0
+        private var byKey = UUIDKeyTable()
+        private var byText: [String: Int] = [:]
+
+        var count: Int { opened.count - head }
+        var oldestOpened: Double? { head < opened.count ? opened[head] : nil }
+
+        /// The open group of `uuid`: its index, valid until the next `open` or `closeOldest`.
+        func index(of uuid: String, key: UUIDKey?) -> Int? {
+            if let key {
+                guard let sequence = byKey.value(for: key) else { return nil }
+                return sequence - base
+            }
+            guard let sequence = byText[uuid] else { return nil }
+            return sequence - base
+        }
+
+        /// Opens a group for a uuid that has none; returns its index.
+        mutating func open(_ uuid: String, key: UUIDKey?, hashes groupHashes: (UInt64, UInt64), opened time: Double) -> Int {
+            let sequence = base + opened.count
+            if let key { byKey.insert(key, value: sequence) } else { byText[uuid] = sequence }
+            opened.append(time)
+            keys.append(key)
+            texts.append(key == nil ? uuid : nil)
+            hashes.append(groupHashes)
+            copies.append(GroupCopies())
+            return opened.count - 1
+        }
+
+        mutating func add(queue copy: consuming Semantics.QueueCopy, at index: Int) { copies[index].add(queue: copy) }
+        mutating func add(log copy: consuming Semantics.LogCopy, at index: Int) { copies[index].add(log: copy) }
+
+        /// Removes and returns the oldest group (there must be one).
+        mutating func closeOldest() -> Closed {
+            var closed = Closed(hashes: hashes[head], copies: GroupCopies())
+            swap(&closed.copies, &copies[head])
+            if let key = keys[head] { byKey.remove(key) } else { byText[texts[head].take()!] = nil }
+            head += 1
+            if head > 4096, head * 2 > opened.count {
+                opened.removeFirst(head)
+                keys.removeFirst(head)
+                texts.removeFirst(head)
+                hashes.removeFirst(head)
+                copies.removeFirst(head)
+                base += head
+                head = 0
+            }
+            return closed
+        }
     }
 
     /// One pass over the merged streams.
-    private func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
+    fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
                      resolved: SpillTable?) throws(WorkFileError) -> Run {
         let tape = try TapeWriter(path: folder.newFile("trace", extension: "tape"))
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))
-        var filter = UUIDFilter(bits: windows.filterBits)
+        let filter = UUIDFilter(bits: windows.filterBits)
         var suspects: Set<String> = []
-        var groups: [String: OpenGroup] = [:]
-        var order: [(uuid: String, opened: Double)] = []
-        var head = 0
-        var heap = MinHeap<PendingOrder<Semantics.Output>>()
+        var groups = OpenGroups()
+        var pending = RunQueue<PendingKey, Pending>()
         var count = 0
         var scratch: [Pending] = []
+        var batch: [Pending] = []
         var currentTime = -Double.infinity
 
         let queueReader = try queue.reader()
         let logReader = try log.reader()
         let apartCursor = try resolved?.cursor()
+        // The heads' times apart, so choosing the next copy reads two Doubles, not two copies.
         var queueHead = queueReader.next()
         var logHead = logReader.next()
+        var queueTime = queueHead?.spoolKey.time
+        var logTime = logHead?.spoolKey.time
         var apartHead: Pending?
         func nextApart() {
             apartHead = nil
@@ -95,98 +230,100 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             }
         }
         nextApart()
+        func push(_ fix: consuming Pending) {
+            let key = fix.key
+            pending.push(fix, key: key)
+        }
 
-        func close(_ uuid: String) {
-            guard let group = groups.removeValue(forKey: uuid) else { return }
-            let (a, b) = UUIDFilter.hashes(uuid)
-            leads.beginRecord()
-            leads.put(Int64(bitPattern: a))
-            leads.put(Int64(bitPattern: b))
-            leads.endRecord()
-            scratch.removeAll(keepingCapacity: true)
-            semantics.resolve(queue: group.queue, log: group.log, into: &scratch)
-            for pending in scratch { heap.push(pending) }
-        }
         func closeOldest() {
-            close(order[head].uuid)
-            head += 1
-            if head > 4096, head * 2 > order.count {
-                order.removeFirst(head)
-                head = 0
+            var group = groups.closeOldest()
+            leads.beginRecord()
+            leads.put(Int64(bitPattern: group.hashes.0))
+            leads.put(Int64(bitPattern: group.hashes.1))
+            leads.endRecord()
+            semantics.resolve(&group.copies, into: &scratch)
+            while let fix = scratch.popLast() { push(fix) }
+        }
+        func store(_ output: inout Semantics.Output) {
+            semantics.place(&output, at: count)
+            tape.beginRecord()
+            output.write(to: tape)
+            tape.endRecord()
+            count += 1
+        }
+        /// Stores every pending fix of a millisecond before `limit` (all of them without one): no
+        /// fix of those can still come. Each millisecond is settled on its own; one of a single
+        /// fix (nearly all) is stored as it is.
+        func release(before limit: Int64?) {
+            while let top = pending.minKey {
+                let millisecond = Pending.millisecond(top.time)
+                if let limit, millisecond >= limit { return }
+                var fix = pending.pop().value
+                guard let next = pending.minKey, Pending.millisecond(next.time) == millisecond else {
+                    store(&fix.output)
+                    continue
+                }
+                batch.append(fix)
+                while let next = pending.minKey, Pending.millisecond(next.time) == millisecond { batch.append(pending.pop().value) }
+                for var output in semantics.settle(batch) { store(&output) }
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        func flush(_ batch: [Pending]) {
-            guard !batch.isEmpty else { return }
-            for var output in semantics.settle(batch) {
-                semantics.place(&output, at: count)
-                tape.beginRecord()
-                output.write(to: tape)
-                tape.endRecord()
-                count += 1
-            }
-        }
-        /// Stores every pending fix of a millisecond before `watermark`'s: no fix of those can still come.
-        func release(before watermark: Double) {
-            let limit = Pending.millisecond(watermark)
-            guard let top = heap.top, top.millisecond < limit else { return }
-            var batch: [Pending] = []
-            while let top = heap.top, top.millisecond < limit { batch.append(heap.pop()) }
-            flush(batch)
-        }
-        func open(_ uuid: String) -> Bool {
-            guard !excluded.contains(uuid) else { return false }
-            if groups[uuid] == nil {
-                if filter.insert(uuid) { suspects.insert(uuid) }
-                groups[uuid] = OpenGroup()
-                order.append((uuid, currentTime))
-            }
-            return true
+        /// The index of the open group of `uuid`, opened now if it has none; nil when the uuid is
+        /// excluded (its fixes come resolved from `resolved`).
+        func group(of uuid: String) -> Int? {
+            let key = UUIDKey(uuid)
+            if let index = groups.index(of: uuid, key: key) { return index }
+            if !excluded.isEmpty, excluded.contains(uuid) { return nil }
+            let hashes = key.map(UUIDFilter.hashes(key:)) ?? UUIDFilter.hashes(text: uuid)
+            if filter.insert(hashes: hashes) { suspects.insert(uuid) }
+            return groups.open(uuid, key: key, hashes: hashes, opened: currentTime)
         }
         while true {
             let takeQueue: Bool
-            switch (queueHead, logHead) {
-            case (nil, nil): takeQueue = false
-            case (.some, nil): takeQueue = true
-            case (nil, .some): takeQueue = false
-            case let (q?, l?): takeQueue = q.spoolKey.time <= l.spoolKey.time
+            if let q = queueTime {
+                if let l = logTime { takeQueue = q <= l } else { takeQueue = true }
+                currentTime = takeQueue ? q : logTime!
+            } else if let l = logTime {
+                takeQueue = false
+                currentTime = l
+            } else {
+                break
             }
-            guard queueHead != nil || logHead != nil else { break }
-            currentTime = takeQueue ? queueHead!.spoolKey.time : logHead!.spoolKey.time
-            while let apart = apartHead, apart.time <= currentTime {
-                heap.push(apart)
+            while let time = apartHead?.time, time <= currentTime {
+                push(apartHead.take()!)
                 nextApart()
             }
-            while head < order.count, order[head].opened < currentTime - windows.groupSeconds { closeOldest() }
+            while let opened = groups.oldestOpened, opened < currentTime - windows.groupSeconds { closeOldest() }
             var watermark = currentTime
-            if head < order.count { watermark = min(watermark, order[head].opened) }
-            if let apart = apartHead { watermark = min(watermark, apart.time) }
-            release(before: watermark)
+            if let opened = groups.oldestOpened { watermark = min(watermark, opened) }
+            if let time = apartHead?.time { watermark = min(watermark, time) }
+            release(before: Pending.millisecond(watermark))
 
             if takeQueue {
-                let copy = queueHead!
+                let copy = queueHead.take()!
                 queueHead = queueReader.next()
-                let uuid = semantics.uuid(of: copy)
-                if open(uuid) { groups[uuid]!.queue.append(copy) }
+                queueTime = queueHead?.spoolKey.time
+                if let index = group(of: semantics.uuid(of: copy)) { groups.add(queue: copy, at: index) }
             } else {
-                let line = logHead!
+                let line = logHead.take()!
                 logHead = logReader.next()
+                logTime = logHead?.spoolKey.time
                 if let uuid = semantics.groupUUID(of: line) {
-                    if open(uuid) { groups[uuid]!.log.append(line) }
+                    if let index = group(of: uuid) { groups.add(log: line, at: index) }
                 } else {
-                    heap.push(semantics.standalone(line))
+                    push(semantics.standalone(line))
                 }
             }
             if groups.count > windows.openGroups { closeOldest() }
         }
         if let failure = queueReader.failure ?? logReader.failure ?? apartCursor?.failure { throw failure }
-        while head < order.count { closeOldest() }
-        while let apart = apartHead {
-            heap.push(apart)
+        while groups.count > 0 { closeOldest() }
+        while apartHead != nil {
+            push(apartHead.take()!)
             nextApart()
         }
-        var rest: [Pending] = []
-        while heap.top != nil { rest.append(heap.pop()) }
-        flush(rest)
+        release(before: nil)
         try tape.finish()
         try leads.finish()
         return Run(tape: tape.path, count: count, leads: leads.path, suspects: suspects)
@@ -248,15 +385,15 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
         if let failure = queueReader.failure ?? logReader.failure { throw failure }
         let resolved = try SpillTable(folder: folder, stem: "apart-fixes")
-        var group = OpenGroup()
+        var group = GroupCopies<Semantics.QueueCopy, Semantics.LogCopy>()
         var groupUUID: String?
         var scratch: [Pending] = []
         func finishGroup() throws(WorkFileError) {
             guard groupUUID != nil else { return }
             scratch.removeAll(keepingCapacity: true)
-            semantics.resolve(queue: group.queue, log: group.log, into: &scratch)
+            semantics.resolve(&group, into: &scratch)
             for pending in scratch { try resolved.add(key: pending.rankedKey) { pending.write(to: $0) } }
-            group = OpenGroup()
+            group = GroupCopies()
         }
         let cursor = try copies.cursor()
         var pendingError: WorkFileError?
@@ -270,8 +407,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                 groupUUID = uuid
             }
             switch copy {
-            case .queue(let q): group.queue.append(q)
-            case .log(let l): group.log.append(l)
+            case .queue(let q): group.add(queue: q)
+            case .log(let l): group.add(log: l)
             }
         }) {}
         if let failure = pendingError ?? cursor.failure { throw failure }
@@ -281,7 +418,3 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     }
 }
 
-/// Pending fixes by (time, rank).
-enum PendingOrder<Output>: HeapOrder {
-    @inline(__always) static func before(_ a: PendingFix<Output>, _ b: PendingFix<Output>) -> Bool { PendingFix.before(a, b) }
-}

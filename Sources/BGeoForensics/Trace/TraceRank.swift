@@ -29,6 +29,19 @@ struct PendingFix<Output> {
     @inline(__always) static func before(_ a: PendingFix, _ b: PendingFix) -> Bool {
         a.time != b.time ? a.time < b.time : a.rank < b.rank
     }
+
+    /// Where the fix waits in the assembler's queue.
+    var key: PendingKey { PendingKey(time: time, rank: rank) }
+}
+
+/// A pending fix's place: (time, rank), the order `PendingFix.before` gives.
+struct PendingKey: Comparable {
+    var time: Double
+    var rank: TraceRank
+
+    @inline(__always) static func < (a: PendingKey, b: PendingKey) -> Bool {
+        a.time != b.time ? a.time < b.time : a.rank < b.rank
+    }
 }
 
 extension PendingFix: SpoolRecord where Output: SpoolRecord {

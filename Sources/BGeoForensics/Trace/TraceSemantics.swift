@@ -14,10 +14,12 @@ protocol TraceSemantics {
     func groupUUID(of line: LogCopy) -> String?
     /// A log line that is not grouped, as a pending fix.
     func standalone(_ line: LogCopy) -> PendingFix<Output>
-    /// The fixes made of every copy of one uuid (queue copies by row, log copies by log row).
-    mutating func resolve(queue: [QueueCopy], log: [LogCopy], into out: inout [PendingFix<Output>])
+    /// The fixes made of every copy of one uuid (queue copies by row, log copies by log row);
+    /// the copies may be taken out of `group`.
+    mutating func resolve(_ group: inout GroupCopies<QueueCopy, LogCopy>, into out: inout [PendingFix<Output>])
     /// Settles a batch of pending fixes sorted by (time, rank) holding every fix of each of its
-    /// milliseconds: folds adjust lines, orders ties. Returns the fixes in trace order.
+    /// milliseconds: folds adjust lines, orders ties. Returns the fixes in trace order. (A batch
+    /// of one fix is already settled: the assembler stores it without asking.)
     mutating func settle(_ batch: [PendingFix<Output>]) -> [Output]
     /// The fix at `index` of the trace, about to be stored.
     mutating func place(_ output: inout Output, at index: Int)
@@ -38,4 +40,31 @@ extension TraceSemantics {
 enum AssemblyCopy<QueueCopy, LogCopy> {
     case queue(QueueCopy)
     case log(LogCopy)
+}
+
+/// The copies of one uuid gathered so far, in the order they were met. Nearly every group is one
+/// queue row and one log line: those are held inline, so such a group allocates nothing.
+struct GroupCopies<QueueCopy, LogCopy> {
+    var firstQueue: QueueCopy?
+    var firstLog: LogCopy?
+    var moreQueue: [QueueCopy] = []
+    var moreLog: [LogCopy] = []
+
+    init() {}
+
+    /// Whether the group holds at most one copy of each kind.
+    var isSimple: Bool { moreQueue.isEmpty && moreLog.isEmpty }
+
+    mutating func add(queue copy: consuming QueueCopy) {
+        if firstQueue == nil { firstQueue = copy } else { moreQueue.append(copy) }
+    }
+
+    mutating func add(log copy: consuming LogCopy) {
+        if firstLog == nil { firstLog = copy } else { moreLog.append(copy) }
+    }
+
+    /// Every queue copy, in the order met.
+    var queue: [QueueCopy] { firstQueue.map { [$0] + moreQueue } ?? [] }
+    /// Every log copy, in the order met.
+    var log: [LogCopy] { firstLog.map { [$0] + moreLog } ?? [] }
 }

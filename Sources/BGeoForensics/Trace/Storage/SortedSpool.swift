@@ -36,57 +36,51 @@ final class SortedSpool<Record: SpoolRecord> {
     private let folder: WorkFolder
     private let stem: String
     private let window: Int
-    /// The window: keys in a heap, the records beside them in slots, so sifting the heap moves
-    /// two words, never a record (a record's strings would be retained and released per move).
-    private var heap: MinHeap<SpoolSlotOrder>
-    private var slots: [Record?] = []
-    private var freeSlots: [Int] = []
+    /// The window: in-order arrivals in a sorted run, the others in a heap of keys beside slots
+    /// (sifting moves a key and an index, never a record whose strings would be retained and
+    /// released per move).
+    private var pending: RunQueue<SpoolKey, Record>
     private var run: TapeWriter?
     private var spill: SpillTable?
     private var lastOut: SpoolKey?
     private var failure: WorkFileError?
+    /// The live run's feed, when an assembler follows the spool while it is filled.
+    private let feed: LiveFeed?
     /// Records added.
     private(set) var count = 0
     /// Records that came too late for the window and were spilled.
     var spilled: Int { spill?.count ?? 0 }
 
     /// `window`: records held before the smallest must leave (the disorder absorbed without spilling).
-    init(folder: WorkFolder, stem: String, window: Int = 16_384) {
+    /// `feed`: published to as the run is written (abandoned if a record spills or a file fails).
+    init(folder: WorkFolder, stem: String, window: Int = 16_384, feed: LiveFeed? = nil) {
         self.folder = folder
+        self.feed = feed
         self.stem = stem
         self.window = max(1, window)
-        heap = MinHeap(capacity: self.window + 1)
-        slots.reserveCapacity(self.window + 1)
+        pending = RunQueue(capacity: 1024)
     }
 
     /// Adds a record (any order). Errors are kept and thrown by `finish`.
-    func add(_ record: Record) {
+    func add(_ record: consuming Record) {
         count += 1
         let key = record.spoolKey
         if let lastOut, key < lastOut {
             spillLate(record, key: key)
             return
         }
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            slots[slot] = record
-        } else {
-            slot = slots.count
-            slots.append(record)
-        }
-        heap.push(SpoolSlot(key: key, slot: slot))
-        if heap.count > window { emitSmallest() }
+        pending.push(record, key: key)
+        if pending.count > window { emitSmallest() }
     }
 
     private func emitSmallest() {
-        let smallest = heap.pop()
-        let record = slots[smallest.slot].take()!
-        freeSlots.append(smallest.slot)
-        emit(record)
+        let smallest = pending.pop()
+        lastOut = smallest.key
+        emit(smallest.value)
     }
 
     private func spillLate(_ record: Record, key: SpoolKey) {
+        feed?.abandon()
         guard failure == nil else { return }
         do throws(WorkFileError) {
             if spill == nil { spill = try SpillTable(folder: folder, stem: stem + "-late") }
@@ -97,13 +91,15 @@ final class SortedSpool<Record: SpoolRecord> {
     }
 
     private func emit(_ record: Record) {
-        lastOut = record.spoolKey
         guard failure == nil else { return }
         if run == nil {
             do throws(WorkFileError) { run = try TapeWriter(path: folder.newFile(stem, extension: "tape")) } catch {
                 failure = error
+                feed?.abandon()
                 return
             }
+            run!.feed = feed
+            feed?.start(path: run!.path)
         }
         run!.beginRecord()
         record.write(to: run!)
@@ -112,23 +108,15 @@ final class SortedSpool<Record: SpoolRecord> {
 
     /// Drains the window; the spool becomes readable. Throws the first working-file error.
     func finish() throws(WorkFileError) -> SortedSource<Record> {
-        while !heap.isEmpty { emitSmallest() }
+        // Whatever goes wrong, a follower must not wait for more.
+        defer { feed?.abandon() }
+        while !pending.isEmpty { emitSmallest() }
         if let failure { throw failure }
         try run?.finish()
         try spill?.seal()
+        if spill == nil { feed?.finish() }
         return try SortedSource(run: run.map(\.path), spill: spill)
     }
-}
-
-/// A record in a spool's window: its key, and the slot holding it.
-struct SpoolSlot {
-    let key: SpoolKey
-    let slot: Int
-}
-
-/// Spool records by key.
-enum SpoolSlotOrder: HeapOrder {
-    @inline(__always) static func before(_ a: SpoolSlot, _ b: SpoolSlot) -> Bool { a.key < b.key }
 }
 
 /// A spool's records in sorted order: the run on its tape merged with the spilled ones. Can be
@@ -136,19 +124,33 @@ enum SpoolSlotOrder: HeapOrder {
 final class SortedSource<Record: SpoolRecord> {
     private let runPath: String?
     private let spill: SpillTable?
+    /// Set for a live source: the run of a spool still being filled, followed as it is written.
+    private let feed: LiveFeed?
 
     fileprivate init(run: String?, spill: SpillTable?) throws(WorkFileError) {
         runPath = run
         self.spill = spill
+        feed = nil
+    }
+
+    /// The live run of the spool made with `feed` (one pass; the spool's own source owns the file).
+    init(following feed: LiveFeed) {
+        runPath = nil
+        spill = nil
+        self.feed = feed
     }
 
     deinit {
         if let runPath { unlink(runPath) }
     }
 
-    /// A fresh pass over the records.
+    /// A fresh pass over the records (a live source waits for its records as they are written).
     func reader() throws(WorkFileError) -> Reader {
-        try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
+        if let feed {
+            guard let path = feed.waitForPath() else { return try Reader(run: nil, spill: nil) }
+            return try Reader(run: TapeReader(path: path, follow: feed), spill: nil)
+        }
+        return try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
     }
 
     /// One pass: a two-way merge of the sorted run and the sorted spill.
@@ -178,17 +180,20 @@ final class SortedSource<Record: SpoolRecord> {
             }
         }
 
-        /// The next record in order, or nil at the end.
+        /// The next record in order, or nil at the end. (The heads are moved out, not copied.)
         @inline(__always) func next() -> Record? {
-            if let r = runHead {
-                if let s = spillHead, s.spoolKey < r.spoolKey {
+            if let runKey = runHead?.spoolKey {
+                if let spillKey = spillHead?.spoolKey, spillKey < runKey {
+                    let s = spillHead.take()
                     advanceSpill()
                     return s
                 }
+                let r = runHead.take()
                 advanceRun()
                 return r
             }
-            if let s = spillHead {
+            if spillHead != nil {
+                let s = spillHead.take()
                 advanceSpill()
                 return s
             }

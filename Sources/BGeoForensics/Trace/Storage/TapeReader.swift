@@ -10,10 +10,15 @@ final class TapeReader {
     private var start = 0
     private var end = 0
     private var atEnd = false
+    /// Bytes read from the file so far.
+    private var offset = 0
+    /// The feed of a tape still being written: at the end of what is there, wait for more.
+    private let follow: LiveFeed?
     private(set) var failure: WorkFileError?
 
-    init(path: String) throws(WorkFileError) {
+    init(path: String, follow: LiveFeed? = nil) throws(WorkFileError) {
         self.path = path
+        self.follow = follow
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fromErrno(path) }
         capacity = TapeWriter.flushSize
@@ -61,7 +66,14 @@ final class TapeReader {
                 atEnd = true
                 return false
             }
-            if n == 0 { atEnd = true } else { end += n }
+            if n > 0 {
+                end += n
+                offset += n
+            } else if let follow, follow.waitForMore(than: offset) {
+                continue
+            } else {
+                atEnd = true
+            }
         }
     }
 

@@ -18,6 +18,8 @@ final class TapeWriter: TapeSink {
     /// Bytes written so far (records and their length prefixes).
     private(set) var bytes = 0
     static let flushSize = 1 << 20
+    /// Told how much of the tape is on disk after each flush (a live spool run's follower).
+    var feed: LiveFeed?
 
     init(path: String) throws(WorkFileError) {
         self.path = path
@@ -114,6 +116,7 @@ final class TapeWriter: TapeSink {
             }
         }
         bytes += complete
+        if failure == nil { feed?.publish(bytes) }
         let rest = used - complete
         if rest > 0 { buffer.copyMemory(from: buffer + complete, byteCount: rest) }
         used = rest
@@ -139,6 +142,7 @@ protocol TapeSink: AnyObject {
 extension TapeSink {
     /// A string as its UTF-8 bytes.
     @inline(__always) func put(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ put(bytes: UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { put(bytes: UnsafeRawBufferPointer($0)) }
     }
