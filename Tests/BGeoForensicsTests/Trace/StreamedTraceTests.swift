@@ -123,6 +123,28 @@ import Testing
         #expect(streamed.queueHeadUUID == memory.queueHeadUUID, "\(context): queue head")
     }
 
+    /// The streamed reader validates a line's data in its own scan (no second pass): lines that
+    /// are not JSON, JSON that is not an object, NULL, and objects without a position get the
+    /// same warnings, in the same order, as the in-memory reader, whose scan validates first.
+    @Test func brokenLineDataWarnsAsTheInMemoryReader() throws {
+        let dir = TestDirectory("recorded-broken-lines")
+        let path = dir.file("broken.db")
+        try RandomTraceDump.write(to: path, seed: 21)
+        let db = try Database(path: path, mode: .readWriteCreate)
+        for data in ["'{\"latitude\":'", "'[1,2]'", "NULL", "'not json'", "'{\"uuid\":\"x\"}'", "'\"text\"'", "''",
+                     "'{\"latitude\":1,\"longitude\":2,\"latitude\":NaN}'", "'{\"latitude\":52.1,\"longitude\":21.0}'"] {
+            for event in ["location", "filter.reject"] {
+                try db.execute("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES ('2026-07-24T10:00:00.000Z', 2, 'test', '\(event)', NULL, \(data))")
+            }
+        }
+        for windows in [StreamedTraceTests.tiny, TraceWindows.standard] {
+            try StreamedRecordedTraceTests.compare(path: path, windows: windows, context: "broken lines \(windows.reorder)")
+        }
+        let dump = try Dump(path: path)
+        _ = try RecordedTraceReader.stored(dump)
+        #expect(dump.warnings.all.filter { $0.message == "data is not valid JSON (kept as text)" }.count == 8)
+    }
+
     @Test(arguments: [11, 12, 13, 14] as [UInt64])
     func randomTraceMatchesTheInMemoryReader(seed: UInt64) throws {
         let dir = TestDirectory("recorded-\(seed)")

@@ -89,6 +89,9 @@ public enum RecordedTraceReader {
     /// Parses fix lines one at a time (the scanner's buffers are reused).
     struct LineParser {
         private var values: [FieldScanner.Field] = []
+        /// Adds `forEachLogEntry`'s "data is not valid JSON" warning itself, for a scan that does
+        /// not validate (`LogQuery.validatesData` false): the same warning for the same lines.
+        var warnsInvalidData = false
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
         mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> LineFix? {
@@ -97,13 +100,22 @@ public enum RecordedTraceReader {
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
             defer { swap(&values, &self.values) }
-            return text.withUTF8 { bytes in LineParser.parse(entry, bytes, &values, warnings: warnings) }
+            let warnsInvalidData = self.warnsInvalidData
+            return text.withUTF8 { bytes in
+                LineParser.parse(entry, bytes, &values, warnings: warnings, warnsInvalidData: warnsInvalidData)
+            }
         }
 
         /// `parse` on the line's `data` bytes: only the texts a fix keeps become Strings.
         private static func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
-                                  warnings: WarningLog) -> LineFix? {
-            guard logScanner.scan(bytes, into: &values) else { return nil }
+                                  warnings: WarningLog, warnsInvalidData: Bool) -> LineFix? {
+            guard logScanner.scan(bytes, into: &values) else {
+                // Valid JSON that is not an object is skipped silently, as before.
+                if warnsInvalidData, !FieldScanner.isValidJSON(bytes) {
+                    warnings.add(table: "log_entries", rowId: entry.rowId, "data is not valid JSON (kept as text)")
+                }
+                return nil
+            }
             func number(_ i: Int) -> Double? { values[i].double }
             func known(_ i: Int) -> Double? { values[i].double.flatMap { $0 >= 0 ? $0 : nil } }
             guard let lat = number(2), let lon = number(3), (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
