@@ -70,25 +70,13 @@ public struct ExportTrack: Sendable {
         }
     }
 
-    /// The box of the track points (`TrackPoint.onTrack`): known from the replay's counting pass,
-    /// or found by a pass over the stored trace that reads positions only (no point is made).
-    public func trackBounds() throws(ExportError) -> GeoBounds? {
+    /// The box of the track points (`TrackPoint.onTrack`): found while the trace was stored
+    /// (recorded, raw) or by the replay's counting pass (replayed), so a writer that needs it
+    /// first (GPX metadata) makes no pass of its own.
+    public func trackBounds() -> GeoBounds? {
         switch source {
-        case .replayed(_, _, let bounds):
-            return bounds
-        case .recorded(let trace):
-            let raw = mode == .raw
-            var bounds: GeoBounds?
-            do {
-                try trace.forEachFix { f in
-                    guard raw || f.decision != .rejected else { return }
-                    bounds = GeoBounds.including(bounds, latitude: raw ? f.latitude : f.outputLatitude,
-                                                 longitude: raw ? f.longitude : f.outputLongitude)
-                }
-            } catch {
-                throw ExportError("cannot read the stored track back: \(error)")
-            }
-            return bounds
+        case .replayed(_, _, let bounds): return bounds
+        case .recorded(let trace): return mode == .raw ? trace.bounds.raw : trace.bounds.track
         }
     }
 

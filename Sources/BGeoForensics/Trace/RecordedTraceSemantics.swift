@@ -46,7 +46,12 @@ struct RecordedTraceSemantics: TraceSemantics {
 
     func settle(_ batch: [PendingFix<ReportFix>]) -> [ReportFix] { batch.map(\.output) }
 
-    func place(_ fix: inout ReportFix, at index: Int) {}
+    /// Every stored fix passes here in trace order: the export bounds are gathered on the way, so
+    /// a GPX header (written before its points) needs no pass of its own.
+    mutating func place(_ fix: inout ReportFix, at index: Int) { bounds.add(fix) }
+
+    /// The bounds of the stored trace so far.
+    private(set) var bounds = RecordedTraceBounds()
 }
 
 extension EvidenceRef {
@@ -69,5 +74,19 @@ extension RecordedTraceReader.LineFix: SpoolRecord {
     init(from record: inout TapeRecordReader) {
         isLocation = record.uint8() == 1
         fix = ReportFix(from: &record)
+    }
+}
+
+/// The boxes an export of the recorded trace needs: `raw` (every fix where it was measured) and
+/// `track` (the fixes the engine kept, where it put them) — `TrackPoint.onTrack` in each mode.
+struct RecordedTraceBounds: Sendable {
+    private(set) var raw: GeoBounds?
+    private(set) var track: GeoBounds?
+
+    mutating func add(_ fix: ReportFix) {
+        raw = GeoBounds.including(raw, latitude: fix.latitude, longitude: fix.longitude)
+        if fix.decision != .rejected {
+            track = GeoBounds.including(track, latitude: fix.outputLatitude, longitude: fix.outputLongitude)
+        }
     }
 }

@@ -7,9 +7,12 @@ public final class RecordedTrace: @unchecked Sendable {
     /// uuid of the oldest record still in the queue (the next to upload).
     public let queueHeadUUID: String?
     private let dump: Dump
+    /// Where its fixes lie (found while it was stored).
+    let bounds: RecordedTraceBounds
 
-    init(dump: Dump, fixes: StoredTrace<ReportFix>, queueHeadUUID: String?) {
+    init(dump: Dump, fixes: StoredTrace<ReportFix>, queueHeadUUID: String?, bounds: RecordedTraceBounds) {
         self.dump = dump
+        self.bounds = bounds
         self.fixes = fixes
         self.queueHeadUUID = queueHeadUUID
     }
@@ -64,7 +67,7 @@ extension RecordedTraceReader {
         let result = try live.assemble(queue: queueFixes, log: lineSource)
         let stored = StoredTrace<ReportFix>(tape: result.tape, count: result.count, geofences: geofences,
                                             geofenceCount: queue.geofences.count)
-        return RecordedTrace(dump: dump, fixes: stored, queueHeadUUID: queue.head)
+        return RecordedTrace(dump: dump, fixes: stored, queueHeadUUID: queue.head, bounds: live.semantics.bounds)
     }
 
     /// The log's fix lines, parsed and spooled.

@@ -32,8 +32,7 @@ public struct GPXExport: Sendable {
     @discardableResult
     public func write(track: ExportTrack, to path: String) throws(GPXWriteError) -> GPXExportSummary {
         // Bounds first (metadata comes before the points).
-        var bounds: GeoBounds?
-        do throws(ExportError) { bounds = try track.trackBounds() } catch { throw GPXWriteError(description: error.description) }
+        var bounds = track.trackBounds()
         for g in track.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
         let writer = try GPXWriter(path: path)
         writer.begin(creator: "\(ToolInfo.name) \(ToolInfo.version)", name: name, description: description, time: generatedAt,

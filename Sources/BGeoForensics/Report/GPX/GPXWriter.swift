@@ -158,11 +158,13 @@ public final class GPXWriter {
 
     /// A `<wpt>`: only before the first track.
     public func waypoint(_ point: Point) {
+        flushLines()
         writePoint("wpt", point, compact: false)
         waypointCount += 1
     }
 
     public func beginTrack(name: String?, description: String?, type: String?) {
+        flushLines()
         endTrack()
         start("trk")
         if let name { element("name", name) }
@@ -173,6 +175,7 @@ public final class GPXWriter {
 
     /// Closes the current segment (if any) and opens a new one.
     public func beginSegment() {
+        flushLines()
         endSegment()
         start("trkseg")
         inSegment = true
@@ -180,6 +183,7 @@ public final class GPXWriter {
     }
 
     public func endSegment() {
+        flushLines()
         guard inSegment else { return }
         // The last one-line point left the cursor at its end: put the closing tag on its own line.
         check(xmlTextWriterWriteRaw(writer, "\n    "))
@@ -188,6 +192,7 @@ public final class GPXWriter {
     }
 
     public func endTrack() {
+        flushLines()
         endSegment()
         guard inTrack else { return }
         check(xmlTextWriterEndElement(writer))
@@ -203,6 +208,7 @@ public final class GPXWriter {
             pointCount += 1
             return
         }
+        flushLines()
         xmlTextWriterSetIndent(writer, 0)
         check(xmlTextWriterWriteRaw(writer, "\n      "))
         writePoint("trkpt", point, compact: true)
@@ -212,6 +218,7 @@ public final class GPXWriter {
 
     /// Closes everything and flushes; throws if any write failed (disk full, closed pipe).
     public func finish() throws(GPXWriteError) {
+        flushLines()
         endTrack()
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
@@ -289,8 +296,23 @@ public final class GPXWriter {
             append("</extensions>")
         }
         append("</trkpt>")
-        Markup(compact: true, writer: self).flush()
+        if lines.count + markup.count > GPXWriter.linesBatch { flushLines() }
+        lines.append(contentsOf: markup)
+        markup.removeAll(keepingCapacity: true)
         return true
+    }
+
+    /// One-line points not yet handed to libxml2: written in one call per 64 KiB, and before any
+    /// other call to libxml2 (which must see them in order).
+    private var lines: [UInt8] = []
+    private static let linesBatch = 1 << 16
+
+    private func flushLines() {
+        guard !lines.isEmpty else { return }
+        lines.withUnsafeBufferPointer { bytes in
+            check(xmlTextWriterWriteRawLen(writer, bytes.baseAddress, Int32(bytes.count)))
+        }
+        lines.removeAll(keepingCapacity: true)
     }
 
     /// `<name>value</name>` with the value as `DecimalText` writes it.
