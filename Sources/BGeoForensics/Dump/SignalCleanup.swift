@@ -25,7 +25,12 @@ enum SignalCleanup {
         folders.initialize(repeating: nil, count: capacity)
         isFolder.initialize(repeating: false, count: capacity)
         saved.initialize(repeating: false, count: 65)
+        // Every static the handler reads is made here, never first in the handler: a lazy static
+        // allocates, and a signal that lands while malloc holds its lock then waits forever (a
+        // SIGTERM'd sanitize hung so in the suite: the handler's first use of `scratch`).
         _ = nameList
+        _ = scratch
+        _ = previous
         atexit { SignalCleanup.removeAll() }
         for signal in politeSignals + crashSignals { install(signal) }
     }()

@@ -8,27 +8,13 @@ import Testing
 @Suite struct GPXFastPathTests {
     static let directory = TestDirectory("gpx-fast-path")
 
-    /// Deterministic pseudo-random numbers (SplitMix64).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
-    }
-
     /// Strings a point may carry: plain ones (the fast path) and ones needing escaping or
     /// sanitising (the libxml2 path), so both meet in one file.
     static let texts: [String?] = [nil, "", "3c365801-5930-4855-915f-a2cbeaa71ff3", "accepted", "teleport", "a b",
                                    "<script>", "x&y", "say \"hi\"", "it's", "tab\there", "line\nbreak", "esc\u{1B}",
                                    "bidi\u{202E}", "zero\u{0}", "€uro", "\u{FFFE}"]
 
-    static func randomPoint(_ r: inout Random) -> GPXWriter.Point {
+    static func randomPoint(_ r: inout SplitMix64) -> GPXWriter.Point {
         let coordinates: [Double] = [0, -0.0, 90, -90, 91, 180, -180, 179.99999994, 179.99999996, 179.9999999, -179.99999996,
                                      .nan, .infinity, 1e-9, 52.2297263, 21.0121615]
         func coordinate(_ span: Double) -> Double { r.next() % 4 == 0 ? r.pick(coordinates) : (r.unit() * 2 - 1) * span }
@@ -65,7 +51,7 @@ import Testing
     }
 
     @Test func oneLinePointsAreTheBytesLibxml2Writes() throws {
-        var r = Random(state: 20261201)
+        var r = SplitMix64(seed: 20261201)
         let points = (0..<3000).map { _ in GPXFastPathTests.randomPoint(&r) }
         let fast = try GPXFastPathTests.write(points, plainLines: true)
         let reference = try GPXFastPathTests.write(points, plainLines: false)
@@ -84,7 +70,7 @@ import Testing
     }
 
     @Test func appendedDecimalsAreFormatsBytes() {
-        var r = Random(state: 7)
+        var r = SplitMix64(seed: 7)
         let specials: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 9e17, -9e17, 8.9999e17, 1e-12, 0.5, -0.5, 0.05, 2.675,
                                   179.99999995, -179.99999995, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
         for i in 0..<20_000 {
@@ -99,7 +85,7 @@ import Testing
     }
 
     @Test func appendedTimesAreFormatsBytes() {
-        var r = Random(state: 11)
+        var r = SplitMix64(seed: 11)
         let specials: [Double] = [0, -0.0005, -1, 951_782_400, 253_402_300_799.999, 253_402_300_800, -62_167_219_200,
                                   -62_167_219_200.001, .nan, .infinity, 1e16, -1e308, 1_785_100_000.9995]
         for i in 0..<20_000 {
@@ -109,4 +95,8 @@ import Testing
             #expect(String(decoding: bytes, as: UTF8.self) == Timestamp.format(value), "time \(value)")
         }
     }
+}
+
+extension SplitMix64 {
+    mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
 }
