@@ -43,16 +43,7 @@ import Testing
                 return "\"" + key + "\":" + (key == "n" && rng.int(0...1) == 0
                     ? "{\"x\":\(Self.randomValue(&rng, depth: 1)),\"s\":\(Self.randomString(&rng))}" : Self.randomValue(&rng, depth: 1))
             }.joined(separator: ",") + "}"
-            if round % 3 == 2, !text.utf8.isEmpty {
-                var bytes = Array(text.utf8)
-                let at = rng.int(0...(bytes.count - 1))
-                switch rng.int(0...2) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(bytes[at], at: at)
-                default: bytes[at] = [0x01, 0x22, 0x5C, 0x7D, 0x2C, 0x20][rng.int(0...5)]
-                }
-                text = String(decoding: bytes, as: UTF8.self)
-            }
+            if round % 3 == 2 { text = FieldScannerDifferentialTests.damaged(text, &rng) }
             var copy = text
             let okFields = copy.withUTF8 { scanner.scan($0, into: &fields) }
             let okValues = copy.withUTF8 { scanner.scan($0, into: &values) }

@@ -92,6 +92,19 @@ import Testing
         return shapes[rng.int(0...(shapes.count - 1))]
     }
 
+    /// `text` with one byte dropped, duplicated or replaced (a control byte among the replacements).
+    static func damaged(_ text: String, _ rng: inout SplitMix64) -> String {
+        guard !text.utf8.isEmpty else { return text }
+        var bytes = Array(text.utf8)
+        let at = rng.int(0...(bytes.count - 1))
+        switch rng.int(0...2) {
+        case 0: bytes.remove(at: at)
+        case 1: bytes.insert(bytes[at], at: at)
+        default: bytes[at] = [0x01, 0x22, 0x5C, 0x7D, 0x2C, 0x20][rng.int(0...5)]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func randomValue(_ rng: inout SplitMix64, depth: Int) -> String {
         switch rng.int(0...(depth > 1 ? 4 : 6)) {
         case 0, 1: return randomString(&rng)
@@ -136,17 +149,7 @@ import Testing
         var checkedValid = 0, checkedInvalid = 0
         for round in 0..<3000 {
             var text = Self.randomObject(&rng, depth: 0)
-            if round % 2 == 1, !text.utf8.isEmpty {
-                // Damage: drop, duplicate or replace one byte (a control byte among them).
-                var bytes = Array(text.utf8)
-                let at = rng.int(0...(bytes.count - 1))
-                switch rng.int(0...2) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(bytes[at], at: at)
-                default: bytes[at] = [0x01, 0x22, 0x5C, 0x7D, 0x2C, 0x20][rng.int(0...5)]
-                }
-                text = String(decoding: bytes, as: UTF8.self)
-            }
+            if round % 2 == 1 { text = Self.damaged(text, &rng) }
             let tree = try? JSONParser.parse(text)
             let isObject: Bool = { if case .object? = tree { return true } else { return false } }()
             var copy = text
