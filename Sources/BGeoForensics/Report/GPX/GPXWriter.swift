@@ -317,11 +317,16 @@ public final class GPXWriter {
 
     /// `<name>value</name>` with the value as `DecimalText` writes it.
     private func number(_ name: StaticString, _ value: Double, places: Int) {
+        appendElement(name) { DecimalText.append(value, places: places, to: &$0) }
+    }
+
+    /// `<name>…</name>` appended to `markup`, `content` writing what goes between the tags.
+    fileprivate func appendElement(_ name: StaticString, _ content: (inout [UInt8]) -> Void) {
         let tag = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         markup.append(UInt8(ascii: "<"))
         markup.append(contentsOf: tag)
         markup.append(UInt8(ascii: ">"))
-        DecimalText.append(value, places: places, to: &markup)
+        content(&markup)
         markup.append(UInt8(ascii: "<"))
         markup.append(UInt8(ascii: "/"))
         markup.append(contentsOf: tag)
@@ -355,14 +360,7 @@ public final class GPXWriter {
 
         func add(_ name: StaticString, _ value: String) {
             guard compact else { return writer.element(name, value) }
-            let tag = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            writer.markup.append(UInt8(ascii: "<"))
-            writer.markup.append(contentsOf: tag)
-            writer.markup.append(UInt8(ascii: ">"))
-            writer.markup.append(contentsOf: value.utf8)
-            writer.markup.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-            writer.markup.append(contentsOf: tag)
-            writer.markup.append(UInt8(ascii: ">"))
+            writer.appendElement(name) { $0.append(contentsOf: value.utf8) }
         }
 
         func flush() {
