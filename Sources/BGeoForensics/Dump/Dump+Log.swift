@@ -11,13 +11,19 @@ extension Dump {
     /// `forEachLogEntry`, offering each row first to `handledWithoutText` (after the same filters
     /// and the same validation, so the same warnings): a row it handles from the raw cells
     /// (returns true) is not built into a `LogEntry` nor passed to `body`. A grep query offers
-    /// none (it needs the text).
-    func forEachLogEntry(_ query: LogQuery, handledWithoutText: ((LogRowView) -> Bool)?,
-                         _ body: (LogEntry) throws -> Void) rethrows {
+    /// none (it needs the text). `rows` limits the read to those row ids; `continuing`, when
+    /// given, sees each row id the statement yields before anything else is done with the row,
+    /// and ends the read by returning false (a split read's boundary: see `TimelineBuilder+SplitLog`).
+    func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
+                         handledWithoutText: ((LogRowView) -> Bool)?, _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
         let table = "log_entries"
         var conditions: [String] = []
         var bindings: [SQLValue] = []
+        if let rows {
+            conditions += ["id >= ?", "id < ?"]
+            bindings += [.integer(rows.lowerBound), .integer(rows.upperBound)]
+        }
         if let maxLevel = query.maxLevel {
             conditions.append("level <= ?")
             bindings.append(.integer(Int64(maxLevel.rawValue)))
@@ -36,6 +42,9 @@ extension Dump {
         let needle = query.grep?.lowercased()
         var emitted = 0
         try scanRows(scan) { stmt, rowId in
+            if let continuing, !continuing(rowId) { return false }
+            // After a damaged page the conditions no longer apply (see RowScan.conditions).
+            if let rows, !rows.contains(rowId) { return true }
             guard let time = stmt.withUTF8(1, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
                 return true

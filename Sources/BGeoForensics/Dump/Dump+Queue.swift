@@ -58,9 +58,14 @@ extension Dump {
     /// The queue's row ids split in two halves (`first`: ids before `middle`), for reading the
     /// queue on two connections; nil when the table is small or its bounds cannot be read.
     func queueHalves(minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
-        guard let table = layout.queueTable,
-              // Two subqueries: each is one b-tree seek (min and max together would scan the table).
-              let stmt = try? database.prepare("SELECT (SELECT min(id) FROM \(quoteIdentifier(table))), (SELECT max(id) FROM \(quoteIdentifier(table)))"),
+        layout.queueTable.flatMap { rowHalves(of: $0, minimumRows: minimumRows) }
+    }
+
+    /// The row ids of `table` (one of the dump's own, keyed by `id`) split in two halves, for a
+    /// read on two connections; nil when the id span is under `minimumRows` or cannot be read.
+    func rowHalves(of table: String, minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
+        // Two subqueries: each is one b-tree seek (min and max together would scan the table).
+        guard let stmt = try? database.prepare("SELECT (SELECT min(id) FROM \(quoteIdentifier(table))), (SELECT max(id) FROM \(quoteIdentifier(table)))"),
               (try? stmt.step()) == true, !stmt.isNull(0), !stmt.isNull(1) else { return nil }
         let low = stmt.int64(0), high = stmt.int64(1)
         let (span, overflow) = high.subtractingReportingOverflow(low)

@@ -74,14 +74,17 @@ struct CoverageMap: Sendable {
             intervals.append(Interval(first: fix, last: fix, fixes: 1))
             return
         }
-        // General case: find the first interval whose end + threshold exceeds time.
+        // General case: find the first interval that ends less than `threshold` before time.
+        // Every comparison is a difference against the threshold (exact for two times of the same
+        // magnitude), never a sum (rounded): so a gap of exactly the threshold is judged alike on
+        // every path, and the map does not depend on the order the fixes came in (`absorb`).
         var low = 0
         var high = intervals.count
         while low < high {
             let mid = (low + high) / 2
-            if intervals[mid].end + threshold <= time { low = mid + 1 } else { high = mid }
+            if time - intervals[mid].end >= threshold { low = mid + 1 } else { high = mid }
         }
-        if low < intervals.count, time > intervals[low].start - threshold {
+        if low < intervals.count, intervals[low].start - time < threshold {
             extend(low, fix)
         } else {
             intervals.insert(Interval(first: fix, last: fix, fixes: 1), at: low)
@@ -107,6 +110,42 @@ struct CoverageMap: Sendable {
             intervals[index - 1].fixes += current.fixes
             if current.end >= intervals[index - 1].end { intervals[index - 1].last = current.last }
         }
+    }
+
+    /// Adds the fixes `later` gathered (with the same threshold) as if each had been `add`ed here,
+    /// after this map's own: a map built from two halves of a log equals the map of the whole.
+    /// Stretches whose gap is under the threshold join (overlapping ones too: a stretch's fixes
+    /// are less than the threshold apart, so one of them is that close to anything inside it);
+    /// at the joined stretch's edge, a later fix at the same instant wins only when richer, as in
+    /// `extend`.
+    mutating func absorb(_ later: CoverageMap) {
+        fixCount += later.fixCount
+        for interval in later.intervals { absorb(interval) }
+    }
+
+    private mutating func absorb(_ joining: Interval) {
+        var low = 0
+        var high = intervals.count
+        while low < high {
+            let mid = (low + high) / 2
+            if joining.start - intervals[mid].end >= threshold { low = mid + 1 } else { high = mid }
+        }
+        var upper = low
+        while upper < intervals.count, intervals[upper].start - joining.end < threshold { upper += 1 }
+        guard low < upper else {
+            intervals.insert(joining, at: low)
+            return
+        }
+        var merged = joining
+        merged.fixes += intervals[low..<upper].reduce(0) { $0 + $1.fixes }
+        let first = intervals[low].first, last = intervals[upper - 1].last
+        if !(joining.first.time < first.time || (joining.first.time == first.time && joining.first.richness > first.richness)) {
+            merged.first = first
+        }
+        if !(joining.last.time > last.time || (joining.last.time == last.time && joining.last.richness > last.richness)) {
+            merged.last = last
+        }
+        intervals.replaceSubrange(low..<upper, with: [merged])
     }
 
     /// The silent stretches between covered ones, oldest first: the fix before and the fix after.

@@ -66,11 +66,15 @@ public final class TimelineBuilder {
     var transport: String?
     var logUploadFailures = Tally()
 
-    let locationScanner = FieldScanner(paths: ["timestamp", "is_moving", "speed", "latitude", "longitude"])
+    var locationLines = LocationLineFolder()
     let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
     let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
     var scanValues: [ScannedValue] = []
-    var scanFields: [FieldScanner.Field] = []
+
+    /// Below this many log row ids the log is read in one pass (a second thread costs more).
+    var splitMinimumRows: Int64 = 50_000
+    /// 2 when the log's later half was read on a second connection (`SplitLogRead`), else 1.
+    private(set) var logPasses = 1
 
     /// Sees every log entry the timeline reads, in order, after the timeline has: lets a caller
     /// that needs other facts from the log (the report's trace lines and queue levels) share
@@ -99,8 +103,12 @@ public final class TimelineBuilder {
 
     /// Reads the dump and returns its diagnosed timeline.
     public func build() -> Timeline {
+        // The log's later half is read on a second connection while this thread reads the queue
+        // and the first half (nil: one pass, as for a small log or when an observer wants every entry).
+        let split = logObserver == nil
+            ? SplitLogRead.start(on: dump, query: logQuery, threshold: options.gapThreshold, minimumRows: splitMinimumRows) : nil
         scanQueue()
-        scanLog()
+        scanLog(split)
         tracker.finish()
         let allGaps = buildGaps()
         let findings = diagnose(gaps: allGaps)
@@ -156,25 +164,42 @@ public final class TimelineBuilder {
 
     // MARK: log
 
-    private func scanLog() {
-        let query = LogQuery(order: .oldestFirst, since: options.since, until: options.until)
-        // `location` lines (most of a log) need only their data's bytes: no LogEntry is built
-        // for them, unless an observer wants every entry.
-        let locationLines: ((LogRowView) -> Bool)? = logObserver != nil ? nil : { [self] row in
-            guard row.eventIs("location") else { return false }
-            logRows += 1
-            if firstAt == nil { firstAt = row.time }
-            lastAt = row.time
-            row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
+    private var logQuery: LogQuery { LogQuery(order: .oldestFirst, since: options.since, until: options.until) }
+
+    private func scanLog(_ split: SplitLogRead?) {
+        // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
+        // nothing: no LogEntry is built for them, unless an observer wants every entry.
+        let quickRows: ((LogRowView) -> Bool)? = logObserver != nil ? nil : { [self] row in
+            if row.eventIs("location") {
+                noteRow(at: row.time)
+                row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
+                return true
+            }
+            guard row.eventIs("queue.insert") else { return false }
+            noteRow(at: row.time)  // `handleHot` ignores them
             return true
         }
-        dump.forEachLogEntry(query, handledWithoutText: locationLines) { entry in
-            logRows += 1
-            if firstAt == nil { firstAt = entry.time }
-            lastAt = entry.time
+        dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
+                             handledWithoutText: quickRows) { entry in
+            noteRow(at: entry.time)
             handle(entry)
             logObserver?(entry)
         }
+        guard let later = split?.finish() else { return }
+        // The later half, as this pass would have gone on: its other rows handled in order, its
+        // fixes joined to the coverage (which nothing reads before the scans end).
+        logPasses = 2
+        for entry in later.entries { handle(entry) }
+        logRows += later.rows
+        if firstAt == nil { firstAt = later.firstAt }
+        if let last = later.lastAt { lastAt = last }
+        coverage.absorb(later.coverage)
+    }
+
+    private func noteRow(at time: Double) {
+        logRows += 1
+        if firstAt == nil { firstAt = time }
+        lastAt = time
     }
 
     private func handle(_ entry: LogEntry) {
@@ -198,22 +223,7 @@ public final class TimelineBuilder {
 
     /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
     private func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
-        guard let data else {
-            coverage.add(lineTime, moving: nil)
-            return
-        }
-        if let time = LocationLineReader.time(data) {
-            coverage.add(CoverageMap.Fix(time: time, logRow: rowId))
-            return
-        }
-        guard locationScanner.scan(data, into: &scanFields) else {
-            coverage.add(lineTime, moving: nil)
-            return
-        }
-        let time = scanFields[0].withStringBytes(in: data) { $0.flatMap(Timestamp.parse(bytes:)) } ?? lineTime
-        var moving = scanFields[1].bool
-        if moving == nil, let speed = scanFields[2].double, speed >= 0 { moving = speed > 1 }
-        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: scanFields[3].double, longitude: scanFields[4].double))
+        locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
     }
 
     /// The few scalar fields of a frequent row as a small object, without building the whole
