@@ -71,7 +71,7 @@ extension Dump {
                     warnScanFailure(error, table: scan.table, afterRow: lastRow)
                     return
                 }
-                if !salvage.announced {
+                if !salvage.announced, !salvageAnnounced.contains(scan.table) {
                     // Once per table: later scans of it read the salvaged rows silently.
                     salvage.announced = true
                     let position = lastRow.map { "after row \($0)" } ?? "at its first row"

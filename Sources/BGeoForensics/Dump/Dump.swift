@@ -30,6 +30,9 @@ public final class Dump {
     /// Whether a damaged page is salvaged past (the default). A connection whose scan is redone in
     /// one piece after any damage turns it off: it stops at the damage instead.
     var salvagesOnDamage = true
+    /// Tables whose salvage another connection already announced for this dump (`PendingRedactor`):
+    /// this one salvages them silently, as a second scan on one connection would.
+    var salvageAnnounced: Set<String> = []
 
     /// Opens `path` as evidence: copies it (and its -wal) into a private folder inside
     /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A -wal that

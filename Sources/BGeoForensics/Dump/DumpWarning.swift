@@ -50,6 +50,30 @@ public final class WarningLog: @unchecked Sendable {
         add(DumpWarning(table: table, rowId: rowId, message: message))
     }
 
+    /// How many warnings there are so far (a place to `place` others at later).
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return ordered.count
+    }
+
+    /// Puts `other`'s warnings at `index` (a past `count`), in their order, as if they had been
+    /// found there: one of them found since is moved there, not repeated. For work done on
+    /// another connection beside the reads that followed it, whose warnings must read as if it
+    /// had been done first.
+    public func place(_ other: WarningLog, at index: Int) {
+        let placed = other.all
+        guard !placed.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let moving = Set(placed)
+        let head = ordered.prefix(min(index, ordered.count))
+        let tail = ordered.dropFirst(head.count)
+        let before = Set(head)
+        ordered = Array(head) + placed.filter { !before.contains($0) } + tail.filter { !moving.contains($0) }
+        seen.formUnion(moving)
+    }
+
     /// Appends another log's warnings after this one's (keeps per-table order when two tables
     /// were scanned in parallel).
     public func add(contentsOf other: WarningLog) {

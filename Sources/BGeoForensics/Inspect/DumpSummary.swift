@@ -45,6 +45,11 @@ public struct DumpSummary: Sendable {
     }
 
     public init(dump: Dump, redactor: Redactor) {
+        self.init(dump: dump, pendingRedactor: PendingRedactor(dump, resolved: redactor))
+    }
+
+    /// A summary whose redactor is learned beside the scans (it is needed only for the state).
+    public init(dump: Dump, pendingRedactor: PendingRedactor) {
         path = dump.path
         layout = dump.layout
         // The queue and the log are independent tables: scan them on two threads, each through its
@@ -61,7 +66,7 @@ public struct DumpSummary: Sendable {
         sanitized = engine.sanitized
         let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
         state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
-                                      redactor: redactor, reference: reference)
+                                      redactor: pendingRedactor.redactor, reference: reference)
         // Last: the hashes are computed beside the scans.
         inputs = dump.inputs
         warnings = dump.warnings.all

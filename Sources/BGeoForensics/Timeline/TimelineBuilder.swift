@@ -8,7 +8,9 @@ public final class TimelineBuilder {
     public let dump: Dump
     public let options: TimelineOptions
     public let policy: UploadPolicy
-    let redactor: Redactor
+    /// Learned beside the queue scan; the first text the timeline keeps waits for it.
+    private let pendingRedactor: PendingRedactor
+    var redactor: Redactor { pendingRedactor.redactor }
 
     // Config as recorded, and as it changes along the log.
     let recordedConfig: SDKConfig
@@ -26,7 +28,9 @@ public final class TimelineBuilder {
 
     var coverage: CoverageMap
     var collector: EventCollector
-    var tracker: UploadTracker
+    /// Made when the log scan first needs it (it keeps the redactor).
+    lazy var tracker = UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
+                                     attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
     var marks: [ContextMark] = []
 
     // Queue at the moment of the dump.
@@ -83,11 +87,16 @@ public final class TimelineBuilder {
 
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
-    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor? = nil) {
+    public convenience init(dump: Dump, options: TimelineOptions = TimelineOptions(), redactor: Redactor? = nil) {
+        self.init(dump: dump, options: options, pendingRedactor: redactor.map { PendingRedactor(dump, resolved: $0) } ?? PendingRedactor(dump))
+    }
+
+    /// A builder whose redactor is still being learned (`PendingRedactor`): the queue is read
+    /// meanwhile.
+    public init(dump: Dump, options: TimelineOptions = TimelineOptions(), pendingRedactor: PendingRedactor) {
         self.dump = dump
         self.options = options
-        let redactor = redactor ?? dump.makeRedactor()
-        self.redactor = redactor
+        self.pendingRedactor = pendingRedactor
         policy = options.policy ?? UploadPolicy.forFormat(dump.layout.format)
         let recorded = dump.recordedConfig()
         recordedConfig = recorded.config
@@ -97,8 +106,6 @@ public final class TimelineBuilder {
         refreshReadiness = RefreshContract.readiness(recorded.config, storedAuth: storedAuth)
         coverage = CoverageMap(threshold: options.gapThreshold)
         collector = EventCollector(limit: options.eventLimit)
-        tracker = UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
-                                attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
     }
 
     /// Reads the dump and returns its diagnosed timeline.

@@ -11,12 +11,13 @@ enum InspectCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
-        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
-        let summary = DumpSummary(dump: dump, redactor: redactor)
+        // The secrets are learned on a second connection while the tables are read.
+        let redactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
+        let summary = DumpSummary(dump: dump, pendingRedactor: redactor)
         if arguments.flag("--json") {
             CommandSupport.printJSON(summary.json)
         } else {
-            CommandSupport.stdout.write(redactor.redact(text: summary.text))
+            CommandSupport.stdout.write(redactor.redactor.redact(text: summary.text))
         }
         return 0
     }

@@ -35,10 +35,11 @@ enum TimelineCommand: CLICommand {
         if let gap = try arguments.duration("--gap", positive: true) { options.gapThreshold = gap }
         let findingsOnly = arguments.flag("--findings-only")
         let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
-        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        // The secrets are learned on a second connection while the queue is read.
+        let redactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
         let progress = StageProgress(label: "timeline")
         progress.stage("reading the queue and the log")
-        let timeline = TimelineBuilder(dump: dump, options: options, redactor: redactor).build()
+        let timeline = TimelineBuilder(dump: dump, options: options, pendingRedactor: redactor).build()
         progress.finish()
         if arguments.flag("--json") {
             CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The dump's redactor (`Dump.makeRedactor`), learned on a second connection to the private copy
+/// while the caller reads on: learning reads the whole log for its `config` lines (a third of a
+/// second on a million rows), and most commands need the redactor only once they write. What
+/// the learning warned about is placed where a redactor made first would have put it, and a
+/// table it found damaged is salvaged silently by the caller's connection afterwards (as a second
+/// scan on one connection would be): the output is the same as with `makeRedactor` up front.
+public final class PendingRedactor: @unchecked Sendable {
+    private let dump: Dump
+    private let mark: Int
+    private var work: BackgroundWork<(redactor: Redactor, reader: UncheckedBox<Dump>)>?
+    private var resolved: Redactor?
+    private let lock = NSLock()
+
+    /// Starts learning `dump`'s secrets (at once, on this thread, when a second thread is not
+    /// allowed or no second connection opens; nothing is learned when `enabled` is false).
+    public init(_ dump: Dump, enabled: Bool = true) {
+        self.dump = dump
+        mark = dump.warnings.count
+        guard enabled else {
+            resolved = Redactor(enabled: false)
+            return
+        }
+        guard ScanThreading.allowsSecondThread, let reader = try? dump.parallelReader() else {
+            resolved = dump.makeRedactor()
+            return
+        }
+        let box = UncheckedBox(reader)
+        work = BackgroundWork { (box.value.makeRedactor(), box) }
+    }
+
+    /// A redactor already known (no learning).
+    public init(_ dump: Dump, resolved redactor: Redactor) {
+        self.dump = dump
+        mark = dump.warnings.count
+        resolved = redactor
+    }
+
+    /// The redactor, once learned (waits for it the first time).
+    public var redactor: Redactor {
+        lock.lock()
+        defer { lock.unlock() }
+        if let resolved { return resolved }
+        let (redactor, box) = work!.take()
+        work = nil
+        let reader = box.value
+        dump.warnings.place(reader.warnings, at: mark)
+        if reader.scanInterrupted { dump.scanInterrupted = true }
+        for (table, salvage) in reader.salvagedTables where salvage?.announced == true { dump.salvageAnnounced.insert(table) }
+        resolved = redactor
+        return redactor
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// `PendingRedactor` learns the secrets on a second connection while the tables are read. A
+/// redactor made up front is the reference: the same redacted output, the same warnings in the
+/// same order, on hostile and damaged dumps too.
+@Suite struct PendingRedactorTests {
+    /// Queue rows that warn, config lines that warn (bad time, broken JSON), a secret that only a
+    /// late config line names (so earlier text needs it), and enough log rows for the timeline's
+    /// split read; `damage` garbles a page of the log.
+    static func hostileDump(_ path: String, damage: Bool) throws {
+        let w = try DumpWriter(path: path, layout: .current)
+        try w.begin()
+        for i in 1...300 { try w.insertRecord(Fixtures.record(i)) }
+        _ = try w.insertRecord(uuid: "bad-1", timestamp: "2026-07-24T09:00:00.000Z", json: "{\"coords\":")
+        _ = try w.insertRecord(uuid: "bad-2", timestamp: "not a time", json: "{}")
+        let lateSecret = "sk_live_only_in_the_last_config_1234"
+        _ = try w.insertLog(ts: "2026-07-24T09:00:00.000Z", level: 3, event: "config", data: Fixtures.config)
+        _ = try w.insertLog(ts: "2026-07-24T09:00:01.000Z", level: 2, src: "js", event: "app", message: "key \(lateSecret) in use", data: nil as String?)
+        _ = try w.insertLog(ts: "bad time", level: 3, event: "config", data: "{}")
+        _ = try w.insertLog(ts: "2026-07-24T09:00:02.000Z", level: 3, event: "config", data: "{\"headers\":")
+        for i in 0..<6000 {
+            let t = Timestamp.format(1_784_880_100 + Double(i) * 5)
+            _ = try w.insertLog(ts: t, level: 4, event: i % 50 == 7 ? "http.response" : "location",
+                                data: i % 50 == 7 ? "{\"status\":401,\"count\":1,\"response\":\"token \(Fixtures.accessToken)\"}"
+                                    : "{\"uuid\":\"u\(i)\",\"timestamp\":\"\(t)\",\"latitude\":52.1,\"longitude\":21.0}")
+        }
+        var late = Fixtures.config.objectValue!
+        late["headers"] = ["X-Api-Key": .string(lateSecret)]
+        _ = try w.insertLog(ts: "2026-07-24T20:00:00.000Z", level: 3, event: "config", data: .object(late))
+        try w.commit()
+        try w.setState("config", Fixtures.config)
+        try w.setState("auth", raw: "{not json")
+        try w.close()
+        guard damage else { return }
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: (size / 4096 * 2 / 3) * 4096 + 8)
+        handle.write(Data(repeating: 0xA5, count: 600))
+        try handle.close()
+    }
+
+    @Test(arguments: [false, true])
+    func inspectIsTheSameAsWithARedactorMadeFirst(damage: Bool) throws {
+        let dir = TestDirectory("pending-inspect-\(damage)")
+        let path = dir.file("bgeo.db")
+        try Self.hostileDump(path, damage: damage)
+        let upFront = try Dump(path: path)
+        let reference = DumpSummary(dump: upFront, redactor: upFront.makeRedactor())
+        let pendingDump = try Dump(path: path)
+        let pending = PendingRedactor(pendingDump)
+        let summary = DumpSummary(dump: pendingDump, pendingRedactor: pending)
+        #expect(summary.json.jsonText == reference.json.jsonText)
+        #expect(pending.redactor.redact(text: summary.text) == upFront.makeRedactor().redact(text: reference.text))
+        #expect(pendingDump.warnings.all == upFront.warnings.all)
+        #expect(upFront.warnings.all.count >= 4, "\(upFront.warnings.all)")
+        #expect(!summary.json.jsonText.contains(Fixtures.accessToken))
+    }
+
+    @Test(arguments: [false, true])
+    func theTimelineIsTheSameAsWithARedactorMadeFirst(damage: Bool) throws {
+        let dir = TestDirectory("pending-timeline-\(damage)")
+        let path = dir.file("bgeo.db")
+        try Self.hostileDump(path, damage: damage)
+        let upFront = try Dump(path: path)
+        let reference = TimelineBuilder(dump: upFront, redactor: upFront.makeRedactor()).build()
+        let pendingDump = try Dump(path: path)
+        let timeline = TimelineBuilder(dump: pendingDump, pendingRedactor: PendingRedactor(pendingDump)).build()
+        #expect(timeline.json().jsonText == reference.json().jsonText)
+        #expect(pendingDump.warnings.all == upFront.warnings.all)
+        #expect(!timeline.json().jsonText.contains("sk_live_only_in_the_last_config_1234"))
+        #expect(!timeline.json().jsonText.contains(Fixtures.accessToken))
+        if damage { #expect(upFront.warnings.all.contains { $0.table == "log_entries" && $0.message.contains("reading stopped") }) }
+    }
+
+    /// `WarningLog.place`: the placed warnings read as if found at the mark; one found since is
+    /// moved there, not repeated.
+    @Test func placedWarningsTakeTheirPlace() {
+        let log = WarningLog()
+        func w(_ n: Int) -> DumpWarning { DumpWarning(table: "t", rowId: Int64(n), message: "m") }
+        log.add(w(1))
+        let mark = log.count
+        log.add(w(5))
+        log.add(w(3))
+        log.add(w(6))
+        let other = WarningLog()
+        other.add(w(2))
+        other.add(w(3))
+        other.add(w(1))
+        log.place(other, at: mark)
+        #expect(log.all == [w(1), w(2), w(3), w(5), w(6)])
+        log.add(w(2))
+        #expect(log.all.count == 5)
+    }
+}
