@@ -9,8 +9,14 @@ public enum ExportFile {
     /// Dump text written into the file (uuids, geofence identifiers) goes through `redactor`.
     public static func write(dump: Dump, to path: String, options: ExportOptions, redactor: Redactor = .disabled,
                              progress: StageProgress = .silent) throws -> Result {
+        try write(dump: dump, to: path, options: options, pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
+    }
+
+    /// `write`, with a redactor still being learned (`PendingRedactor`) while the track is read.
+    public static func write(dump: Dump, to path: String, options: ExportOptions, pendingRedactor: PendingRedactor,
+                             progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
-        let track = try ExportTrack.read(dump, mode: options.mode, overrides: options.overrides, redactor: redactor,
+        let track = try ExportTrack.read(dump, mode: options.mode, overrides: options.overrides, pendingRedactor: pendingRedactor,
                                          progress: progress)
         progress.stage("writing the \(options.format.rawValue) to \(path)")
         let title = "BGeo dump \(dump.displayName), \(options.mode.rawValue) track"

@@ -25,16 +25,24 @@ public struct ExportTrack: Sendable {
     /// before anything is read.
     public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], redactor: Redactor = .disabled,
                             progress: StageProgress = .silent) throws -> ExportTrack {
+        try read(dump, mode: mode, overrides: overrides, pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
+    }
+
+    /// `read`, with a redactor still being learned: it is waited for once the trace is stored.
+    public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], pendingRedactor: PendingRedactor,
+                            progress: StageProgress = .silent) throws -> ExportTrack {
         progress.stage("reading the \(mode.rawValue) track")
         switch mode {
         case .recorded, .raw:
             let trace = try RecordedTraceReader.stored(dump)
+            let redactor = pendingRedactor.redactor
             return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [], source: .recorded(trace),
                                redactor: redactor)
         case .replayed:
             var configuration = ReplayConfiguration.recorded(from: dump)
             for text in overrides { try configuration.apply(set: text) }
             let trace = try TraceBuilder.storedTrace(dump: dump)
+            let redactor = pendingRedactor.redactor
             progress.stage("replaying \(trace.count) fixes")
             // One pass counts the decisions for the note and finds the track's bounds (which a GPX
             // header needs before its points), so no writer replays again just for the bounds.

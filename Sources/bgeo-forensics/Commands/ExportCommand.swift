@@ -55,7 +55,7 @@ enum ExportCommand: CLICommand {
         let options = ExportOptions(format: format, mode: mode, overrides: overrides, gapSeconds: gap,
                                     includesFixes: arguments.flag("--points"), generatedAt: generatedAt)
         let result = try ExportFile.write(dump: dump, to: output, options: options,
-                                          redactor: dump.makeRedactor(enabled: !arguments.flag("--show-secrets")),
+                                          pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                           progress: StageProgress(label: "export"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         let s = result.summary

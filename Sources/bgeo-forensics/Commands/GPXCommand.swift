@@ -35,7 +35,7 @@ enum GPXCommand: CLICommand {
         try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
         let dump = try CommandSupport.openDump(arguments)
         let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
-                                       redactor: dump.makeRedactor(enabled: !arguments.flag("--show-secrets")),
+                                       pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                        progress: StageProgress(label: "gpx"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         if arguments.flag("--json") {

@@ -35,8 +35,9 @@ enum ReplayCommand: CLICommand {
             throw UsageError(message: "--compare needs a what-if: give --set KEY=VALUE or --config FILE.json")
         }
         let dump = try CommandSupport.openDump(arguments)
-        // Uuids, timestamps and config notes are dump text: redacted like every other output.
-        let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        // Uuids, timestamps and config notes are dump text: redacted like every other output. The
+        // secrets are learned on a second connection while the trace is read.
+        let pendingRedactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
         let recorded = ReplayConfiguration.recorded(from: dump)
         var whatIf = recorded
         if let configFile { try whatIf.apply(configFile: configFile) }
@@ -45,6 +46,7 @@ enum ReplayCommand: CLICommand {
         let progress = StageProgress(label: "replay")
         progress.stage("reading the queue and the log")
         let trace = try TraceBuilder.storedTrace(dump: dump)
+        let redactor = pendingRedactor.redactor  // before any warning is read: it places its own
         let out = CommandSupport.stdout
         let json = arguments.flag("--json")
         let listFixes = arguments.flag("--fixes")

@@ -74,6 +74,22 @@ import Testing
         if damage { #expect(upFront.warnings.all.contains { $0.table == "log_entries" && $0.message.contains("reading stopped") }) }
     }
 
+    @Test(arguments: [TrackMode.recorded, .replayed])
+    func gpxIsTheSameAsWithARedactorMadeFirst(mode: TrackMode) throws {
+        let dir = TestDirectory("pending-gpx-\(mode.rawValue)")
+        let path = dir.file("bgeo.db")
+        try Self.hostileDump(path, damage: true)
+        let upFront = try Dump(path: path)
+        _ = try GPXFile.write(dump: upFront, to: dir.file("first.gpx"), mode: mode, generatedAt: 0, redactor: upFront.makeRedactor())
+        let pendingDump = try Dump(path: path)
+        _ = try GPXFile.write(dump: pendingDump, to: dir.file("pending.gpx"), mode: mode, generatedAt: 0,
+                              pendingRedactor: PendingRedactor(pendingDump))
+        let first = try Data(contentsOf: URL(fileURLWithPath: dir.file("first.gpx")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("pending.gpx"))) == first)
+        #expect(first.count > 1000)
+        #expect(pendingDump.warnings.all == upFront.warnings.all)
+    }
+
     /// `WarningLog.place`: the placed warnings read as if found at the mark; one found since is
     /// moved there, not repeated.
     @Test func placedWarningsTakeTheirPlace() {
