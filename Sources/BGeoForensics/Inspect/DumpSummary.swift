@@ -75,11 +75,14 @@ public struct DumpSummary: Sendable {
     static func scanQueue(_ dump: Dump) -> QueueStats {
         var q = QueueStats()
         var total: Int?
-        if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
-           (try? stmt.step()) == true {
-            total = stmt.int(0)
+        // Counted while the queue's later half is read (a count walks the whole index).
+        let tally = QueueTally.read(dump) {
+            if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
+               (try? stmt.step()) == true {
+                total = stmt.int(0)
+            }
+            return total
         }
-        let tally = QueueTally.read(dump, rowCount: total)
         q.count = tally.count
         q.locations = tally.locations
         q.geofences = tally.geofences
@@ -214,13 +217,23 @@ struct QueueTally {
     /// same order). Otherwise the queue is read again in one pass on `dump` itself. Below
     /// `minimumSplitRows` row ids the queue is read in one pass (a second thread costs more).
     static func read(_ dump: Dump, rowCount: Int?, minimumSplitRows: Int64 = 50_000) -> QueueTally {
-        if ScanThreading.allowsSecondThread, let rowCount, let halves = dump.queueHalves(minimumRows: minimumSplitRows),
+        read(dump, minimumSplitRows: minimumSplitRows) { rowCount }
+    }
+
+    /// `read`, with the row count taken by `countRows` on `dump`'s connection while the later
+    /// half is being read (called exactly once).
+    static func read(_ dump: Dump, minimumSplitRows: Int64 = 50_000, countRows: () -> Int?) -> QueueTally {
+        if ScanThreading.allowsSecondThread, let halves = dump.queueHalves(minimumRows: minimumSplitRows),
            let first = try? dump.parallelReader(), let second = try? dump.parallelReader() {
             // Damage ends the split (the queue is then read again in one pass): no salvage here.
             first.salvagesOnDamage = false
             second.salvagesOnDamage = false
             let box = UncheckedBox(second)
             let later = BackgroundWork { QueueTally(box.value, rows: halves.second) }
+            guard let rowCount = countRows() else {
+                _ = later.take()
+                return QueueTally(dump, rows: nil)
+            }
             var tally = QueueTally(first, rows: halves.first)
             let rest = later.take()
             if !first.scanInterrupted, !second.scanInterrupted, tally.rowsRead + rest.rowsRead == rowCount {
@@ -230,7 +243,9 @@ struct QueueTally {
                 tally.passes = 2
                 return tally
             }
+            return QueueTally(dump, rows: nil)
         }
+        _ = countRows()
         return QueueTally(dump, rows: nil)
     }
 
