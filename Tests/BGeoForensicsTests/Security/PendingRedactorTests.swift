@@ -33,12 +33,7 @@ import Testing
         try w.setState("config", Fixtures.config)
         try w.setState("auth", raw: "{not json")
         try w.close()
-        guard damage else { return }
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: (size / 4096 * 2 / 3) * 4096 + 8)
-        handle.write(Data(repeating: 0xA5, count: 600))
-        try handle.close()
+        if damage { try PageDamage.garble(path, at: 2.0 / 3) }
     }
 
     @Test(arguments: [false, true])

@@ -62,3 +62,15 @@ enum Fixtures {
         return w
     }
 }
+
+/// Damage done to a dump file the way a bad flash page does it.
+enum PageDamage {
+    /// Overwrites 600 bytes inside the 4 KiB page at `fraction` of the file (0.5: the middle).
+    static func garble(_ path: String, at fraction: Double) throws {
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+        defer { try? handle.close() }
+        let pages = try handle.seekToEnd() / 4096
+        try handle.seek(toOffset: UInt64(Double(pages) * fraction) * 4096 + 8)
+        handle.write(Data(repeating: 0xA5, count: 600))
+    }
+}
