@@ -76,6 +76,9 @@ public final class TimelineBuilder {
     /// that needs other facts from the log (the report's trace lines and queue levels) share
     /// this scan instead of reading a million rows again.
     public var logObserver: ((LogEntry) -> Void)?
+    /// With a `logObserver`, sees the `location` rows instead of it, from their cells, after the
+    /// timeline has: those rows (most of a log) then keep the fast path (no `LogEntry` built).
+    var locationRowObserver: ((LogRowView) -> Void)?
 
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
@@ -159,13 +162,14 @@ public final class TimelineBuilder {
     private func scanLog() {
         let query = LogQuery(order: .oldestFirst, since: options.since, until: options.until)
         // `location` lines (most of a log) need only their data's bytes: no LogEntry is built
-        // for them, unless an observer wants every entry.
-        let locationLines: ((LogRowView) -> Bool)? = logObserver != nil ? nil : { [self] row in
+        // for them, unless an observer wants every entry and not these rows apart.
+        let locationLines: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
             guard row.eventIs("location") else { return false }
             logRows += 1
             if firstAt == nil { firstAt = row.time }
             lastAt = row.time
             row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
+            locationRowObserver?(row)
             return true
         }
         dump.forEachLogEntry(query, handledWithoutText: locationLines) { entry in
