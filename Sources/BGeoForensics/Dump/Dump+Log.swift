@@ -94,6 +94,9 @@ struct LogRowView {
         }
     }
 
+    /// The `ts` cell as written (a String is made: ask only when it is kept).
+    var tsText: String { stmt.text(1) ?? "" }
+
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }
 }

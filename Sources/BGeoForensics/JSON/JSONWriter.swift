@@ -91,27 +91,51 @@ public struct JSONWriter: Sendable {
         if !needsEscape {
             out += s
         } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "<" where htmlSafe: out += "\\u003c"
-                case ">" where htmlSafe: out += "\\u003e"
-                case "&" where htmlSafe: out += "\\u0026"
-                default:
-                    if TerminalText.isControl(scalar.value) {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
+            writeEscaped(s, into: &out)
         }
         out += "\""
+    }
+}
+
+extension JSONWriter {
+    /// The body of a string that needs escapes: the runs between escapes are appended whole
+    /// (a String's UTF-8 is valid, so each run cut at scalar boundaries is too), not scalar by scalar.
+    private func writeEscaped(_ s: String, into out: inout String) {
+        var text = s
+        text.withUTF8 { bytes in
+            var runStart = 0, i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                let length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                var value = length == 1 ? UInt32(b) : UInt32(b) & (0x7F >> length)
+                for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                if let escape = escape(value) {
+                    if i > runStart { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<i]), as: UTF8.self) }
+                    out += escape
+                    runStart = i + length
+                }
+                i += length
+            }
+            if bytes.count > runStart { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
+        }
+    }
+
+    /// How the scalar `value` is written inside a JSON string, nil when as itself.
+    private func escape(_ value: UInt32) -> String? {
+        switch value {
+        case 0x22: return "\\\""
+        case 0x5C: return "\\\\"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x3C where htmlSafe: return "\\u003c"
+        case 0x3E where htmlSafe: return "\\u003e"
+        case 0x26 where htmlSafe: return "\\u0026"
+        default:
+            guard TerminalText.isControl(value) else { return nil }
+            let hex = String(value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }
 

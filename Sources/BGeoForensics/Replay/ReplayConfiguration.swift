@@ -23,22 +23,45 @@ public struct ReplayConfiguration: Sendable {
     /// locationFilterPolicy and kalmanProfile only when tracking restarts, so a trace can span
     /// several filter configs while replay uses one.
     public static func recorded(from dump: Dump) -> ReplayConfiguration {
-        let (config, source) = dump.recordedConfig()
-        var result = ReplayConfiguration(sdkConfig: config, source: source.description)
-        let effective = FilterConfig(config: config)
-        var differing: [String] = []
-        var count = 0
-        dump.forEachLogEntry(LogQuery(events: ["config"])) { entry in
+        var lines = ConfigLines(dump.recordedConfig())
+        dump.forEachLogEntry(LogQuery(events: ["config"])) { lines.add($0) }
+        return lines.configuration
+    }
+
+    /// The recorded config and the `config` log lines compared with it, one at a time: lets a
+    /// caller that already scans those lines (the report's redactor) build the configuration
+    /// without reading the log again.
+    struct ConfigLines {
+        private var result: ReplayConfiguration
+        private let effective: FilterConfig
+        /// The first three differing lines, quoted; the rest are only counted.
+        private var examples: [String] = []
+        private var differing = 0
+        private var count = 0
+
+        init(_ recorded: (config: SDKConfig, source: ConfigSource)) {
+            result = ReplayConfiguration(sdkConfig: recorded.config, source: recorded.source.description)
+            effective = FilterConfig(config: recorded.config)
+        }
+
+        /// Takes a `config` log line.
+        mutating func add(_ entry: LogEntry) {
             guard let object = entry.data?.objectValue else { return }
             count += 1
             let logged = FilterConfig(config: SDKConfig(object))
-            if logged != effective { differing.append("\(entry.tsText) (\(logged.summary))") }
+            guard logged != effective else { return }
+            differing += 1
+            if examples.count < 3 { examples.append("\(entry.tsText) (\(logged.summary))") }
         }
-        if !differing.isEmpty {
-            result.history.append("\(differing.count) of \(count) config log lines set different filter keys, e.g. "
-                + differing.prefix(3).joined(separator: "; ") + "; replay applies one config to the whole trace")
+
+        var configuration: ReplayConfiguration {
+            var configuration = result
+            if differing > 0 {
+                configuration.history.append("\(differing) of \(count) config log lines set different filter keys, e.g. "
+                    + examples.joined(separator: "; ") + "; replay applies one config to the whole trace")
+            }
+            return configuration
         }
-        return result
     }
 
     public var filter: FilterConfig { FilterConfig(config: sdkConfig) }

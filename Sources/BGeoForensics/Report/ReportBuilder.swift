@@ -8,9 +8,9 @@ public enum ReportBuilder {
     /// replay cannot use.
     public static func build(dump: Dump, options: ReportOptions, progress: StageProgress = .silent) throws -> ReportDocument {
         progress.stage("learning the dump's secrets (to redact them)")
-        let redactor = dump.makeRedactor(enabled: !options.showSecrets)
+        let (redactor, recorded) = learnSecretsAndConfig(dump, showSecrets: options.showSecrets)
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
-        var configuration = ReplayConfiguration.recorded(from: dump)
+        var configuration = recorded
         for text in options.overrides { try configuration.apply(set: text) }
         progress.stage("reading the log and the queue")
         let scan = try ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
@@ -69,6 +69,18 @@ public enum ReportBuilder {
             evidenceText: evidenceText, uuidAnchors: uuidAnchors,
             mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).",
             sanitized: timeline.sanitized)
+    }
+
+    /// The redactor and the recorded replay configuration. Both read the `config` log lines: when
+    /// the redactor reads them and the config is `state.config` (known before any line, no
+    /// warning of its own), one scan serves both; otherwise each reads them as on its own.
+    static func learnSecretsAndConfig(_ dump: Dump, showSecrets: Bool) -> (Redactor, ReplayConfiguration) {
+        guard !showSecrets, dump.engineState().config != nil else {
+            return (dump.makeRedactor(enabled: !showSecrets), ReplayConfiguration.recorded(from: dump))
+        }
+        var lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
+        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
+        return (redactor, lines.configuration)
     }
 
     /// The replay section: decision counts, odometers, top contributors, diagnosis.

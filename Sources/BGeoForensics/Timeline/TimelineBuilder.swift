@@ -84,6 +84,9 @@ public final class TimelineBuilder {
     /// that needs other facts from the log (the report's trace lines and queue levels) share
     /// this scan instead of reading a million rows again.
     public var logObserver: ((LogEntry) -> Void)?
+    /// With a `logObserver`, sees the `location` rows instead of it, from their cells, after the
+    /// timeline has: those rows (most of a log) then keep the fast path (no `LogEntry` built).
+    var locationRowObserver: ((LogRowView) -> Void)?
 
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
@@ -175,14 +178,17 @@ public final class TimelineBuilder {
 
     private func scanLog(_ split: SplitLogRead?) {
         // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
-        // nothing: no LogEntry is built for them, unless an observer wants every entry.
-        let quickRows: ((LogRowView) -> Bool)? = logObserver != nil ? nil : { [self] row in
+        // nothing: no LogEntry is built for them, unless an observer wants every entry (and
+        // not the location rows apart, from their cells).
+        let quickRows: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
             if row.eventIs("location") {
                 noteRow(at: row.time)
                 row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
+                locationRowObserver?(row)
                 return true
             }
-            guard row.eventIs("queue.insert") else { return false }
+            // An observer sees every other row (the report reads queue depths from them).
+            guard logObserver == nil, row.eventIs("queue.insert") else { return false }
             noteRow(at: row.time)  // `handleHot` ignores them
             return true
         }

@@ -53,6 +53,11 @@ extension TraceBuilder {
             if let item = parsed.parse(entry, warnings: warnings) { spool.add(item) }
         }
 
+        /// `add` for a `location` row read from its cells (no `LogEntry` built).
+        mutating func addLocation(_ row: LogRowView, warnings: WarningLog) {
+            if let item = parsed.parse(row, event: .location, warnings: warnings) { spool.add(item) }
+        }
+
         /// Spools every fix line of the log.
         static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> LineSpool {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)

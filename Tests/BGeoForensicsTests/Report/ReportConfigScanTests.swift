@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// The report learns the dump's secrets and its recorded replay config from one scan of the
+/// `config` log lines (`ReportBuilder.learnSecretsAndConfig`) where the redactor and replay
+/// each read them on their own: the same redactor, the same config notes and the same
+/// warnings, in the same order, with or without `state.config`.
+@Suite struct ReportConfigScanTests {
+    static func write(_ path: String, stateConfig: Bool) throws {
+        let w = try DumpWriter(path: path, layout: .current)
+        try w.begin()
+        if stateConfig {
+            try w.setState("config", .object(["url": .string("https://ingest.example/api?key=state-secret-1"),
+                                              "locationFilterMaxAccuracy": .int(50)]))
+        }
+        try w.setState("auth", .object(["accessToken": .string("state-access-token-1")]))
+        var t = 1_784_880_000.0
+        for i in 0..<40 {
+            t += 60
+            let stamp = Timestamp.format(t)
+            let accuracy = i % 4 == 0 ? 50 : 20 + i
+            try w.insertLog(ts: i == 7 ? "not a time" : stamp, level: 3, event: "config",
+                            data: i == 11 ? "{\"locationFilterMaxAccuracy\":" : i == 13 ? nil
+                                : "{\"locationFilterMaxAccuracy\":\(accuracy),\"authorization\":{\"accessToken\":\"line-token-\(i)\"}}")
+            try w.insertLog(ts: stamp, level: 4, event: "auth.refresh.result",
+                            data: i == 5 ? "not json" : "{\"status\":200,\"accessToken\":\"refreshed-token-\(i)\"}")
+            try w.insertLog(ts: stamp, level: 4, event: "location",
+                            data: "{\"uuid\":\"u\(i)\",\"timestamp\":\"\(stamp)\",\"latitude\":52.1,\"longitude\":21.0,\"accuracy\":5}")
+        }
+        try w.commit()
+        try w.close()
+    }
+
+    @Test(arguments: [true, false])
+    func oneScanGivesWhatTheTwoGave(stateConfig: Bool) throws {
+        let dir = TestDirectory("report-config-scan-\(stateConfig)")
+        let path = dir.file("bgeo.db")
+        try Self.write(path, stateConfig: stateConfig)
+        let apart = try Dump(path: path)
+        let apartRedactor = apart.makeRedactor(enabled: true)
+        let apartConfig = ReplayConfiguration.recorded(from: apart)
+        let together = try Dump(path: path)
+        let (redactor, config) = ReportBuilder.learnSecretsAndConfig(together, showSecrets: false)
+        #expect(config.history == apartConfig.history)
+        #expect(config.source == apartConfig.source)
+        #expect(config.filter == apartConfig.filter)
+        #expect(config.history.first?.hasPrefix(stateConfig ? "26 of 37 config log lines" : "") == true, "\(config.history)")
+        for secret in ["state-secret-1", "state-access-token-1", "line-token-3", "refreshed-token-9"] {
+            let text = "seen: \(secret)"
+            #expect(redactor.redact(text: text) == apartRedactor.redact(text: text))
+            if secret != "state-secret-1" { #expect(redactor.redact(text: text) != text, "\(secret)") }
+        }
+        #expect(together.warnings.all == apart.warnings.all)
+        #expect(together.warnings.all.count >= 3)
+    }
+
+    @Test func showSecretsReadsTheConfigLinesOnly() throws {
+        let dir = TestDirectory("report-config-scan-shown")
+        let path = dir.file("bgeo.db")
+        try Self.write(path, stateConfig: true)
+        let apart = try Dump(path: path)
+        let apartConfig = ReplayConfiguration.recorded(from: apart)
+        let together = try Dump(path: path)
+        let (redactor, config) = ReportBuilder.learnSecretsAndConfig(together, showSecrets: true)
+        #expect(!redactor.enabled)
+        #expect(config.history == apartConfig.history)
+        // No auth.refresh.result line is read, so its bad data is not warned about here.
+        #expect(together.warnings.all == apart.warnings.all)
+        #expect(!together.warnings.all.contains { $0.message.contains("kept as text") && $0.rowId == 17 })
+    }
+}
