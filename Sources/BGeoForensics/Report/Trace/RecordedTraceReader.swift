@@ -24,13 +24,13 @@ public enum RecordedTraceReader {
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
         var head: String?
-        dump.forEachRecord(.fieldsOnly) { record in
-            if head == nil { head = record.uuid }
-            if record.kind == .geofence {
-                geofences.append(ReportGeofence(record: record))
+        dump.forEachDecodedRecord { row in
+            if head == nil { head = row.uuid }
+            if row.kind == .geofence {
+                geofences.append(ReportGeofence(record: row.record(includeText: false)))
                 return
             }
-            fixes.append(queuedFix(record))
+            fixes.append(queuedFix(row))
         }
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
@@ -59,11 +59,11 @@ public enum RecordedTraceReader {
         return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
     }
 
-    /// A queued location record as the engine recorded it.
-    static func queuedFix(_ record: QueueRecord) -> ReportFix {
-        ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude, longitude: record.longitude,
-                  accuracy: record.accuracy, speed: record.speed, heading: record.heading, altitude: record.altitude,
-                  odometer: record.odometer, isMoving: record.isMoving, source: .queue(rowId: record.rowId))
+    /// A queued location record (its decoded row) as the engine recorded it.
+    static func queuedFix(_ row: DecodedQueueRow) -> ReportFix {
+        ReportFix(time: row.time, uuid: row.uuid, latitude: row.decoded.latitude, longitude: row.decoded.longitude,
+                  accuracy: row.accuracy, speed: row.speed, heading: row.heading, altitude: row.altitude,
+                  odometer: row.odometer, isMoving: row.isMoving, source: .queue(rowId: row.rowId))
     }
 
     /// A `location` line of a queued fix: the queue row is kept and learns the raw position (each
