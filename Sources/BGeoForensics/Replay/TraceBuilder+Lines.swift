@@ -79,44 +79,50 @@ extension TraceBuilder {
             return items
         }
 
-        /// Parses one fix line (an entry whose event is in `events`, with its text) into `items`;
-        /// an unusable line becomes a located warning in `warnings` and is counted as skipped.
-        mutating func add(_ entry: LogEntry, warnings: WarningLog) {
-            if let item = parse(entry, warnings: warnings) { items.append(item) }
+        /// Parses one fix line (a row whose event is in `events`) into `items`; an unusable line
+        /// becomes a located warning in `warnings` and is counted as skipped.
+        mutating func add(_ row: some LogLineFields, warnings: WarningLog) {
+            if let item = parse(row, warnings: warnings) { items.append(item) }
         }
 
         /// Parses one fix line, counting it, without keeping it (the streamed trace spools it).
-        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> Item? {
-            guard var text = entry.dataText else {
-                skip(warnings, entry, "\(entry.event) line has no data")
-                return nil
-            }
+        /// It is read from the row's cells: its data is scanned where SQLite holds it.
+        mutating func parse(_ row: some LogLineFields, warnings: WarningLog) -> Item? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
             defer { swap(&values, &self.values) }
-            return text.withUTF8 { bytes in parse(entry, bytes, &values, warnings: warnings) }
+            return row.withData { bytes in
+                guard let bytes else {
+                    skip(warnings, row.rowId, "\(row.event) line has no data")
+                    return nil
+                }
+                return parse(row, bytes, &values, warnings: warnings)
+            }
         }
 
         /// `parse` on the line's `data` bytes: the picked fields stay byte ranges, and only the
         /// texts a fix keeps (its uuid, its timestamp as written) become Strings.
-        private mutating func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+        private mutating func parse(_ row: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
                                     warnings: WarningLog) -> Item? {
+            let event = row.event
             guard TraceBuilder.logScanner.scan(bytes, into: &values) else {
-                skip(warnings, entry, "\(entry.event) data is not a JSON object")
+                skip(warnings, row.rowId, "\(event) data is not a JSON object")
                 return nil
             }
             // The fix's own time; the line's ts is when it was logged (a fallback only).
-            var time = entry.time
-            var timestampText = entry.tsText
+            var time = row.time
+            let timestampText: String
             let stamp = values[Slot.timestamp]
             if stamp.isString {
                 guard let t = stamp.withStringBytes(in: bytes, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                    skip(warnings, entry, "\(entry.event) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
+                    skip(warnings, row.rowId, "\(event) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
                     return nil
                 }
                 time = t
                 timestampText = stamp.string(in: bytes) ?? ""
+            } else {
+                timestampText = row.tsText
             }
             func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
                 guard let v = values[slot].double, range.contains(v) else { return nil }
@@ -124,25 +130,25 @@ extension TraceBuilder {
             }
             let rawLat = coordinate(Slot.rawLatitude, -90...90)
             let rawLon = coordinate(Slot.rawLongitude, -180...180)
-            let hasRaw = rawLat != nil && rawLon != nil && entry.event == "location"
+            let hasRaw = rawLat != nil && rawLon != nil && event == "location"
             // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
             guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
                   let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
-                skip(warnings, entry, "\(entry.event) has no usable latitude/longitude")
+                skip(warnings, row.rowId, "\(event) has no usable latitude/longitude")
                 return nil
             }
             let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
             let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
-            switch entry.event {
+            switch event {
             case "location":
                 locations += 1
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
-                              logId: entry.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
+                              logId: row.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
                               isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double,
                               isMoving: values[Slot.isMoving].bool)
                 if fix.uuid.isEmpty {
-                    warnings.add(table: "log_entries", rowId: entry.rowId,
+                    warnings.add(table: "log_entries", rowId: row.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")
                     return Item(kind: .unmatchedLocation, fix: fix)
                 }
@@ -151,18 +157,18 @@ extension TraceBuilder {
                 rejects += 1
                 return Item(kind: .reject, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logReject, logId: entry.rowId, timestampText: timestampText,
+                    source: .logReject, logId: row.rowId, timestampText: timestampText,
                     recordedReason: values[Slot.reason].string(in: bytes).flatMap(RejectReason.init(rawValue:))))
             default:  // filter.adjust: latitude/longitude are the raw position before the move
                 adjusts += 1
                 return Item(kind: .adjust, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logAdjust, logId: entry.rowId, timestampText: timestampText))
+                    source: .logAdjust, logId: row.rowId, timestampText: timestampText))
             }
         }
 
-        private mutating func skip(_ warnings: WarningLog, _ entry: LogEntry, _ message: String) {
-            warnings.add(table: "log_entries", rowId: entry.rowId, message + "; not replayed")
+        private mutating func skip(_ warnings: WarningLog, _ rowId: Int64, _ message: String) {
+            warnings.add(table: "log_entries", rowId: rowId, message + "; not replayed")
             skipped += 1
         }
     }
@@ -174,7 +180,10 @@ extension TraceBuilder {
         // data is parsed here by the field scanner, which warns with its own located message.
         var query = LogQuery(events: Array(ParsedLines.events).sorted())
         query.validatesData = false
-        dump.forEachLogEntry(query) { entry in parsed.add(entry, warnings: dump.warnings) }
+        dump.forEachLogEntry(query, handledWithoutText: { row in
+            parsed.add(row, warnings: dump.warnings)
+            return true
+        }) { _ in }
         return parsed
     }
 }

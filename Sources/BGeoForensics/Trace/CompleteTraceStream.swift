@@ -50,10 +50,10 @@ extension TraceBuilder {
             spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder, feed: feed)
         }
 
-        /// Parses one log entry if it is a fix line (other entries are ignored).
-        mutating func add(_ entry: LogEntry, warnings: WarningLog) {
-            guard ParsedLines.events.contains(entry.event) else { return }
-            if let item = parsed.parse(entry, warnings: warnings) { spool.add(item) }
+        /// Parses one log row if it is a fix line (other rows are ignored).
+        mutating func add(_ row: some LogLineFields, warnings: WarningLog) {
+            guard ParsedLines.events.contains(row.event) else { return }
+            if let item = parsed.parse(row, warnings: warnings) { spool.add(item) }
         }
 
         /// Spools every fix line of the log.
@@ -61,7 +61,11 @@ extension TraceBuilder {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
             var query = LogQuery(events: Array(ParsedLines.events).sorted())
             query.validatesData = false
-            dump.forEachLogEntry(query) { entry in lines.add(entry, warnings: dump.warnings) }
+            // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
+            dump.forEachLogEntry(query, handledWithoutText: { row in
+                lines.add(row, warnings: dump.warnings)
+                return true
+            }) { _ in }
             return lines
         }
     }

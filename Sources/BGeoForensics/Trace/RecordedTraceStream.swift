@@ -80,9 +80,11 @@ extension RecordedTraceReader {
         parser.warnsInvalidData = true
         var query = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
         query.validatesData = false
-        dump.forEachLogEntry(query) { entry in
-            if let line = parser.parse(entry, warnings: dump.warnings) { spool.add(line) }
-        }
+        // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
+        dump.forEachLogEntry(query, handledWithoutText: { row in
+            if let line = parser.parse(row, warnings: dump.warnings) { spool.add(line) }
+            return true
+        }) { _ in }
         return spool
     }
 }

@@ -80,9 +80,10 @@ public enum RecordedTraceReader {
     static func readLines(_ dump: Dump) -> [LineFix] {
         var lines: [LineFix] = []
         var parser = LineParser()
-        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
-            if let line = parser.parse(entry, warnings: dump.warnings) { lines.append(line) }
-        }
+        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"]), handledWithoutText: { row in
+            if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
+            return true
+        }) { _ in }
         return lines
     }
 
@@ -94,20 +95,21 @@ public enum RecordedTraceReader {
         var warnsInvalidData = false
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
-        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> LineFix? {
-            guard var text = entry.dataText else { return nil }
+        /// It is read from the row's cells: its data is scanned where SQLite holds it.
+        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> LineFix? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
             defer { swap(&values, &self.values) }
             let warnsInvalidData = self.warnsInvalidData
-            return text.withUTF8 { bytes in
-                LineParser.parse(entry, bytes, &values, warnings: warnings, warnsInvalidData: warnsInvalidData)
+            return entry.withData { bytes in
+                guard let bytes else { return nil }
+                return LineParser.parse(entry, bytes, &values, warnings: warnings, warnsInvalidData: warnsInvalidData)
             }
         }
 
         /// `parse` on the line's `data` bytes: only the texts a fix keeps become Strings.
-        private static func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+        private static func parse(_ entry: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
                                   warnings: WarningLog, warnsInvalidData: Bool) -> LineFix? {
             guard logScanner.scan(bytes, into: &values) else {
                 // Valid JSON that is not an object is skipped silently, as before.
