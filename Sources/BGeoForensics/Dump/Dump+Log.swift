@@ -59,7 +59,7 @@ extension Dump {
             if query.validatesData, stmt.withUTF8(6, { $0.map { !FieldScanner.isValidJSON($0) } ?? false }) {
                 warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
             }
-            if needle == nil, let handledWithoutText, handledWithoutText(LogRowView(stmt: stmt, rowId: rowId, time: time)) {
+            if needle == nil, let handledWithoutText, handledWithoutText(LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)) {
                 emitted += 1
                 return query.limit.map { emitted < $0 } ?? true
             }
@@ -79,12 +79,36 @@ extension Dump {
     }
 }
 
+/// What a fix-line parser reads of a log row: from its cells (`LogRowView`, a scan that builds
+/// no entry) or from a built `LogEntry` (a scan that hands every entry to an observer).
+protocol LogLineFields {
+    var rowId: Int64 { get }
+    var time: Double { get }
+    var event: String { get }
+    /// The `ts` cell as written.
+    var tsText: String { get }
+    /// Calls `body` with the `data` cell's UTF-8 bytes, nil when NULL.
+    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R
+}
+
+extension LogEntry: LogLineFields {
+    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard var text = dataText else { return body(nil) }
+        return text.withUTF8 { body($0) }
+    }
+}
+
 /// A log row that passed the query's filters, read from its cells without building a String
 /// (valid only during the callback: it points into SQLite's row).
-struct LogRowView {
+struct LogRowView: LogLineFields {
     let stmt: Statement
     let rowId: Int64
     let time: Double
+    /// The event's name when the query filters by event or wants the text (else empty).
+    let event: String
+
+    /// The `ts` cell as written (built now).
+    var tsText: String { stmt.text(1) ?? "" }
 
     /// Whether the row's event is exactly `name`.
     func eventIs(_ name: StaticString) -> Bool {
@@ -93,9 +117,6 @@ struct LogRowView {
             return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
         }
     }
-
-    /// The `ts` cell as written (a String is made: ask only when it is kept).
-    var tsText: String { stmt.text(1) ?? "" }
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }

@@ -268,12 +268,23 @@ struct DecodedQueueRow {
         }
     }
 
+    // The fix's own fields, as `record` reads them: a trace builds its fix from these without
+    // the record's other texts (event, activity, the timestamp as written).
+    /// Metres; nil when missing or negative (unknown).
+    var accuracy: Double? { known(Slot.accuracy) }
+    var speed: Double? { known(Slot.speed) }
+    var heading: Double? { known(Slot.heading) }
+    var altitude: Double? { fields[Slot.altitude].double }
+    var odometer: Double? { fields[Slot.odometer].double }
+    var isMoving: Bool? { fields[Slot.isMoving].bool }
+
+    private func known(_ index: Int) -> Double? {
+        guard let value = fields[index].double, value >= 0 else { return nil }
+        return value
+    }
+
     /// The full record, as `Dump.forEachRecord` hands it over.
     func record(includeText: Bool) -> QueueRecord {
-        func known(_ index: Int) -> Double? {
-            guard let value = fields[index].double, value >= 0 else { return nil }
-            return value
-        }
         var geofence: GeofenceInfo?
         if let identifier = string(Slot.geofenceIdentifier) {
             geofence = GeofenceInfo(identifier: identifier, action: string(Slot.geofenceAction) ?? "")
@@ -282,9 +293,8 @@ struct DecodedQueueRow {
             rowId: rowId, uuid: uuid, timestampText: timestampText, time: decoded.time, kind: decoded.kind,
             createdAt: includeText ? stmt.text(4) : nil, json: includeText ? stmt.text(5) ?? "" : "",
             latitude: decoded.latitude, longitude: decoded.longitude,
-            accuracy: known(Slot.accuracy), speed: known(Slot.speed), heading: known(Slot.heading),
-            altitude: fields[Slot.altitude].double, odometer: fields[Slot.odometer].double,
-            isMoving: fields[Slot.isMoving].bool, event: string(Slot.event), geofence: geofence,
+            accuracy: accuracy, speed: speed, heading: heading, altitude: altitude, odometer: odometer,
+            isMoving: isMoving, event: string(Slot.event), geofence: geofence,
             activityType: string(Slot.activityType), batteryLevel: fields[Slot.batteryLevel].double,
             attempts: stmt.isNull(6) ? nil : stmt.int(6))
     }

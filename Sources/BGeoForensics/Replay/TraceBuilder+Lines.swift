@@ -15,32 +15,7 @@ extension TraceBuilder {
     /// they are merged with the queue.
     struct ParsedLines {
         /// The log events that carry fixes.
-        static let events: Set<String> = Set(Line.Event.allCases.map(\.name))
-        /// Which fix line is parsed, besides its cells: its event, row and logged time.
-        struct Line {
-            enum Event: CaseIterable {
-                case location, reject, adjust
-                /// The event as the log names it.
-                var name: String {
-                    switch self {
-                    case .location: return "location"
-                    case .reject: return "filter.reject"
-                    case .adjust: return "filter.adjust"
-                    }
-                }
-                init?(_ name: String) {
-                    switch name {
-                    case "location": self = .location
-                    case "filter.reject": self = .reject
-                    case "filter.adjust": self = .adjust
-                    default: return nil
-                    }
-                }
-            }
-            let event: Event
-            let rowId: Int64
-            let time: Double
-        }
+        static let events: Set<String> = ["location", "filter.reject", "filter.adjust"]
         enum Kind { case location, unmatchedLocation, reject, adjust }
         /// A parsed line, compact: a million of them are held while the queue is read, so optional
         /// numbers are NaN-encoded and ids are plain (a `Fix` is rebuilt at merge time).
@@ -104,59 +79,50 @@ extension TraceBuilder {
             return items
         }
 
-        /// Parses one fix line (an entry whose event is in `events`, with its text) into `items`;
-        /// an unusable line becomes a located warning in `warnings` and is counted as skipped.
-        mutating func add(_ entry: LogEntry, warnings: WarningLog) {
-            if let item = parse(entry, warnings: warnings) { items.append(item) }
+        /// Parses one fix line (a row whose event is in `events`) into `items`; an unusable line
+        /// becomes a located warning in `warnings` and is counted as skipped.
+        mutating func add(_ row: some LogLineFields, warnings: WarningLog) {
+            if let item = parse(row, warnings: warnings) { items.append(item) }
         }
 
         /// Parses one fix line, counting it, without keeping it (the streamed trace spools it).
-        /// Entries of other events are not fix lines: nil, nothing counted.
-        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> Item? {
-            guard let event = Line.Event(entry.event) else { return nil }
-            let line = Line(event: event, rowId: entry.rowId, time: entry.time)
-            guard var text = entry.dataText else { return parse(line, data: nil, tsText: { entry.tsText }, warnings: warnings) }
-            return text.withUTF8 { parse(line, data: $0, tsText: { entry.tsText }, warnings: warnings) }
-        }
-
-        /// `parse` on a row read from its cells (no `LogEntry`): the same line, the same item,
-        /// the same warnings. The row's `ts` text is read only when the data has no `timestamp`.
-        mutating func parse(_ row: LogRowView, event: Line.Event, warnings: WarningLog) -> Item? {
-            let line = Line(event: event, rowId: row.rowId, time: row.time)
-            return row.withData { parse(line, data: $0, tsText: { row.tsText }, warnings: warnings) }
-        }
-
-        /// The one parser of a fix line: `line` says which row it is, `data` is its `data` cell
-        /// (nil when NULL) and `tsText` its `ts` as written (the fix's time text when the data
-        /// states none). The picked fields stay byte ranges, and only the texts a fix keeps (its
-        /// uuid, its timestamp as written) become Strings.
-        private mutating func parse(_ line: Line, data: UnsafeBufferPointer<UInt8>?, tsText: () -> String,
-                                    warnings: WarningLog) -> Item? {
-            guard let bytes = data else {
-                skip(warnings, line, "\(line.event.name) line has no data")
-                return nil
-            }
-            // Taken out while scanning (the scanner fills it in place), so no copy is made.
+        /// It is read from the row's cells: its data is scanned where SQLite holds it.
+        mutating func parse(_ row: some LogLineFields, warnings: WarningLog) -> Item? {
+            // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
             defer { swap(&values, &self.values) }
+            return row.withData { bytes in
+                guard let bytes else {
+                    skip(warnings, row.rowId, "\(row.event) line has no data")
+                    return nil
+                }
+                return parse(row, bytes, &values, warnings: warnings)
+            }
+        }
+
+        /// `parse` on the line's `data` bytes: the picked fields stay byte ranges, and only the
+        /// texts a fix keeps (its uuid, its timestamp as written) become Strings.
+        private mutating func parse(_ row: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+                                    warnings: WarningLog) -> Item? {
+            let event = row.event
             guard TraceBuilder.logScanner.scan(bytes, into: &values) else {
-                skip(warnings, line, "\(line.event.name) data is not a JSON object")
+                skip(warnings, row.rowId, "\(event) data is not a JSON object")
                 return nil
             }
             // The fix's own time; the line's ts is when it was logged (a fallback only).
-            var time = line.time
+            var time = row.time
             let timestampText: String
             let stamp = values[Slot.timestamp]
             if stamp.isString {
                 guard let t = stamp.withStringBytes(in: bytes, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                    skip(warnings, line, "\(line.event.name) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
+                    skip(warnings, row.rowId, "\(event) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
                     return nil
                 }
                 time = t
                 timestampText = stamp.string(in: bytes) ?? ""
             } else {
-                timestampText = tsText()
+                timestampText = row.tsText
             }
             func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
                 guard let v = values[slot].double, range.contains(v) else { return nil }
@@ -164,45 +130,45 @@ extension TraceBuilder {
             }
             let rawLat = coordinate(Slot.rawLatitude, -90...90)
             let rawLon = coordinate(Slot.rawLongitude, -180...180)
-            let hasRaw = rawLat != nil && rawLon != nil && line.event == .location
+            let hasRaw = rawLat != nil && rawLon != nil && event == "location"
             // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
             guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
                   let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
-                skip(warnings, line, "\(line.event.name) has no usable latitude/longitude")
+                skip(warnings, row.rowId, "\(event) has no usable latitude/longitude")
                 return nil
             }
             let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
             let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
-            switch line.event {
-            case .location:
+            switch event {
+            case "location":
                 locations += 1
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
                               speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
-                              logId: line.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
+                              logId: row.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
                               isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double,
                               isMoving: values[Slot.isMoving].bool)
                 if fix.uuid.isEmpty {
-                    warnings.add(table: "log_entries", rowId: line.rowId,
+                    warnings.add(table: "log_entries", rowId: row.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")
                     return Item(kind: .unmatchedLocation, fix: fix)
                 }
                 return Item(kind: .location, fix: fix)
-            case .reject:
+            case "filter.reject":
                 rejects += 1
                 return Item(kind: .reject, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logReject, logId: line.rowId, timestampText: timestampText,
+                    source: .logReject, logId: row.rowId, timestampText: timestampText,
                     recordedReason: values[Slot.reason].string(in: bytes).flatMap(RejectReason.init(rawValue:))))
-            case .adjust:  // latitude/longitude are the raw position before the move
+            default:  // filter.adjust: latitude/longitude are the raw position before the move
                 adjusts += 1
                 return Item(kind: .adjust, fix: Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logAdjust, logId: line.rowId, timestampText: timestampText))
+                    source: .logAdjust, logId: row.rowId, timestampText: timestampText))
             }
         }
 
-        private mutating func skip(_ warnings: WarningLog, _ line: Line, _ message: String) {
-            warnings.add(table: "log_entries", rowId: line.rowId, message + "; not replayed")
+        private mutating func skip(_ warnings: WarningLog, _ rowId: Int64, _ message: String) {
+            warnings.add(table: "log_entries", rowId: rowId, message + "; not replayed")
             skipped += 1
         }
     }
@@ -214,7 +180,10 @@ extension TraceBuilder {
         // data is parsed here by the field scanner, which warns with its own located message.
         var query = LogQuery(events: Array(ParsedLines.events).sorted())
         query.validatesData = false
-        dump.forEachLogEntry(query) { entry in parsed.add(entry, warnings: dump.warnings) }
+        dump.forEachLogEntry(query, handledWithoutText: { row in
+            parsed.add(row, warnings: dump.warnings)
+            return true
+        }) { _ in }
         return parsed
     }
 }

@@ -67,15 +67,12 @@ public enum TraceBuilder {
     /// The queue's location records as fixes (indexed by uuid), geofence records set aside.
     static func readQueue(_ dump: Dump) -> QueuePart {
         var part = QueuePart()
-        dump.forEachRecord(.fieldsOnly) { record in
-            if record.kind == .geofence {
-                part.geofences.append(record)
+        dump.forEachDecodedRecord { row in
+            if row.kind == .geofence {
+                part.geofences.append(row.record(includeText: false))
                 return
             }
-            part.fixes.append(Fix(time: record.time, latitude: record.latitude, longitude: record.longitude,
-                                  accuracy: record.accuracy, speed: record.speed, recordedOdometer: record.odometer,
-                                  source: .queue, rowId: record.rowId, uuid: record.uuid, timestampText: record.timestampText,
-                                  isRaw: false, heading: record.heading, altitude: record.altitude, isMoving: record.isMoving))
+            part.fixes.append(queueFix(row))
         }
         part.index()
         return part

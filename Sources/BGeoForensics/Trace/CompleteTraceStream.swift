@@ -18,24 +18,27 @@ extension TraceBuilder {
         /// Spools every record of the queue (geofences apart), in row order.
         static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> QueueSpools {
             var spools = QueueSpools(folder: dump.workFiles, windows: windows, feed: feed)
-            dump.forEachRecord(.fieldsOnly) { record in
-                if record.kind == .geofence {
+            // The rows and warnings of `forEachRecord(.fieldsOnly)`; a location row's fix is made
+            // from the row itself, without the record's other texts.
+            dump.forEachDecodedRecord { row in
+                if row.kind == .geofence {
+                    let record = row.record(includeText: false)
                     spools.geofenceFacts.add(time: record.time, rowId: record.rowId, uuid: record.uuid, geofence: true)
                     spools.geofences.add(ReportGeofence(record: record))
                     return
                 }
-                spools.fixes.add(TraceBuilder.queueFix(record))
+                spools.fixes.add(TraceBuilder.queueFix(row))
             }
             return spools
         }
     }
 
     /// A queued location record as a fix (smoothed position, its queue row).
-    static func queueFix(_ record: QueueRecord) -> Fix {
-        Fix(time: record.time, latitude: record.latitude, longitude: record.longitude, accuracy: record.accuracy,
-            speed: record.speed, recordedOdometer: record.odometer, source: .queue, rowId: record.rowId, uuid: record.uuid,
-            timestampText: record.timestampText, isRaw: false, heading: record.heading, altitude: record.altitude,
-            isMoving: record.isMoving)
+    static func queueFix(_ row: DecodedQueueRow) -> Fix {
+        Fix(time: row.time, latitude: row.decoded.latitude, longitude: row.decoded.longitude, accuracy: row.accuracy,
+            speed: row.speed, recordedOdometer: row.odometer, source: .queue, rowId: row.rowId, uuid: row.uuid,
+            timestampText: row.timestampText, isRaw: false, heading: row.heading, altitude: row.altitude,
+            isMoving: row.isMoving)
     }
 
     /// The log's half: fix lines parsed (with their counts) and spooled.
@@ -47,15 +50,15 @@ extension TraceBuilder {
             spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder, feed: feed)
         }
 
-        /// Parses one log entry if it is a fix line (other entries are ignored).
-        mutating func add(_ entry: LogEntry, warnings: WarningLog) {
-            guard ParsedLines.events.contains(entry.event) else { return }
-            if let item = parsed.parse(entry, warnings: warnings) { spool.add(item) }
+        /// Parses one log row if it is a fix line (other rows are ignored).
+        mutating func add(_ row: some LogLineFields, warnings: WarningLog) {
+            guard ParsedLines.events.contains(row.event) else { return }
+            if let item = parsed.parse(row, warnings: warnings) { spool.add(item) }
         }
 
         /// `add` for a `location` row read from its cells (no `LogEntry` built).
         mutating func addLocation(_ row: LogRowView, warnings: WarningLog) {
-            if let item = parsed.parse(row, event: .location, warnings: warnings) { spool.add(item) }
+            add(row, warnings: warnings)
         }
 
         /// Spools every fix line of the log.
@@ -63,7 +66,11 @@ extension TraceBuilder {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
             var query = LogQuery(events: Array(ParsedLines.events).sorted())
             query.validatesData = false
-            dump.forEachLogEntry(query) { entry in lines.add(entry, warnings: dump.warnings) }
+            // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
+            dump.forEachLogEntry(query, handledWithoutText: { row in
+                lines.add(row, warnings: dump.warnings)
+                return true
+            }) { _ in }
             return lines
         }
     }

@@ -46,12 +46,13 @@ extension RecordedTraceReader {
         let lineScan = SecondConnectionScan.start(on: dump) { readLines($0, windows: windows, feed: feeds.log) }
         var queue = QueueSpools(fixes: SortedSpool(folder: folder, stem: "recorded-queue", window: windows.reorder, feed: feeds.queue),
                                 geofences: SortedSpool(folder: folder, stem: "recorded-geofences", window: windows.reorder))
-        dump.forEachRecord(.fieldsOnly) { record in
-            if queue.head == nil { queue.head = record.uuid }
-            if record.kind == .geofence {
-                queue.geofences.add(ReportGeofence(record: record))
+        // The rows and warnings of `forEachRecord(.fieldsOnly)`, a fix made from its row.
+        dump.forEachDecodedRecord { row in
+            if queue.head == nil { queue.head = row.uuid }
+            if row.kind == .geofence {
+                queue.geofences.add(ReportGeofence(record: row.record(includeText: false)))
             } else {
-                queue.fixes.add(queuedFix(record))
+                queue.fixes.add(queuedFix(row))
             }
         }
         let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows, feed: feeds.log)
@@ -79,9 +80,11 @@ extension RecordedTraceReader {
         parser.warnsInvalidData = true
         var query = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
         query.validatesData = false
-        dump.forEachLogEntry(query) { entry in
-            if let line = parser.parse(entry, warnings: dump.warnings) { spool.add(line) }
-        }
+        // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
+        dump.forEachLogEntry(query, handledWithoutText: { row in
+            if let line = parser.parse(row, warnings: dump.warnings) { spool.add(line) }
+            return true
+        }) { _ in }
         return spool
     }
 }

@@ -156,7 +156,9 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         var oldestOpened: Double? { head < opened.count ? opened[head] : nil }
 
         /// The open group of `uuid`: its index, valid until the next `open` or `closeOldest`.
-        func index(of uuid: String, key: UUIDKey?) -> Int? {
+        /// Mutating only so that the run's nested functions call it on the struct in place: a
+        /// non-mutating call from there copies it first (seven buffers retained and released per record).
+        mutating func index(of uuid: String, key: UUIDKey?) -> Int? {
             if let key {
                 guard let sequence = byKey.value(for: key) else { return nil }
                 return sequence - base
@@ -202,6 +204,11 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     /// One pass over the merged streams.
     fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
                      resolved: SpillTable?) throws(WorkFileError) -> Run {
+        // The semantics live in a local for the run: read through the class property, every call
+        // of the per-record loop would copy them (their arrays retained and released) and check
+        // the access for exclusivity.
+        var semantics = self.semantics
+        defer { self.semantics = semantics }
         let tape = try TapeWriter(path: folder.newFile("trace", extension: "tape"))
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))
         let filter = UUIDFilter(bits: windows.filterBits)

@@ -80,7 +80,7 @@ import Testing
         byRow.forEachLogEntry(query, handledWithoutText: { row in
             guard row.eventIs("location") else { return false }
             rowsSeen += 1
-            rowItems.append(rowLines.parse(row, event: .location, warnings: byRow.warnings))
+            rowItems.append(rowLines.parse(row, warnings: byRow.warnings))
             return true
         }) { entry in
             guard TraceBuilder.ParsedLines.events.contains(entry.event) else { return }

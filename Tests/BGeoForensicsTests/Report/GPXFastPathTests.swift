@@ -60,6 +60,30 @@ import Testing
         #expect(fast == reference)
     }
 
+    /// `isPlain` reads eight bytes at a time: every ASCII byte, and a multi-byte character, at
+    /// every place of a word and of the tail, gives the byte-by-byte rule's answer.
+    @Test func plainCheckIsTheByteByByteRule() {
+        func byteByByte(_ text: String) -> Bool {
+            text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !"&<>\"'".utf8.contains($0) }
+        }
+        var mismatches: [String] = []
+        for length in 1...20 {
+            for place in 0..<length {
+                let inserts = (0...0x7F).map { [UInt8($0)] } + [Array("é".utf8), Array("\u{202E}".utf8)]
+                for insert in inserts {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes.replaceSubrange(place...place, with: insert)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    if GPXWriter.isPlain(text) != byteByByte(text) { mismatches.append(text.debugDescription) }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty)
+        #expect(GPXWriter.isPlain("3c365801-5930-4855-915f-a2cbeaa71ff3"))
+        #expect(!GPXWriter.isPlain("3c365801-5930-4855-915f-a2cbeaa71ff\u{7F}"))
+        #expect(GPXWriter.isPlain(nil) && GPXWriter.isPlain(""))
+    }
+
     /// A point without a child element (no time, elevation or extension) is `<trkpt …/>` in
     /// libxml2's hands: the fast path must leave it to libxml2.
     @Test func childlessPointKeepsLibxml2Form() throws {

@@ -272,34 +272,40 @@ public final class GPXWriter {
         else { return false }
         let elevation = p.elevation.flatMap { $0.isFinite ? $0 : nil }
         guard elevation != nil || p.time != nil || !x.isEmpty else { return false }
-        markup.append(contentsOf: GPXWriter.pointOpening)
-        GPXWriter.appendLatitude(p.latitude, to: &markup)
-        markup.append(contentsOf: GPXWriter.betweenCoordinates)
-        GPXWriter.appendLongitude(p.longitude, to: &markup)
-        markup.append(contentsOf: GPXWriter.afterCoordinates)
-        if let elevation { number("ele", elevation, places: 2) }
+        // The line goes straight onto the pending lines, taken out of the class for the point:
+        // every append to a class property would be an exclusive access checked at run time.
+        var line: [UInt8] = []
+        swap(&line, &lines)
+        GPXWriter.appendPlainTrackPoint(p, elevation: elevation, to: &line)
+        swap(&line, &lines)
+        if lines.count >= GPXWriter.linesBatch { flushLines() }
+        return true
+    }
+
+    /// `writePlainTrackPoint`'s line (the point checked plain), appended to `line`.
+    private static func appendPlainTrackPoint(_ p: Point, elevation: Double?, to line: inout [UInt8]) {
+        let x = p.extensions
+        append("\n      <trkpt lat=\"", to: &line)
+        appendLatitude(p.latitude, to: &line)
+        append("\" lon=\"", to: &line)
+        appendLongitude(p.longitude, to: &line)
+        append("\">", to: &line)
+        if let elevation { number("ele", elevation, places: 2, to: &line) }
         if let time = p.time {
-            append("<time>")
-            Timestamp.append(time, to: &markup)
-            append("</time>")
+            appendElement("time", to: &line) { Timestamp.append(time, to: &$0) }
         }
         if !x.isEmpty {
-            append("<extensions>")
-            if let v = x.accuracy { number("bgeo:accuracy", v, places: 2) }
-            if let v = x.speed { number("bgeo:speed", v, places: 2) }
-            if let v = x.heading { number("bgeo:heading", v, places: 1) }
-            let own = Markup(compact: true, writer: self)
-            if let v = x.uuid { own.add("bgeo:uuid", v) }
-            if let v = x.action { own.add("bgeo:action", v) }
-            if let v = x.decision { own.add("bgeo:decision", v) }
-            if let v = x.reason { own.add("bgeo:reason", v) }
-            append("</extensions>")
+            append("<extensions>", to: &line)
+            if let v = x.accuracy { number("bgeo:accuracy", v, places: 2, to: &line) }
+            if let v = x.speed { number("bgeo:speed", v, places: 2, to: &line) }
+            if let v = x.heading { number("bgeo:heading", v, places: 1, to: &line) }
+            if let v = x.uuid { text("bgeo:uuid", v, to: &line) }
+            if let v = x.action { text("bgeo:action", v, to: &line) }
+            if let v = x.decision { text("bgeo:decision", v, to: &line) }
+            if let v = x.reason { text("bgeo:reason", v, to: &line) }
+            append("</extensions>", to: &line)
         }
-        append("</trkpt>")
-        if lines.count + markup.count > GPXWriter.linesBatch { flushLines() }
-        lines.append(contentsOf: markup)
-        markup.removeAll(keepingCapacity: true)
-        return true
+        append("</trkpt>", to: &line)
     }
 
     /// One-line points not yet handed to libxml2: written in one call per 64 KiB, and before any
@@ -316,30 +322,34 @@ public final class GPXWriter {
     }
 
     /// `<name>value</name>` with the value as `DecimalText` writes it.
-    private func number(_ name: StaticString, _ value: Double, places: Int) {
-        appendElement(name) { DecimalText.append(value, places: places, to: &$0) }
+    private static func number(_ name: StaticString, _ value: Double, places: Int, to bytes: inout [UInt8]) {
+        appendElement(name, to: &bytes) { DecimalText.append(value, places: places, to: &$0) }
     }
 
-    /// `<name>…</name>` appended to `markup`, `content` writing what goes between the tags.
-    fileprivate func appendElement(_ name: StaticString, _ content: (inout [UInt8]) -> Void) {
+    /// `<name>text</name>` for a text that needs no escaping (plain, or this writer's own).
+    fileprivate static func text(_ name: StaticString, _ text: String, to bytes: inout [UInt8]) {
+        appendElement(name, to: &bytes) { bytes in
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    /// `<name>…</name>` appended to `bytes`, `content` writing what goes between the tags.
+    private static func appendElement(_ name: StaticString, to bytes: inout [UInt8], _ content: (inout [UInt8]) -> Void) {
         let tag = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        markup.append(UInt8(ascii: "<"))
-        markup.append(contentsOf: tag)
-        markup.append(UInt8(ascii: ">"))
-        content(&markup)
-        markup.append(UInt8(ascii: "<"))
-        markup.append(UInt8(ascii: "/"))
-        markup.append(contentsOf: tag)
-        markup.append(UInt8(ascii: ">"))
+        bytes.append(UInt8(ascii: "<"))
+        bytes.append(contentsOf: tag)
+        bytes.append(UInt8(ascii: ">"))
+        content(&bytes)
+        bytes.append(UInt8(ascii: "<"))
+        bytes.append(UInt8(ascii: "/"))
+        bytes.append(contentsOf: tag)
+        bytes.append(UInt8(ascii: ">"))
     }
 
-    private static let pointOpening = Array("\n      <trkpt lat=\"".utf8)
-    private static let betweenCoordinates = Array("\" lon=\"".utf8)
-    private static let afterCoordinates = Array("\">".utf8)
 
-    private func append(_ text: String) {
-        var text = text
-        text.withUTF8 { markup.append(contentsOf: $0) }
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// True for nil or text that every XML writer leaves as is: printable ASCII without `&`, `<`,
@@ -347,8 +357,28 @@ public final class GPXWriter {
     static func isPlain(_ text: String?) -> Bool {
         guard var text else { return true }
         return text.withUTF8 { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }
+            // Eight bytes at a time (a uuid: four words and four bytes), the rest one by one.
+            let words = bytes.count / 8
+            if words > 0, let base = UnsafeRawPointer(bytes.baseAddress) {
+                for i in 0..<words where !isPlain(word: base.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) {
+                    return false
+                }
+            }
+            return bytes[(words * 8)...].allSatisfy {
+                $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27
+            }
         }
+    }
+
+    /// `isPlain` for eight bytes: none below 0x20 or above 0x7E, none of `&<>"'`.
+    @inline(__always) private static func isPlain(word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // Nonzero exactly when some byte of `v` is zero / is below `n` (n ≤ 0x80).
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        func hasBelow(_ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
+        if word & highs != 0 || hasBelow(0x20) { return false }
+        return !(hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0x26)) || hasZero(word ^ (ones &* 0x3C))
+            || hasZero(word ^ (ones &* 0x3E)) || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x27)))
     }
 
     /// Elements whose text this writer formatted itself (numbers, times; never a string from
@@ -360,7 +390,7 @@ public final class GPXWriter {
 
         func add(_ name: StaticString, _ value: String) {
             guard compact else { return writer.element(name, value) }
-            writer.appendElement(name) { $0.append(contentsOf: value.utf8) }
+            GPXWriter.text(name, value, to: &writer.markup)
         }
 
         func flush() {

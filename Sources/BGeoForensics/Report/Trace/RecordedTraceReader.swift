@@ -24,13 +24,13 @@ public enum RecordedTraceReader {
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
         var head: String?
-        dump.forEachRecord(.fieldsOnly) { record in
-            if head == nil { head = record.uuid }
-            if record.kind == .geofence {
-                geofences.append(ReportGeofence(record: record))
+        dump.forEachDecodedRecord { row in
+            if head == nil { head = row.uuid }
+            if row.kind == .geofence {
+                geofences.append(ReportGeofence(record: row.record(includeText: false)))
                 return
             }
-            fixes.append(queuedFix(record))
+            fixes.append(queuedFix(row))
         }
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
@@ -59,11 +59,11 @@ public enum RecordedTraceReader {
         return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
     }
 
-    /// A queued location record as the engine recorded it.
-    static func queuedFix(_ record: QueueRecord) -> ReportFix {
-        ReportFix(time: record.time, uuid: record.uuid, latitude: record.latitude, longitude: record.longitude,
-                  accuracy: record.accuracy, speed: record.speed, heading: record.heading, altitude: record.altitude,
-                  odometer: record.odometer, isMoving: record.isMoving, source: .queue(rowId: record.rowId))
+    /// A queued location record (its decoded row) as the engine recorded it.
+    static func queuedFix(_ row: DecodedQueueRow) -> ReportFix {
+        ReportFix(time: row.time, uuid: row.uuid, latitude: row.decoded.latitude, longitude: row.decoded.longitude,
+                  accuracy: row.accuracy, speed: row.speed, heading: row.heading, altitude: row.altitude,
+                  odometer: row.odometer, isMoving: row.isMoving, source: .queue(rowId: row.rowId))
     }
 
     /// A `location` line of a queued fix: the queue row is kept and learns the raw position (each
@@ -80,9 +80,10 @@ public enum RecordedTraceReader {
     static func readLines(_ dump: Dump) -> [LineFix] {
         var lines: [LineFix] = []
         var parser = LineParser()
-        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { entry in
-            if let line = parser.parse(entry, warnings: dump.warnings) { lines.append(line) }
-        }
+        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"]), handledWithoutText: { row in
+            if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
+            return true
+        }) { _ in }
         return lines
     }
 
@@ -94,20 +95,21 @@ public enum RecordedTraceReader {
         var warnsInvalidData = false
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
-        mutating func parse(_ entry: LogEntry, warnings: WarningLog) -> LineFix? {
-            guard var text = entry.dataText else { return nil }
+        /// It is read from the row's cells: its data is scanned where SQLite holds it.
+        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> LineFix? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
             defer { swap(&values, &self.values) }
             let warnsInvalidData = self.warnsInvalidData
-            return text.withUTF8 { bytes in
-                LineParser.parse(entry, bytes, &values, warnings: warnings, warnsInvalidData: warnsInvalidData)
+            return entry.withData { bytes in
+                guard let bytes else { return nil }
+                return LineParser.parse(entry, bytes, &values, warnings: warnings, warnsInvalidData: warnsInvalidData)
             }
         }
 
         /// `parse` on the line's `data` bytes: only the texts a fix keeps become Strings.
-        private static func parse(_ entry: LogEntry, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
+        private static func parse(_ entry: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
                                   warnings: WarningLog, warnsInvalidData: Bool) -> LineFix? {
             guard logScanner.scan(bytes, into: &values) else {
                 // Valid JSON that is not an object is skipped silently, as before.
