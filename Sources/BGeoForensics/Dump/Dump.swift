@@ -39,9 +39,9 @@ public final class Dump {
     /// does not belong to the dump is left out, a cut file is read as far as it goes; both with a
     /// warning naming the file. Throws a `DumpError` with one plain sentence when it cannot read
     /// it at all.
-    public init(path: String, privateParent: String? = nil) throws(DumpError) {
+    public init(path: String, privateParent: String? = nil, hashesInputs: Bool = true) throws(DumpError) {
         self.path = path
-        let evidence = try EvidenceCopy(path: path, privateParent: privateParent)
+        let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashes: hashesInputs)
         self.evidence = evidence
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }

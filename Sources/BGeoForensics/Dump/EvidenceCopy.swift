@@ -36,7 +36,9 @@ public final class EvidenceCopy: @unchecked Sendable {
 
     /// Copies `path` (and its -wal) into a new private folder inside `privateParent` (default
     /// `$TMPDIR`). Throws at once, without reading a byte, when `path` is not a regular file.
-    public init(path: String, privateParent: String? = nil) throws(DumpError) {
+    /// `hashes` false skips the SHA-256 (a second full read of every input) for a command that
+    /// reports no hash: `inputs` then gives the sizes and says the hash was not computed.
+    public init(path: String, privateParent: String? = nil, hashes: Bool = true) throws(DumpError) {
         let main = try EvidenceFile.open(path)
         defer { close(main) }
         var companions: [(path: String, fd: Int32)] = []
@@ -53,7 +55,9 @@ public final class EvidenceCopy: @unchecked Sendable {
         self.ignored = ignored
         let present = [path] + companions.map(\.path)
         // Hashing starts at once, beside the copy: both read the same pages.
-        hashing = EvidenceCopy.startHashing(present)
+        hashing = hashes ? EvidenceCopy.startHashing(present) : BackgroundWork {
+            (present.map { DumpInput(path: $0, bytes: (try? EvidenceCopy.size(of: $0)) ?? 0, sha256: "not computed (not reported by this command)") }, nil)
+        }
         folder = try PrivateFolder(in: privateParent ?? FileManager.default.temporaryDirectory.path)
         copyPath = folder.path + "/dump.db"
         var sizes: [(path: String, bytes: Int64)] = []

@@ -51,7 +51,8 @@ enum ExportCommand: CLICommand {
         let gap = try arguments.duration("--gap", positive: true) ?? TrackSegmenter.defaultGapSeconds
         let generatedAt = format == .gpx ? ReportFile.generationTime(option: try arguments.time("--generated-at")) : nil
         try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
-        let dump = try CommandSupport.openDump(arguments)
+        // The output states no input hash: the dump is copied but not hashed.
+        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
         let options = ExportOptions(format: format, mode: mode, overrides: overrides, gapSeconds: gap,
                                     includesFixes: arguments.flag("--points"), generatedAt: generatedAt)
         let result = try ExportFile.write(dump: dump, to: output, options: options,

@@ -33,7 +33,8 @@ enum GPXCommand: CLICommand {
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
         if output != "-" { try FileProblem.checkWritableFile(output) }
         try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
-        let dump = try CommandSupport.openDump(arguments)
+        // The output states no input hash: the dump is copied but not hashed.
+        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
         let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
                                        pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                        progress: StageProgress(label: "gpx"))

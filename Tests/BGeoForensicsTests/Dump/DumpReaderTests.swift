@@ -201,4 +201,21 @@ import Testing
         try db.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
         #expect(throws: DumpError.unknownSchema(path: path, tables: ["customers"])) { try Dump(path: path) }
     }
+
+    /// `gpx` and `export` open the dump without hashing it (they report no hash): the copy is the
+    /// same, the sizes are known, and the inputs say plainly that no hash was computed.
+    @Test func aDumpOpenedWithoutHashingSaysSo() throws {
+        let dir = TestDirectory("no-hash")
+        let path = dir.file("bgeo.db")
+        try Fixtures.current(at: path)
+        let hashed = try Dump(path: path)
+        let unhashed = try Dump(path: path, hashesInputs: false)
+        #expect(hashed.inputs.map(\.bytes) == unhashed.inputs.map(\.bytes))
+        #expect(hashed.inputs.first?.sha256 == (try EvidenceCopy.sha256(ofFile: path)))
+        #expect(unhashed.inputs.allSatisfy { $0.sha256.hasPrefix("not computed") })
+        var a: [Int64] = [], b: [Int64] = []
+        hashed.forEachRecord { a.append($0.rowId) }
+        unhashed.forEachRecord { b.append($0.rowId) }
+        #expect(a == b && a.count == 6)
+    }
 }
