@@ -8,6 +8,18 @@ extension Dump {
         try forEachLogEntry(query, handledWithoutText: nil, body)
     }
 
+    /// Streams the rows of `query` from their cells only (no `LogEntry` is built): for readers
+    /// that parse `data` themselves. A grep query needs the text, so it cannot be read this way.
+    func forEachLogRow(_ query: LogQuery, _ body: (LogRowView) -> Void) {
+        precondition(query.grep == nil, "a grep query reads the rows' text")
+        withoutActuallyEscaping(body) { body in
+            forEachLogEntry(query, handledWithoutText: { row in
+                body(row)
+                return true
+            }) { _ in }
+        }
+    }
+
     /// `forEachLogEntry`, offering each row first to `handledWithoutText` (after the same filters
     /// and the same validation, so the same warnings): a row it handles from the raw cells
     /// (returns true) is not built into a `LogEntry` nor passed to `body`. A grep query offers

@@ -180,10 +180,7 @@ extension TraceBuilder {
         // data is parsed here by the field scanner, which warns with its own located message.
         var query = LogQuery(events: Array(ParsedLines.events).sorted())
         query.validatesData = false
-        dump.forEachLogEntry(query, handledWithoutText: { row in
-            parsed.add(row, warnings: dump.warnings)
-            return true
-        }) { _ in }
+        dump.forEachLogRow(query) { row in parsed.add(row, warnings: dump.warnings) }
         return parsed
     }
 }

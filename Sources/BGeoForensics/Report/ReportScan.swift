@@ -23,7 +23,7 @@ struct ReportScan {
         let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: gapSeconds, gapLimit: .max),
                                               redactor: redactor)
         // Location rows (most of the log) are parsed from their cells, as the timeline reads them.
-        timelineBuilder.locationRowObserver = { row in lines.addLocation(row, warnings: warnings) }
+        timelineBuilder.locationRowObserver = { row in lines.add(row, warnings: warnings) }
         timelineBuilder.logObserver = { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)

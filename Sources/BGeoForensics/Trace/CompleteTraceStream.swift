@@ -56,21 +56,13 @@ extension TraceBuilder {
             if let item = parsed.parse(row, warnings: warnings) { spool.add(item) }
         }
 
-        /// `add` for a `location` row read from its cells (no `LogEntry` built).
-        mutating func addLocation(_ row: LogRowView, warnings: WarningLog) {
-            add(row, warnings: warnings)
-        }
-
         /// Spools every fix line of the log.
         static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> LineSpool {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
             var query = LogQuery(events: Array(ParsedLines.events).sorted())
             query.validatesData = false
             // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
-            dump.forEachLogEntry(query, handledWithoutText: { row in
-                lines.add(row, warnings: dump.warnings)
-                return true
-            }) { _ in }
+            dump.forEachLogRow(query) { row in lines.add(row, warnings: dump.warnings) }
             return lines
         }
     }

@@ -81,10 +81,9 @@ extension RecordedTraceReader {
         var query = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
         query.validatesData = false
         // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
-        dump.forEachLogEntry(query, handledWithoutText: { row in
+        dump.forEachLogRow(query) { row in
             if let line = parser.parse(row, warnings: dump.warnings) { spool.add(line) }
-            return true
-        }) { _ in }
+        }
         return spool
     }
 }

@@ -80,10 +80,9 @@ public enum RecordedTraceReader {
     static func readLines(_ dump: Dump) -> [LineFix] {
         var lines: [LineFix] = []
         var parser = LineParser()
-        dump.forEachLogEntry(LogQuery(events: ["location", "filter.reject", "filter.adjust"]), handledWithoutText: { row in
+        dump.forEachLogRow(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { row in
             if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
-            return true
-        }) { _ in }
+        }
         return lines
     }
 
