@@ -74,14 +74,11 @@ public struct DumpSummary: Sendable {
 
     static func scanQueue(_ dump: Dump) -> QueueStats {
         var q = QueueStats()
-        var total: Int?
         // Counted while the queue's later half is read (a count walks the whole index).
         let tally = QueueTally.read(dump) {
-            if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
-               (try? stmt.step()) == true {
-                total = stmt.int(0)
-            }
-            return total
+            guard let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
+                  (try? stmt.step()) == true else { return nil }
+            return stmt.int(0)
         }
         q.count = tally.count
         q.locations = tally.locations
@@ -91,7 +88,7 @@ public struct DumpSummary: Sendable {
         if tally.oldestTime != nil { q.oldest = String(decoding: tally.oldest, as: UTF8.self) }
         if tally.newestTime != nil { q.newest = String(decoding: tally.newest, as: UTF8.self) }
         q.headUUID = tally.head
-        q.unreadable = max(0, (total ?? 0) - q.count)
+        q.unreadable = max(0, (tally.rowCount ?? 0) - q.count)
         return q
     }
 
@@ -209,6 +206,8 @@ struct QueueTally {
     var rowsRead = 0
     /// 2 when the queue was read in two halves at once, else 1.
     var passes = 1
+    /// The table's row count as SQLite gives it (`countRows`), nil when it could not be counted.
+    var rowCount: Int?
 
     /// Reads `dump`'s queue. When a second thread is allowed and the queue is large, its two
     /// halves are read at once on two more connections; the result is kept only if neither met
@@ -230,11 +229,12 @@ struct QueueTally {
             second.salvagesOnDamage = false
             let box = UncheckedBox(second)
             let later = BackgroundWork { QueueTally(box.value, rows: halves.second) }
-            guard let rowCount = countRows() else {
+            let rowCount = countRows()
+            guard let rowCount else {
                 _ = later.take()
-                return QueueTally(dump, rows: nil)
+                return QueueTally(dump, rows: nil, rowCount: nil)
             }
-            var tally = QueueTally(first, rows: halves.first)
+            var tally = QueueTally(first, rows: halves.first, rowCount: rowCount)
             let rest = later.take()
             if !first.scanInterrupted, !second.scanInterrupted, tally.rowsRead + rest.rowsRead == rowCount {
                 dump.warnings.add(contentsOf: first.warnings)
@@ -243,14 +243,14 @@ struct QueueTally {
                 tally.passes = 2
                 return tally
             }
-            return QueueTally(dump, rows: nil)
+            return QueueTally(dump, rows: nil, rowCount: rowCount)
         }
-        _ = countRows()
-        return QueueTally(dump, rows: nil)
+        return QueueTally(dump, rows: nil, rowCount: countRows())
     }
 
     /// One pass over the queue rows with ids in `rows` (all when nil).
-    init(_ dump: Dump, rows: Range<Int64>?) {
+    init(_ dump: Dump, rows: Range<Int64>?, rowCount: Int? = nil) {
+        self.rowCount = rowCount
         rowsRead = dump.forEachDecodedRecord(rows: rows) { record in
             count += 1
             if record.kind == .geofence { geofences += 1 } else { locations += 1 }

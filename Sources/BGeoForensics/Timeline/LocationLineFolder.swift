@@ -5,6 +5,20 @@ struct LocationLineFolder {
     private let scanner = FieldScanner(paths: ["timestamp", "is_moving", "speed", "latitude", "longitude"])
     private var fields: [FieldScanner.Field] = []
 
+    /// The rows the timeline handles from their cells alone.
+    enum QuickRow { case location, queueInsert }
+
+    /// Takes a row the timeline needs no `LogEntry` for: a `location` line is folded into
+    /// `coverage`; a `queue.insert` line (when `queueInserts`: the timeline only counts those) needs
+    /// nothing. Nil for any other row.
+    mutating func take(_ row: LogRowView, into coverage: inout CoverageMap, queueInserts: Bool) -> QuickRow? {
+        if row.eventIs("location") {
+            row.withData { add(lineTime: row.time, rowId: row.rowId, data: $0, to: &coverage) }
+            return .location
+        }
+        return queueInserts && row.eventIs("queue.insert") ? .queueInsert : nil
+    }
+
     /// Adds the line logged at `lineTime` in row `rowId` (`data` nil: the line has none).
     mutating func add(lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?, to coverage: inout CoverageMap) {
         guard let data else {

@@ -96,12 +96,7 @@ extension TimelineBuilder {
                     if half.firstRowId == nil { half.firstRowId = rowId }
                     return true
                 }, handledWithoutText: { row in
-                    if row.eventIs("location") {
-                        note(row.time)
-                        row.withData { folder.add(lineTime: row.time, rowId: row.rowId, data: $0, to: &half.coverage) }
-                        return true
-                    }
-                    guard row.eventIs("queue.insert") else { return false }
+                    guard folder.take(row, into: &half.coverage, queueInserts: true) != nil else { return false }
                     note(row.time)
                     return true
                 }) { entry in

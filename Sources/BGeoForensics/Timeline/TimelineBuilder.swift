@@ -181,15 +181,11 @@ public final class TimelineBuilder {
         // nothing: no LogEntry is built for them, unless an observer wants every entry (and
         // not the location rows apart, from their cells).
         let quickRows: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
-            if row.eventIs("location") {
-                noteRow(at: row.time)
-                row.withData { addLocation(time: row.time, rowId: row.rowId, data: $0) }
-                locationRowObserver?(row)
-                return true
-            }
-            // An observer sees every other row (the report reads queue depths from them).
-            guard logObserver == nil, row.eventIs("queue.insert") else { return false }
-            noteRow(at: row.time)  // `handleHot` ignores them
+            // An observer sees every other row (the report reads queue depths from them); without
+            // one, `queue.insert` rows need nothing (`handleHot` ignores them).
+            guard let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) else { return false }
+            noteRow(at: row.time)
+            if kind == .location { locationRowObserver?(row) }
             return true
         }
         dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
