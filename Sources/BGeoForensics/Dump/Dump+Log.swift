@@ -26,8 +26,12 @@ extension Dump {
     /// none (it needs the text). `rows` limits the read to those row ids; `continuing`, when
     /// given, sees each row id the statement yields before anything else is done with the row,
     /// and ends the read by returning false (a split read's boundary: see `TimelineBuilder+SplitLog`).
+    /// `handlerChecksData`: `handledWithoutText` checks the data of every row it takes
+    /// (`LogRowView.checkData`, the same warning, before any of its own), so this read checks only
+    /// the rows it declines — a handler whose own parse validates the JSON spares a second pass.
     func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
-                         handledWithoutText: ((LogRowView) -> Bool)?, _ body: (LogEntry) throws -> Void) rethrows {
+                         handledWithoutText: ((LogRowView) -> Bool)?, handlerChecksData: Bool = false,
+                         _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
         let table = "log_entries"
         var conditions: [String] = []
@@ -68,13 +72,14 @@ extension Dump {
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
-            if query.validatesData, stmt.withUTF8(6, { $0.map { !FieldScanner.isValidJSON($0) } ?? false }) {
-                warnings.add(table: table, rowId: rowId, "data is not valid JSON (kept as text)")
-            }
-            if needle == nil, let handledWithoutText, handledWithoutText(LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)) {
+            let quick = needle == nil ? handledWithoutText : nil
+            let row = LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)
+            if query.validatesData, quick == nil || !handlerChecksData { row.checkData(warnings) }
+            if let quick, quick(row) {
                 emitted += 1
                 return query.limit.map { emitted < $0 } ?? true
             }
+            if query.validatesData, quick != nil, handlerChecksData { row.checkData(warnings) }
             let text = query.includeText || needle != nil
             let dataText = text ? stmt.text(6) : nil
             let entry = LogEntry(rowId: rowId, tsText: text ? stmt.text(1) ?? "" : "", time: time, level: stmt.int(2),
@@ -132,4 +137,11 @@ struct LogRowView: LogLineFields {
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }
+
+    /// The log read's check of a row's `data` (`LogQuery.validatesData`): text that is not valid
+    /// JSON is kept as text, with this located warning. NULL data is no JSON to check.
+    func checkData(_ warnings: WarningLog) {
+        guard withData({ $0.map { !FieldScanner.isValidJSON($0) } ?? false }) else { return }
+        warnings.add(table: "log_entries", rowId: rowId, "data is not valid JSON (kept as text)")
+    }
 }

@@ -17,9 +17,12 @@ public struct ExportTrack: Sendable {
 
     private enum Source: Sendable {
         case recorded(RecordedTrace)
-        /// With the bounds of its track points, found by the pass that counted the decisions.
-        case replayed(CompleteTrace, FilterConfig, bounds: GeoBounds?)
+        /// With the bounds of its track points, found by the pass that counted the decisions
+        /// (`nil` with `known` false: read without that pass, see `read(countingFirst:)`).
+        case replayed(CompleteTrace, FilterConfig, bounds: GeoBounds?, known: Bool)
     }
+    /// The replay's config as the note names it (replayed mode).
+    private var replaySource: String?
 
     /// Reads the track of `dump` in `mode`. Overrides apply to `replayed` only; a bad one throws
     /// before anything is read.
@@ -29,8 +32,11 @@ public struct ExportTrack: Sendable {
     }
 
     /// `read`, with a redactor still being learned: it is waited for once the trace is stored.
+    /// `countingFirst` false (replayed mode): no pass is made now to count the decisions and find
+    /// the bounds; the writer's own pass does (`boundsKnown` false, `replayNote`), so the track is
+    /// replayed once.
     public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], pendingRedactor: PendingRedactor,
-                            progress: StageProgress = .silent) throws -> ExportTrack {
+                            countingFirst: Bool = true, progress: StageProgress = .silent) throws -> ExportTrack {
         progress.stage("reading the \(mode.rawValue) track")
         switch mode {
         case .recorded, .raw:
@@ -43,6 +49,12 @@ public struct ExportTrack: Sendable {
             for text in overrides { try configuration.apply(set: text) }
             let trace = try TraceBuilder.storedTrace(dump: dump)
             let redactor = pendingRedactor.redactor
+            guard countingFirst else {
+                var track = ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [],
+                                        source: .replayed(trace, configuration.filter, bounds: nil, known: false), redactor: redactor)
+                track.replaySource = configuration.sourceDescription
+                return track
+            }
             progress.stage("replaying \(trace.count) fixes")
             // One pass counts the decisions for the note and finds the track's bounds (which a GPX
             // header needs before its points), so no writer replays again just for the bounds.
@@ -53,11 +65,24 @@ public struct ExportTrack: Sendable {
                 if d.decision != .rejected { bounds = GeoBounds.including(bounds, latitude: d.latitude, longitude: d.longitude) }
             }
             let result = tally.finish(odometerReplayed: 0)
-            let note = "replayed with \(configuration.sourceDescription): \(result.accepted) accepted, \(result.adjusted) adjusted, \(result.rejected) rejected"
-            return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [note],
-                               source: .replayed(trace, configuration.filter, bounds: bounds),
-                               redactor: redactor)
+            let note = replayNote(configuration.sourceDescription, accepted: result.accepted, adjusted: result.adjusted,
+                                  rejected: result.rejected)
+            var track = ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [note],
+                                    source: .replayed(trace, configuration.filter, bounds: bounds, known: true),
+                                    redactor: redactor)
+            track.replaySource = configuration.sourceDescription
+            return track
         }
+    }
+
+    private static func replayNote(_ source: String, accepted: Int, adjusted: Int, rejected: Int) -> String {
+        "replayed with \(source): \(accepted) accepted, \(adjusted) adjusted, \(rejected) rejected"
+    }
+
+    /// The note of a replayed track read without its counting pass, from the decisions a
+    /// writer's pass counted (every point's `decision`); the same words as `notes` otherwise.
+    public func replayNote(accepted: Int, adjusted: Int, rejected: Int) -> String? {
+        replaySource.map { ExportTrack.replayNote($0, accepted: accepted, adjusted: adjusted, rejected: rejected) }
     }
 
     private static func redacted(_ geofences: [ReportGeofence], _ redactor: Redactor) -> [ReportGeofence] {
@@ -74,7 +99,7 @@ public struct ExportTrack: Sendable {
     public var fixCount: Int {
         switch source {
         case .recorded(let trace): return trace.count
-        case .replayed(let trace, _, _): return trace.count
+        case .replayed(let trace, _, _, _): return trace.count
         }
     }
 
@@ -83,9 +108,16 @@ public struct ExportTrack: Sendable {
     /// first (GPX metadata) makes no pass of its own.
     public func trackBounds() -> GeoBounds? {
         switch source {
-        case .replayed(_, _, let bounds): return bounds
+        case .replayed(_, _, let bounds, _): return bounds
         case .recorded(let trace): return mode == .raw ? trace.bounds.raw : trace.bounds.track
         }
+    }
+
+    /// Whether `trackBounds` is known before a pass (false: a replayed track read without its
+    /// counting pass, whose bounds a writer gathers on its own pass).
+    public var boundsKnown: Bool {
+        if case .replayed(_, _, _, let known) = source { return known }
+        return true
     }
 
     /// Visits every fix in time order (the ones off the track line too: see `TrackPoint.onTrack`).
@@ -148,7 +180,7 @@ public struct ExportTrack: Sendable {
                                 speed: f.speed, heading: f.heading, uuid: redacted(f.uuid), odometer: f.odometer, isMoving: f.isMoving,
                                 decision: f.decision, reason: f.reason, onTrack: raw || f.decision != .rejected))
             }
-        case .replayed(let trace, let config, _):
+        case .replayed(let trace, let config, _, _):
             try StreamedReplay.forEachDecision(trace, config: config) { fix, d in
                 let decision = ReportDecision(d.decision)
                 body(TrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: fix.altitude,

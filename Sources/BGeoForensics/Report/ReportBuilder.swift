@@ -112,19 +112,24 @@ public enum ReportBuilder {
         let writer = try TapeWriter(path: tape)
         var tally = ReplayTally(config: configuration.filter)
         var pipeline = ReplayPipeline(config: configuration.filter)
-        var counts: [ReportDecision: Int] = [.accepted: 0, .adjusted: 0, .rejected: 0]
+        var accepted = 0, adjusted = 0, rejected = 0
         try complete.forEachFix { fix in
             visit(fix)
             let d = pipeline.process(fix)
             tally.add(fix, d)
             let reportFix = ReportFix(fix: fix, decision: d)
-            counts[reportFix.decision, default: 0] += 1
+            switch reportFix.decision {
+            case .accepted: accepted += 1
+            case .adjusted: adjusted += 1
+            case .rejected: rejected += 1
+            }
             writer.beginRecord()
             reportFix.write(to: writer)
             writer.endRecord()
         }
         try writer.finish()
         var summary = tally.finish(odometerReplayed: pipeline.odometerTotal)
+        let counts: [ReportDecision: Int] = [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
         summary.configSource = configuration.sourceDescription
         summary.configNotes = configuration.notes
         summary.traceStats = complete.stats

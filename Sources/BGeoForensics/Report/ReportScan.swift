@@ -22,8 +22,9 @@ struct ReportScan {
         // Every gap is kept: the map, the charts and the counts show them all.
         let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: gapSeconds, gapLimit: .max),
                                               redactor: redactor)
-        // Location rows (most of the log) are parsed from their cells, as the timeline reads them.
-        timelineBuilder.locationRowObserver = { row in lines.add(row, warnings: warnings) }
+        // Location rows (most of the log) are parsed from their cells, as the timeline reads them;
+        // the field scanner's parse is their JSON check too (no second pass over the data).
+        timelineBuilder.locationRowObserver = { row in lines.addChecking(row, warnings: warnings) }
         timelineBuilder.logObserver = { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)

@@ -86,7 +86,9 @@ public final class TimelineBuilder {
     public var logObserver: ((LogEntry) -> Void)?
     /// With a `logObserver`, sees the `location` rows instead of it, from their cells, after the
     /// timeline has: those rows (most of a log) then keep the fast path (no `LogEntry` built).
-    var locationRowObserver: ((LogRowView) -> Void)?
+    /// Returns true when it checked the row's data itself (`LogRowView.checkData`, before any
+    /// warning of its own): its parse validated the JSON, so the read does not check it again.
+    var locationRowObserver: ((LogRowView) -> Bool)?
 
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).
@@ -183,13 +185,15 @@ public final class TimelineBuilder {
         let quickRows: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
             // An observer sees every other row (the report reads queue depths from them); without
             // one, `queue.insert` rows need nothing (`handleHot` ignores them).
+            // This handler checks the data of the rows it takes (folding them warns of nothing).
             guard let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) else { return false }
             noteRow(at: row.time)
-            if kind == .location { locationRowObserver?(row) }
+            let checked = kind == .location && locationRowObserver?(row) == true
+            if !checked { row.checkData(dump.warnings) }
             return true
         }
         dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
-                             handledWithoutText: quickRows) { entry in
+                             handledWithoutText: quickRows, handlerChecksData: true) { entry in
             noteRow(at: entry.time)
             handle(entry)
             logObserver?(entry)

@@ -56,6 +56,19 @@ extension TraceBuilder {
             if let item = parsed.parse(row, warnings: warnings) { spool.add(item) }
         }
 
+        /// `add`, for a read that validates the log's data (`LogQuery.validatesData`) and leaves
+        /// this row's check to the parse (`TimelineBuilder.locationRowObserver`): a line the field
+        /// scanner reads is valid JSON; one it cannot is checked before it is skipped, so the
+        /// warnings are the read's own, in its order. Returns true: the row's data was checked.
+        mutating func addChecking(_ row: LogRowView, warnings: WarningLog) -> Bool {
+            guard ParsedLines.events.contains(row.event) else {
+                row.checkData(warnings)
+                return true
+            }
+            if let item = parsed.parse(row, warnings: warnings, unscannable: { row.checkData(warnings) }) { spool.add(item) }
+            return true
+        }
+
         /// Spools every fix line of the log.
         static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> LineSpool {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)

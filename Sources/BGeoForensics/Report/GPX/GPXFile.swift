@@ -1,3 +1,5 @@
+import Foundation
+
 /// `gpx`: reads the track from a dump (recorded, replayed or raw) and writes it.
 public enum GPXFile {
     public struct Result: Sendable {
@@ -19,11 +21,20 @@ public enum GPXFile {
                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
                              pendingRedactor: PendingRedactor, progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
-        let track = try ExportTrack.read(dump, mode: mode, overrides: overrides, pendingRedactor: pendingRedactor, progress: progress)
-        progress.stage("writing the GPX to \(path)")
+        // A replayed track is replayed once, as it is written (its bounds gathered on the way).
+        let track = try ExportTrack.read(dump, mode: mode, overrides: overrides, pendingRedactor: pendingRedactor,
+                                         countingFirst: false, progress: progress)
+        progress.stage(track.boundsKnown ? "writing the GPX to \(path)" : "replaying \(track.fixCount) fixes into the GPX at \(path)")
         let export = GPXExport(name: dump.displayName, description: "BGeo dump \(dump.displayName), \(mode.rawValue) track",
                                generatedAt: generatedAt, gapSeconds: gapSeconds)
-        let summary = try export.write(track: track, to: path)
-        return Result(summary: summary, notes: track.notes)
+        let scratch = (body: dump.workFiles.newFile("gpx-body", extension: "tape"), header: dump.workFiles.newFile("gpx-header", extension: "tape"))
+        defer {
+            unlink(scratch.body)
+            unlink(scratch.header)
+        }
+        let pass = try export.pass(track: track, to: path, scratch: scratch)
+        let notes = track.boundsKnown ? track.notes
+            : track.replayNote(accepted: pass.accepted, adjusted: pass.adjusted, rejected: pass.rejected).map { [$0] } ?? []
+        return Result(summary: pass.summary, notes: notes)
     }
 }
