@@ -8,20 +8,13 @@ import Testing
 /// checks every row first: the same located warnings in the same order, the same lines, the
 /// same timeline.
 @Suite struct ReportDataCheckTests {
-    /// The timeline and the fix lines read with the report's two observers, as `ReportScan` sets them.
-    static func reportRead(_ dump: Dump) -> (timeline: JSONValue, lines: TraceBuilder.ParsedLines) {
+    /// The timeline and the fix lines read as `ReportScan` reads them (`parseChecks`: location rows
+    /// from their cells, their JSON checked by the parse), or with every row built into an entry
+    /// whose data the read checked first (the reference).
+    static func read(_ dump: Dump, parseChecks: Bool) -> (timeline: JSONValue, lines: TraceBuilder.ParsedLines) {
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: .standard)
         let builder = TimelineBuilder(dump: dump, options: TimelineOptions(gapLimit: .max), redactor: dump.makeRedactor())
-        builder.locationRowObserver = { row in lines.addChecking(row, warnings: dump.warnings) }
-        builder.logObserver = { entry in lines.add(entry, warnings: dump.warnings) }
-        let timeline = builder.build().json()
-        return (timeline, lines.parsed)
-    }
-
-    /// The same, with every row built into an entry whose data the read checked first.
-    static func entryRead(_ dump: Dump) -> (timeline: JSONValue, lines: TraceBuilder.ParsedLines) {
-        var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: .standard)
-        let builder = TimelineBuilder(dump: dump, options: TimelineOptions(gapLimit: .max), redactor: dump.makeRedactor())
+        if parseChecks { builder.locationRowObserver = { row in lines.addChecking(row, warnings: dump.warnings) } }
         builder.logObserver = { entry in lines.add(entry, warnings: dump.warnings) }
         let timeline = builder.build().json()
         return (timeline, lines.parsed)
@@ -35,9 +28,9 @@ import Testing
         let path = dir.file("bgeo.db")
         try FixLineRowPathTests.randomLog(path, seed: seed)
         let reference = try Dump(path: path)
-        let expected = Self.entryRead(reference)
+        let expected = Self.read(reference, parseChecks: false)
         let dump = try Dump(path: path)
-        let got = Self.reportRead(dump)
+        let got = Self.read(dump, parseChecks: true)
         #expect(got.timeline == expected.timeline)
         #expect(Self.counts(got.lines) == Self.counts(expected.lines))
         let a = dump.warnings.all.map(\.description), b = reference.warnings.all.map(\.description)
@@ -72,7 +65,7 @@ import Testing
         try w.commit()
         try w.close()
         let dump = try Dump(path: path)
-        _ = Self.reportRead(dump)
+        _ = Self.read(dump, parseChecks: true)
         #expect(dump.warnings.all.map(\.description) == [
             "log_entries row 1: data is not valid JSON (kept as text)",
             "log_entries row 1: location data is not a JSON object; not replayed",
