@@ -74,12 +74,14 @@ extension Dump {
             if let until = query.until, time > until { return true }
             let quick = needle == nil ? handledWithoutText : nil
             let row = LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)
-            if query.validatesData, quick == nil || !handlerChecksData { row.checkData(warnings) }
+            // Checked here before anything else sees the row, unless the handler checks what it takes.
+            let checkedByHandler = quick != nil && handlerChecksData
+            if query.validatesData, !checkedByHandler { row.checkData(warnings) }
             if let quick, quick(row) {
                 emitted += 1
                 return query.limit.map { emitted < $0 } ?? true
             }
-            if query.validatesData, quick != nil, handlerChecksData { row.checkData(warnings) }
+            if query.validatesData, checkedByHandler { row.checkData(warnings) }
             let text = query.includeText || needle != nil
             let dataText = text ? stmt.text(6) : nil
             let entry = LogEntry(rowId: rowId, tsText: text ? stmt.text(1) ?? "" : "", time: time, level: stmt.int(2),
@@ -106,6 +108,16 @@ protocol LogLineFields {
     var tsText: String { get }
     /// Calls `body` with the `data` cell's UTF-8 bytes, nil when NULL.
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R
+}
+
+extension LogLineFields {
+    /// The log read's check of a row's `data` (`LogQuery.validatesData`): text that is not valid
+    /// JSON is kept as text, with this located warning. NULL data is no JSON to check. A parser
+    /// whose scan validates the data anyway calls it only when its scan fails.
+    func checkData(_ warnings: WarningLog) {
+        guard withData({ $0.map { !FieldScanner.isValidJSON($0) } ?? false }) else { return }
+        warnings.add(table: "log_entries", rowId: rowId, "data is not valid JSON (kept as text)")
+    }
 }
 
 extension LogEntry: LogLineFields {
@@ -137,11 +149,4 @@ struct LogRowView: LogLineFields {
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }
-
-    /// The log read's check of a row's `data` (`LogQuery.validatesData`): text that is not valid
-    /// JSON is kept as text, with this located warning. NULL data is no JSON to check.
-    func checkData(_ warnings: WarningLog) {
-        guard withData({ $0.map { !FieldScanner.isValidJSON($0) } ?? false }) else { return }
-        warnings.add(table: "log_entries", rowId: rowId, "data is not valid JSON (kept as text)")
-    }
 }

@@ -49,26 +49,23 @@ public struct ExportTrack: Sendable {
             for text in overrides { try configuration.apply(set: text) }
             let trace = try TraceBuilder.storedTrace(dump: dump)
             let redactor = pendingRedactor.redactor
-            guard countingFirst else {
-                var track = ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [],
-                                        source: .replayed(trace, configuration.filter, bounds: nil, known: false), redactor: redactor)
-                track.replaySource = configuration.sourceDescription
-                return track
-            }
-            progress.stage("replaying \(trace.count) fixes")
-            // One pass counts the decisions for the note and finds the track's bounds (which a GPX
-            // header needs before its points), so no writer replays again just for the bounds.
-            var tally = ReplayTally(config: configuration.filter)
+            var notes: [String] = []
             var bounds: GeoBounds?
-            try StreamedReplay.forEachDecision(trace, config: configuration.filter) { fix, d in
-                tally.add(fix, d)
-                if d.decision != .rejected { bounds = GeoBounds.including(bounds, latitude: d.latitude, longitude: d.longitude) }
+            if countingFirst {
+                progress.stage("replaying \(trace.count) fixes")
+                // One pass counts the decisions for the note and finds the track's bounds (which a GPX
+                // header needs before its points), so no writer replays again just for the bounds.
+                var tally = ReplayTally(config: configuration.filter)
+                try StreamedReplay.forEachDecision(trace, config: configuration.filter) { fix, d in
+                    tally.add(fix, d)
+                    if d.decision != .rejected { bounds = GeoBounds.including(bounds, latitude: d.latitude, longitude: d.longitude) }
+                }
+                let result = tally.finish(odometerReplayed: 0)
+                notes = [replayNote(configuration.sourceDescription, accepted: result.accepted, adjusted: result.adjusted,
+                                    rejected: result.rejected)]
             }
-            let result = tally.finish(odometerReplayed: 0)
-            let note = replayNote(configuration.sourceDescription, accepted: result.accepted, adjusted: result.adjusted,
-                                  rejected: result.rejected)
-            var track = ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [note],
-                                    source: .replayed(trace, configuration.filter, bounds: bounds, known: true),
+            var track = ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: notes,
+                                    source: .replayed(trace, configuration.filter, bounds: bounds, known: countingFirst),
                                     redactor: redactor)
             track.replaySource = configuration.sourceDescription
             return track

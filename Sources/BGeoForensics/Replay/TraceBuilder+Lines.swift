@@ -87,9 +87,9 @@ extension TraceBuilder {
 
         /// Parses one fix line, counting it, without keeping it (the streamed trace spools it).
         /// It is read from the row's cells: its data is scanned where SQLite holds it.
-        /// `unscannable` runs when the data is not a JSON object the scanner reads, before the
-        /// line's own warning.
-        mutating func parse(_ row: some LogLineFields, warnings: WarningLog, unscannable: () -> Void = {}) -> Item? {
+        /// `checksData`: the read left this row's JSON check to the parse (the scan validates the
+        /// data; when it fails, `checkData` warns first, before the line's own warning).
+        mutating func parse(_ row: some LogLineFields, warnings: WarningLog, checksData: Bool = false) -> Item? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
@@ -99,17 +99,17 @@ extension TraceBuilder {
                     skip(warnings, row.rowId, "\(row.event) line has no data")
                     return nil
                 }
-                return parse(row, bytes, &values, warnings: warnings, unscannable: unscannable)
+                return parse(row, bytes, &values, warnings: warnings, checksData: checksData)
             }
         }
 
         /// `parse` on the line's `data` bytes: the picked fields stay byte ranges, and only the
         /// texts a fix keeps (its uuid, its timestamp as written) become Strings.
         private mutating func parse(_ row: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
-                                    warnings: WarningLog, unscannable: () -> Void) -> Item? {
+                                    warnings: WarningLog, checksData: Bool) -> Item? {
             let event = row.event
             guard TraceBuilder.logScanner.scan(bytes, into: &values) else {
-                unscannable()
+                if checksData { row.checkData(warnings) }
                 skip(warnings, row.rowId, "\(event) data is not a JSON object")
                 return nil
             }

@@ -65,7 +65,7 @@ extension TraceBuilder {
                 row.checkData(warnings)
                 return true
             }
-            if let item = parsed.parse(row, warnings: warnings, unscannable: { row.checkData(warnings) }) { spool.add(item) }
+            if let item = parsed.parse(row, warnings: warnings, checksData: true) { spool.add(item) }
             return true
         }
 

@@ -27,10 +27,14 @@ public enum GPXFile {
         progress.stage(track.boundsKnown ? "writing the GPX to \(path)" : "replaying \(track.fixCount) fixes into the GPX at \(path)")
         let export = GPXExport(name: dump.displayName, description: "BGeo dump \(dump.displayName), \(mode.rawValue) track",
                                generatedAt: generatedAt, gapSeconds: gapSeconds)
-        let scratch = (body: dump.workFiles.newFile("gpx-body", extension: "tape"), header: dump.workFiles.newFile("gpx-header", extension: "tape"))
+        // Scratch files only for a track whose bounds the writing pass gathers.
+        let scratch = track.boundsKnown ? nil
+            : (body: dump.workFiles.newFile("gpx-body", extension: "tape"), header: dump.workFiles.newFile("gpx-header", extension: "tape"))
         defer {
-            unlink(scratch.body)
-            unlink(scratch.header)
+            if let scratch {
+                unlink(scratch.body)
+                unlink(scratch.header)
+            }
         }
         let pass = try export.pass(track: track, to: path, scratch: scratch)
         let notes = track.boundsKnown ? track.notes

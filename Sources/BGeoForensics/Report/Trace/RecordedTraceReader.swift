@@ -112,9 +112,7 @@ public enum RecordedTraceReader {
                                   warnings: WarningLog, warnsInvalidData: Bool) -> LineFix? {
             guard logScanner.scan(bytes, into: &values) else {
                 // Valid JSON that is not an object is skipped silently, as before.
-                if warnsInvalidData, !FieldScanner.isValidJSON(bytes) {
-                    warnings.add(table: "log_entries", rowId: entry.rowId, "data is not valid JSON (kept as text)")
-                }
+                if warnsInvalidData { entry.checkData(warnings) }
                 return nil
             }
             func number(_ i: Int) -> Double? { values[i].double }
