@@ -17,14 +17,34 @@ public enum ReportBuilder {
         let timeline = scan.timeline
         let complete = scan.trace
         let depthLevels = scan.depthLevels
-        progress.stage("replaying \(complete.count) fixes")
         var summary = ReportOverview(dump: dump, queue: complete.queue, timeline: timeline, redactor: redactor)
+        let firstTime = [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min()
+        let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
+        var forced: Set<String> = []
+        for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
+        var forcedUUIDs = Set(findings.flatMap(\.uuids))
+        if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
+        // The tables' rows are read from the dump while the replay (which reads only its tape)
+        // runs; only the replay's few top contributors are added to them afterwards.
+        let picking = BackgroundWork { [forced, forcedUUIDs] in
+            (queue: pickQueueRows(dump, cap: options.maxTableRows, forced: forced, forcedUUIDs: forcedUUIDs, redactor: redactor),
+             log: pickLogRows(dump, cap: options.maxTableRows, forced: forced, redactor: redactor))
+        }
+        progress.stage("replaying \(complete.count) fixes")
         // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
         var offsets: Set<Int> = []
-        let (result, trace) = try replay(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID) { fix in
-            guard offsets.count < 4, let last = fix.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { return }
-            offset(fix.timestampText, into: &offsets)
+        let replayed: (ReplaySummary, StoredReportTrace)
+        do {
+            replayed = try replay(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID,
+                                  chartSpan: FixChartSeries.span(first: firstTime, last: summary.newestTime)) { fix in
+                guard offsets.count < 4, let last = fix.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { return }
+                offset(fix.timestampText, into: &offsets)
+            }
+        } catch {
+            _ = picking.take()
+            throw error
         }
+        let (result, trace) = replayed
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay, refreshSucceeded: a.refresh?.success)
@@ -36,19 +56,18 @@ public enum ReportBuilder {
         }
         let depth = QueueDepthSeries.build(levels: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                            dumpTime: summary.newestTime)
-        let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
         let replay = replaySummary(result)
 
-        var forced: Set<String> = []
-        for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
-        for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
-        var forcedUUIDs = Set(findings.flatMap(\.uuids))
-        if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
-        var uuidAnchors: [String: String] = [:]
         progress.stage("picking the table rows")
-        let queueTable = buildQueueTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced,
-                                         forcedUUIDs: forcedUUIDs, uuidAnchors: &uuidAnchors, offsets: &offsets)
-        let logTable = buildLogTable(dump, redactor: redactor, cap: options.maxTableRows, forced: forced, offsets: &offsets)
+        var (queueRows, logRows) = picking.take()
+        var contributors: Set<String> = []
+        for c in replay.topContributors { if let e = c.evidence { contributors.insert(e.anchor) } }
+        queueRows.add(ids: rowIds(contributors, prefix: "queue-"), from: dump.queueRows(ids:)) { queueCells($0, redactor: redactor) }
+        logRows.add(ids: rowIds(contributors, prefix: "log-"), from: dump.logEntries(ids:)) { logCells($0, redactor: redactor) }
+        forced.formUnion(contributors)
+        let uuidAnchors = queueRows.uuidRows.mapValues { "queue-\($0)" }
+        let queueTable = buildQueueTable(queueRows, offsets: &offsets)
+        let logTable = buildLogTable(logRows, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
         let inputs = dump.inputs  // hashed beside the scans; a failure is a warning, so before the list
         summary.warnings = dump.warnings.all
@@ -60,7 +79,7 @@ public enum ReportBuilder {
         }
         return ReportDocument(
             dumpName: dump.displayName, inputs: inputs, layout: dump.layout, generatedAt: options.generatedAt,
-            firstTime: [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min(),
+            firstTime: firstTime,
             lastTime: summary.newestTime, deviceOffsets: offsets.sorted(), summary: summary, trace: trace,
             attempts: attempts, queueDepth: depth, gaps: gaps, gapSeconds: options.gapSeconds,
             findings: findings, findingsSource: "the timeline analysis (bgeo-forensics timeline) against the \(timeline.policy.rawValue) upload policy",
@@ -68,7 +87,7 @@ public enum ReportBuilder {
             maxAccuracy: result.config.locationFilterMaxAccuracy, showSecrets: options.showSecrets,
             evidenceText: evidenceText, uuidAnchors: uuidAnchors,
             mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).",
-            sanitized: timeline.sanitized)
+            sanitized: timeline.sanitized, sketch: trace.sketch)
     }
 
     /// The redactor and the recorded replay configuration. Both read the `config` log lines: when
@@ -105,14 +124,16 @@ public enum ReportBuilder {
     }
 
     /// One replay pass over the stored trace: the summary, and the report's trace (every fix with
-    /// its decision) written to a tape beside it, with its counts; `visit` sees each fix.
+    /// its decision) written to a tape beside it, with its counts and the drawings' first pass
+    /// (`chartSpan`: the charts' time axis); `visit` sees each fix.
     static func replay(_ complete: CompleteTrace, _ configuration: ReplayConfiguration, dump: Dump, queueHeadUUID: String?,
-                       visit: (Fix) -> Void) throws -> (ReplaySummary, StoredReportTrace) {
+                       chartSpan: (start: Double, end: Double)?, visit: (Fix) -> Void) throws -> (ReplaySummary, StoredReportTrace) {
         let tape = dump.workFiles.newFile("report-trace", extension: "tape")
         let writer = try TapeWriter(path: tape)
         var tally = ReplayTally(config: configuration.filter)
         var pipeline = ReplayPipeline(config: configuration.filter)
         var accepted = 0, adjusted = 0, rejected = 0
+        var sketch = ReportTraceSketch(chartSpan: chartSpan)
         try complete.forEachFix { fix in
             visit(fix)
             let d = pipeline.process(fix)
@@ -123,6 +144,7 @@ public enum ReportBuilder {
             case .adjusted: adjusted += 1
             case .rejected: rejected += 1
             }
+            sketch.add(reportFix)
             writer.beginRecord()
             reportFix.write(to: writer)
             writer.endRecord()
@@ -136,7 +158,7 @@ public enum ReportBuilder {
         summary.isWhatIf = !configuration.overrides.isEmpty
         let stored = StoredTrace<ReportFix>(tape: tape, count: complete.count, geofences: nil, geofenceCount: 0)
         let trace = StoredReportTrace(dump: dump, stored: stored, geofences: try complete.geofences(), queueHeadUUID: queueHeadUUID,
-                                      counts: counts)
+                                      counts: counts, sketch: sketch)
         return (summary, trace)
     }
 
@@ -149,43 +171,62 @@ public enum ReportBuilder {
         if offsets.count < 4, let o = Timestamp.offsetSeconds(text) { offsets.insert(o) }
     }
 
-    static func buildQueueTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
-                                uuidAnchors: inout [String: String], offsets: inout Set<Int>) -> ReportTable {
-        let table = dump.layout.queueTable ?? "location_events"
-        let ids = Set(forced.compactMap { $0.hasPrefix("queue-") ? Int64($0.dropFirst(6)) : nil })
-        let picked = dump.layout.queueTable == nil ? (ids: [], total: 0, uuidRows: [:])
-            : dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: forcedUUIDs)
-        uuidAnchors = picked.uuidRows.mapValues { "queue-\($0)" }
-        let rows = dump.queueRows(ids: picked.ids)
-        for row in rows { offset(row.timestampText, into: &offsets) }
+    /// The anchors' row ids in one table (`queue-12` → 12 for the prefix `queue-`).
+    static func rowIds(_ anchors: Set<String>, prefix: String) -> Set<Int64> {
+        Set(anchors.compactMap { $0.hasPrefix(prefix) ? Int64($0.dropFirst(prefix.count)) : nil })
+    }
+
+    /// The queue rows the table shows (its first and last ones, the rows `forced` names and the
+    /// rows of `forcedUUIDs`), each as its cells.
+    static func pickQueueRows(_ dump: Dump, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
+                              redactor: Redactor) -> PickedRows<QueueRow, [JSONValue]> {
+        guard let table = dump.layout.queueTable else { return .none(rowId: \.rowId) }
+        let picked = dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2, ids: rowIds(forced, prefix: "queue-"),
+                                       uuids: forcedUUIDs)
+        return PickedRows(ids: picked.ids, total: picked.total, uuidRows: picked.uuidRows, rows: dump.queueRows(ids: picked.ids),
+                          rowId: \.rowId) { queueCells($0, redactor: redactor) }
+    }
+
+    /// The log rows the table shows (its first and last ones and the rows `forced` names), each
+    /// as its cells and its line of evidence text.
+    static func pickLogRows(_ dump: Dump, cap: Int, forced: Set<String>, redactor: Redactor) -> PickedRows<LogEntry, LogRowShown> {
+        guard dump.layout.hasLog else { return .none(rowId: \.rowId) }
+        let picked = dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2, ids: rowIds(forced, prefix: "log-"),
+                                       uuids: [])
+        return PickedRows(ids: picked.ids, total: picked.total, uuidRows: picked.uuidRows, rows: dump.logEntries(ids: picked.ids),
+                          rowId: \.rowId) { logCells($0, redactor: redactor) }
+    }
+
+    /// A queue row's cells in the table.
+    static func queueCells(_ row: QueueRow, redactor: Redactor) -> [JSONValue] {
+        let parsed = try? JSONParser.parse(row.json)
+        func num(_ path: String) -> JSONValue {
+            guard let v = parsed?.value(atPath: path)?.doubleValue, v.isFinite else { return .null }
+            return .double(v)
+        }
+        var event = parsed?["event"]?.stringValue ?? ""
+        if let g = parsed?["geofence"] {
+            event = "geofence " + (g["action"]?.stringValue ?? "") + " " + (g["identifier"]?.stringValue ?? "")
+        }
+        let extras: String
+        if let parsed {
+            extras = parsed["extras"].map { redactor.redact($0).jsonText } ?? ""
+        } else {
+            extras = "unreadable: " + redactor.redact(text: row.json)
+        }
+        return [.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
+                num("coords.latitude"), num("coords.longitude"), num("coords.accuracy"), num("coords.speed"),
+                num("odometer"), .string(redactor.redact(text: event)), .string(truncate(extras, 400))]
+    }
+
+    static func buildQueueTable(_ picked: PickedRows<QueueRow, [JSONValue]>, offsets: inout Set<Int>) -> ReportTable {
+        for (row, _) in picked.rows { offset(row.timestampText, into: &offsets) }
         let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
                        .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
                        .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]
-        var cells: [[JSONValue]] = []
-        var anchors: [String] = []
-        for row in rows {
-            let parsed = try? JSONParser.parse(row.json)
-            func num(_ path: String) -> JSONValue {
-                guard let v = parsed?.value(atPath: path)?.doubleValue, v.isFinite else { return .null }
-                return .double(v)
-            }
-            var event = parsed?["event"]?.stringValue ?? ""
-            if let g = parsed?["geofence"] {
-                event = "geofence " + (g["action"]?.stringValue ?? "") + " " + (g["identifier"]?.stringValue ?? "")
-            }
-            let extras: String
-            if let parsed {
-                extras = parsed["extras"].map { redactor.redact($0).jsonText } ?? ""
-            } else {
-                extras = "unreadable: " + redactor.redact(text: row.json)
-            }
-            cells.append([.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
-                         num("coords.latitude"), num("coords.longitude"), num("coords.accuracy"), num("coords.speed"),
-                         num("odometer"), .string(redactor.redact(text: event)), .string(truncate(extras, 400))])
-            anchors.append("queue-\(row.rowId)")
-        }
+        let cells = picked.rows.map(\.shown)
         return ReportTable(id: "queue", title: "Queue (pending records, drain order)", columns: columns, rows: cells,
-                           anchors: anchors, total: picked.total,
+                           anchors: picked.rows.map { "queue-\($0.row.rowId)" }, total: picked.total,
                            note: picked.total > cells.count ? note(cells.count, picked.total, "locations") : nil)
     }
 
@@ -193,31 +234,29 @@ public enum ReportBuilder {
         "Showing \(shown) of \(total) rows (the first and last ones, and every row a finding cites). Full data: `bgeo-forensics \(command) DUMP --format csv`."
     }
 
-    static func buildLogTable(_ dump: Dump, redactor: Redactor, cap: Int, forced: Set<String>, offsets: inout Set<Int>) -> ReportTable {
-        let ids = Set(forced.compactMap { $0.hasPrefix("log-") ? Int64($0.dropFirst(4)) : nil })
-        let picked = dump.layout.hasLog ? dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2, ids: ids, uuids: [])
-            : (ids: [], total: 0, uuidRows: [:])
-        let entries = dump.logEntries(ids: picked.ids)
-        for e in entries { offset(e.tsText, into: &offsets) }
+    /// What the log table shows of a row: its cells, and its line under a finding that cites it.
+    typealias LogRowShown = (cells: [JSONValue], line: String)
+
+    static func logCells(_ e: LogEntry, redactor: Redactor) -> LogRowShown {
+        let redacted = e.data.map { redactor.redact($0) }
+        let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+        let message = redactor.redact(text: e.message ?? "")
+        let cells: [JSONValue] = [.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
+                                  .string(truncate(message, 400)), .string(truncate(data, 600))]
+        let words = redacted.map(readable) ?? data
+        let line = [e.tsText, e.levelName, e.event, truncate(message, 160), truncate(words, 240)]
+            .filter { !$0.isEmpty }.joined(separator: " · ")
+        return (cells, line)
+    }
+
+    static func buildLogTable(_ picked: PickedRows<LogEntry, LogRowShown>, offsets: inout Set<Int>) -> ReportTable {
+        for (e, _) in picked.rows { offset(e.tsText, into: &offsets) }
         let columns = [ReportTable.Column("row", numeric: true), .init("ts"), .init("level"), .init("src"), .init("event"),
                        .init("message"), .init("data")]
-        var rows: [[JSONValue]] = []
-        var anchors: [String] = []
-        var lines: [String] = []
-        for e in entries {
-            let redacted = e.data.map { redactor.redact($0) }
-            let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
-            let message = redactor.redact(text: e.message ?? "")
-            rows.append([.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
-                         .string(truncate(message, 400)), .string(truncate(data, 600))])
-            anchors.append("log-\(e.rowId)")
-            let words = redacted.map(readable) ?? data
-            lines.append([e.tsText, e.levelName, e.event, truncate(message, 160), truncate(words, 240)]
-                .filter { !$0.isEmpty }.joined(separator: " · "))
-        }
-        var table = ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: anchors, total: picked.total,
-                                note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
-        table.evidenceLines = lines
+        let rows = picked.rows.map(\.shown.cells)
+        var table = ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: picked.rows.map { "log-\($0.row.rowId)" },
+                                total: picked.total, note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
+        table.evidenceLines = picked.rows.map(\.shown.line)
         return table
     }
 

@@ -31,4 +31,6 @@ public struct ReportDocument: Sendable {
     public var mapNote: String
     /// Set when `sanitize` wrote this dump: what was changed (one line).
     public var sanitized: String? = nil
+    /// The drawings' first pass, made while the trace was written (nil: the drawings make it).
+    public var sketch: ReportTraceSketch? = nil
 }

@@ -139,7 +139,7 @@ public struct HTMLReportRenderer: Sendable {
 
     func map(_ doc: ReportDocument, into h: inout String) {
         let renderer = MapRenderer(gapSeconds: doc.gapSeconds)
-        let out = renderer.render(doc.trace)
+        let out = renderer.render(doc.trace, sketch: doc.sketch)
         h += "<section id=\"map\"><h2>Map</h2><div class=\"figure\">\(out.svg)"
         h += "<ul class=\"legend\">"
         for item in out.legend {
@@ -185,22 +185,16 @@ public struct HTMLReportRenderer: Sendable {
             h += "<p class=\"chart-note\">The log records no queue depth (queue.insert rows are logged at verbose level); \(doc.summary.queue.count) records were queued at dump time.</p>"
         }
         // Speed and accuracy: one pass reduces both series per pixel column (and counts the
-        // accuracies for their 99th percentile); nothing per fix is kept.
-        let axis = TimeChart(start: t0, end: t1, yMax: 1, yLabel: "")
-        var speeds = TimeChart.LineReducer(chart: axis), accuracies = TimeChart.LineReducer(chart: axis)
-        var fastest: Double?, worst: Double?
-        var ranks = RankSelection()
-        doc.trace.forEachFix { f in
-            if f.decision != .rejected, let v = f.speed {
-                speeds.add(time: f.time, value: v)
-                fastest = fastest.map { $0 < v ? v : $0 } ?? v
-            }
-            if let a = f.accuracy {
-                accuracies.add(time: f.time, value: a)
-                worst = worst.map { $0 < a ? a : $0 } ?? a
-                ranks.add(a)
-            }
+        // accuracies for their 99th percentile), unless the trace's writer made it for this axis.
+        let series: FixChartSeries
+        if let made = doc.sketch?.chartSeries, made.start == t0, made.end == t1 {
+            series = made
+        } else {
+            var reduced = FixChartSeries(start: t0, end: t1)
+            doc.trace.forEachFix { reduced.add($0) }
+            series = reduced
         }
+        let (speeds, accuracies, fastest, worst, ranks) = (series.speeds, series.accuracies, series.fastest, series.worst, series.ranks)
         h += "<h3>Speed</h3>"
         if speeds.count == 0 {
             h += "<p class=\"chart-note\">No fix carries a speed.</p>"
@@ -235,9 +229,7 @@ public struct HTMLReportRenderer: Sendable {
 
     /// The time axis every chart shares: the dump's span with 1 % (at least 30 s) either side.
     func chartSpan(_ doc: ReportDocument) -> (Double, Double)? {
-        guard let start = doc.firstTime, let end = doc.lastTime else { return nil }
-        let pad = max((end - start) * 0.01, 30)
-        return (start - pad, end + pad)
+        FixChartSeries.span(first: doc.firstTime, last: doc.lastTime).map { ($0.start, $0.end) }
     }
 
     /// Upload attempts over time: each attempt a dot coloured by what became of it (a 401 whose

@@ -48,14 +48,22 @@ public struct MapRenderer: Sendable {
         }
     }
 
-    /// Draws `trace` in two passes over its fixes: the bounding box, then the track (each gap-free
-    /// stretch through the radial pass as it comes, Douglas–Peucker on what is left), the markers
-    /// and the queue head. What is kept is what is drawn.
-    public func render(_ trace: some ReportFixSource) -> Output {
+    /// The map's box grown by one fix: its output position, and its own when adjusted or rejected.
+    static func including(_ bounds: GeoBounds?, _ f: ReportFix) -> GeoBounds {
+        let grown = GeoBounds.including(bounds, latitude: f.outputLatitude, longitude: f.outputLongitude)
+        return f.decision == .accepted ? grown : GeoBounds.including(grown, latitude: f.latitude, longitude: f.longitude)
+    }
+
+    /// Draws `trace` in two passes over its fixes: the bounding box (unless `sketch` has it, from
+    /// the pass that wrote the trace), then the track (each gap-free stretch through the radial
+    /// pass as it comes, Douglas–Peucker on what is left), the markers and the queue head. What
+    /// is kept is what is drawn.
+    public func render(_ trace: some ReportFixSource, sketch: ReportTraceSketch? = nil) -> Output {
         var bounds: GeoBounds?
-        trace.forEachFix { f in
-            bounds = GeoBounds.including(bounds, latitude: f.outputLatitude, longitude: f.outputLongitude)
-            if f.decision != .accepted { bounds = GeoBounds.including(bounds, latitude: f.latitude, longitude: f.longitude) }
+        if let sketch {
+            bounds = sketch.fixBounds
+        } else {
+            trace.forEachFix { f in bounds = MapRenderer.including(bounds, f) }
         }
         for g in trace.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
         let projection = MapProjection(bounds: bounds, width: width, height: height)

@@ -56,14 +56,17 @@ public final class StoredReportTrace: ReportFixSource, @unchecked Sendable {
     public let geofences: [ReportGeofence]
     public let queueHeadUUID: String?
     private let decisionCounts: [ReportDecision: Int]
+    /// The drawings' first pass, made as the tape was written.
+    public let sketch: ReportTraceSketch?
     private let lock = NSLock()
     private var failure: (any Error)?
     /// The dump whose private working folder holds the tape.
     private let dump: Dump
 
     init(dump: Dump, stored: StoredTrace<ReportFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
-         counts: [ReportDecision: Int]) {
+         counts: [ReportDecision: Int], sketch: ReportTraceSketch? = nil) {
         self.dump = dump
+        self.sketch = sketch
         self.stored = stored
         self.geofences = geofences
         self.queueHeadUUID = queueHeadUUID
