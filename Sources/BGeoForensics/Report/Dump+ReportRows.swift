@@ -1,13 +1,10 @@
 extension Dump {
-    /// The rows a report embeds from `table`: the first `head` and last `tail` by id, every id in
-    /// `ids`, and every row whose `uuid` is in `uuids` — found through the rowid and uuid indexes
-    /// without scanning the table, so a million-row table costs the same as a small one. Returns
-    /// the ids ascending, the table's row count, and which row each forced uuid is in.
-    func reportRowIds(table: String, head: Int, tail: Int, ids: Set<Int64>, uuids: Set<String>)
-        -> (ids: [Int64], total: Int, uuidRows: [String: Int64]) {
-        var chosen = ids
+    /// The rows a report embeds from `table` whatever the findings: the first `head` and last
+    /// `tail` by id, found through the rowid index without scanning the table, so a million-row
+    /// table costs the same as a small one. Returns the ids ascending and the table's row count.
+    func reportRowIds(table: String, head: Int, tail: Int) -> (ids: [Int64], total: Int) {
+        var chosen: Set<Int64> = []
         var total = 0
-        var uuidRows: [String: Int64] = [:]
         let quoted = quoteIdentifier(table)
         do {
             let count = try database.prepare("SELECT count(*) FROM \(quoted)")
@@ -16,24 +13,35 @@ extension Dump {
                 let stmt = try database.prepare("SELECT id FROM \(quoted) ORDER BY id \(order) LIMIT \(limit)")
                 while try stmt.step() { chosen.insert(stmt.int64(0)) }
             }
-            let columns = table == "log_entries" ? [] : layout.queueColumns
-            if !uuids.isEmpty, columns.contains("uuid") {
-                let list = Array(uuids)
-                for start in stride(from: 0, to: list.count, by: 500) {
-                    let part = Array(list[start..<min(start + 500, list.count)])
-                    let stmt = try database.prepare("SELECT id, uuid FROM \(quoted) WHERE uuid IN (" + part.map { _ in "?" }.joined(separator: ",") + ")")
-                    try stmt.bind(part.map { .text($0) })
-                    while try stmt.step() {
-                        let id = stmt.int64(0)
-                        chosen.insert(id)
-                        if let uuid = stmt.text(1), uuidRows[uuid].map({ id < $0 }) ?? true { uuidRows[uuid] = id }
-                    }
+        } catch {
+            warnScanFailure(error, table: table, afterRow: nil)
+        }
+        return (chosen.sorted(), total)
+    }
+
+    /// The rows of `table` (a queue table with a `uuid` column) whose uuid is in `uuids`, through
+    /// the uuid index: their ids, and the first row of each uuid.
+    func rowIds(ofUUIDs uuids: Set<String>, table: String) -> (ids: Set<Int64>, uuidRows: [String: Int64]) {
+        var ids: Set<Int64> = []
+        var uuidRows: [String: Int64] = [:]
+        guard !uuids.isEmpty, table != "log_entries", layout.queueColumns.contains("uuid") else { return ([], [:]) }
+        let quoted = quoteIdentifier(table)
+        let list = Array(uuids)
+        do {
+            for start in stride(from: 0, to: list.count, by: 500) {
+                let part = Array(list[start..<min(start + 500, list.count)])
+                let stmt = try database.prepare("SELECT id, uuid FROM \(quoted) WHERE uuid IN (" + part.map { _ in "?" }.joined(separator: ",") + ")")
+                try stmt.bind(part.map { .text($0) })
+                while try stmt.step() {
+                    let id = stmt.int64(0)
+                    ids.insert(id)
+                    if let uuid = stmt.text(1), uuidRows[uuid].map({ id < $0 }) ?? true { uuidRows[uuid] = id }
                 }
             }
         } catch {
             warnScanFailure(error, table: table, afterRow: nil)
         }
-        return (chosen.sorted(), total, uuidRows)
+        return (ids, uuidRows)
     }
 
     /// `WHERE id IN (…)` for our own integer ids, in chunks SQLite accepts.

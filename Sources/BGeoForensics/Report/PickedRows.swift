@@ -1,29 +1,26 @@
 /// The rows a report table shows, read from the dump and each turned into what the table shows
-/// of it: picked before the replay ends (first and last rows, the rows the findings cite), then
-/// completed with the rows only the replay names.
+/// of it: its first and last rows picked while the dump is read, then completed with the rows the
+/// findings and the replay cite.
 struct PickedRows<Row, Shown> {
     /// The ids picked, ascending.
     private(set) var ids: [Int64]
     /// The table's row count.
     let total: Int
-    /// Which row each forced uuid is in (the queue table).
-    let uuidRows: [String: Int64]
     /// The rows read for `ids`, ascending by id (an id with no row has none), with what is shown of each.
     private(set) var rows: [(row: Row, shown: Shown)]
     private let rowId: KeyPath<Row, Int64>
 
     /// `rows`: read for `ids` (ascending); `show`: what the table shows of a row.
-    init(ids: [Int64], total: Int, uuidRows: [String: Int64], rows: [Row], rowId: KeyPath<Row, Int64>, show: (Row) -> Shown) {
+    init(ids: [Int64], total: Int, rows: [Row], rowId: KeyPath<Row, Int64>, show: (Row) -> Shown) {
         self.ids = ids
         self.total = total
-        self.uuidRows = uuidRows
         self.rows = rows.map { ($0, show($0)) }
         self.rowId = rowId
     }
 
     /// No rows (the dump has no such table).
     static func none(rowId: KeyPath<Row, Int64>) -> PickedRows {
-        PickedRows(ids: [], total: 0, uuidRows: [:], rows: [], rowId: rowId) { _ in fatalError("no rows to show") }
+        PickedRows(ids: [], total: 0, rows: [], rowId: rowId) { _ in fatalError("no rows to show") }
     }
 
     /// Adds the rows of `more` not picked yet, read by `read` (ids ascending → rows ascending),

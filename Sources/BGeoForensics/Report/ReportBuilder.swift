@@ -7,13 +7,31 @@ public enum ReportBuilder {
     /// Builds the document, telling `progress` each stage. Throws a UsageError for an override
     /// replay cannot use.
     public static func build(dump: Dump, options: ReportOptions, progress: StageProgress = .silent) throws -> ReportDocument {
+        try build(dump: dump, options: options, progress: progress, windows: .standard)
+    }
+
+    /// `build`, with the streamed trace's windows, and without following the live trace when
+    /// `followsLiveTrace` is false (the tests force every path).
+    static func build(dump: Dump, options: ReportOptions, progress: StageProgress, windows: TraceWindows,
+                      followsLiveTrace: Bool = true) throws -> ReportDocument {
         progress.stage("learning the dump's secrets (to redact them)")
         let (redactor, recorded) = learnSecretsAndConfig(dump, showSecrets: options.showSecrets)
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = recorded
         for text in options.overrides { try configuration.apply(set: text) }
         progress.stage("reading the log and the queue")
-        let scan = try ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor)
+        // The tables' first and last rows are picked, and the replay follows the trace as the
+        // reading assembles it, each on its own thread.
+        let picks = TablePicks(dump, cap: options.maxTableRows, redactor: redactor)
+        let live = followsLiveTrace ? LiveReplay(configuration, dump: dump) : nil
+        let scan: ReportScan
+        do {
+            scan = try ReportScan.read(dump, gapSeconds: options.gapSeconds, redactor: redactor, windows: windows, traceFeed: live?.feed)
+        } catch {
+            live?.cancel()
+            _ = picks.take()
+            throw error
+        }
         let timeline = scan.timeline
         let complete = scan.trace
         let depthLevels = scan.depthLevels
@@ -24,26 +42,21 @@ public enum ReportBuilder {
         for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
         var forcedUUIDs = Set(findings.flatMap(\.uuids))
         if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
-        // The tables' rows are read from the dump while the replay (which reads only its tape)
-        // runs; only the replay's few top contributors are added to them afterwards.
-        let picking = BackgroundWork { [forced, forcedUUIDs] in
-            (queue: pickQueueRows(dump, cap: options.maxTableRows, forced: forced, forcedUUIDs: forcedUUIDs, redactor: redactor),
-             log: pickLogRows(dump, cap: options.maxTableRows, forced: forced, redactor: redactor))
-        }
+        // The tables' warnings follow the reading's (which the findings count).
+        var (queueRows, logRows) = picks.take()
         progress.stage("replaying \(complete.count) fixes")
-        // Device offsets: any fix timestamp written with a UTC offset instead of Z (cheap: last byte).
-        var offsets: Set<Int> = []
         let replayed: (ReplaySummary, StoredReportTrace)
-        do {
-            replayed = try replay(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID,
-                                  chartSpan: FixChartSeries.span(first: firstTime, last: summary.newestTime)) { fix in
-                guard offsets.count < 4, let last = fix.timestampText.utf8.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { return }
-                offset(fix.timestampText, into: &offsets)
-            }
-        } catch {
-            _ = picking.take()
-            throw error
+        // The live replay is used when it saw the trace itself; otherwise the stored trace is replayed.
+        var pass: ReportReplayPass
+        if let followed = live?.take(for: complete) {
+            pass = followed
+        } else {
+            pass = try ReportReplayPass(configuration, dump: dump,
+                                        chartSpan: FixChartSeries.span(first: firstTime, last: summary.newestTime))
+            try complete.forEachFix { pass.add($0) }
         }
+        var offsets = pass.offsets
+        replayed = try pass.finish(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID)
         let (result, trace) = replayed
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
@@ -59,13 +72,17 @@ public enum ReportBuilder {
         let replay = replaySummary(result)
 
         progress.stage("picking the table rows")
-        var (queueRows, logRows) = picking.take()
-        var contributors: Set<String> = []
-        for c in replay.topContributors { if let e = c.evidence { contributors.insert(e.anchor) } }
-        queueRows.add(ids: rowIds(contributors, prefix: "queue-"), from: dump.queueRows(ids:)) { queueCells($0, redactor: redactor) }
-        logRows.add(ids: rowIds(contributors, prefix: "log-"), from: dump.logEntries(ids:)) { logCells($0, redactor: redactor) }
-        forced.formUnion(contributors)
-        let uuidAnchors = queueRows.uuidRows.mapValues { "queue-\($0)" }
+        for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
+        var uuidRows: [String: Int64] = [:]
+        var queueIds = rowIds(forced, prefix: "queue-")
+        if let table = dump.layout.queueTable {
+            let found = dump.rowIds(ofUUIDs: forcedUUIDs, table: table)
+            queueIds.formUnion(found.ids)
+            uuidRows = found.uuidRows
+        }
+        queueRows.add(ids: queueIds, from: dump.queueRows(ids:)) { queueCells($0, redactor: redactor) }
+        logRows.add(ids: rowIds(forced, prefix: "log-"), from: dump.logEntries(ids:)) { logCells($0, redactor: redactor) }
+        let uuidAnchors = uuidRows.mapValues { "queue-\($0)" }
         let queueTable = buildQueueTable(queueRows, offsets: &offsets)
         let logTable = buildLogTable(logRows, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
@@ -123,43 +140,49 @@ public enum ReportBuilder {
                                    topContributors: top, notes: notes)
     }
 
-    /// One replay pass over the stored trace: the summary, and the report's trace (every fix with
-    /// its decision) written to a tape beside it, with its counts and the drawings' first pass
-    /// (`chartSpan`: the charts' time axis); `visit` sees each fix.
-    static func replay(_ complete: CompleteTrace, _ configuration: ReplayConfiguration, dump: Dump, queueHeadUUID: String?,
-                       chartSpan: (start: Double, end: Double)?, visit: (Fix) -> Void) throws -> (ReplaySummary, StoredReportTrace) {
-        let tape = dump.workFiles.newFile("report-trace", extension: "tape")
-        let writer = try TapeWriter(path: tape)
-        var tally = ReplayTally(config: configuration.filter)
-        var pipeline = ReplayPipeline(config: configuration.filter)
-        var accepted = 0, adjusted = 0, rejected = 0
-        var sketch = ReportTraceSketch(chartSpan: chartSpan)
-        try complete.forEachFix { fix in
-            visit(fix)
-            let d = pipeline.process(fix)
-            tally.add(fix, d)
-            let reportFix = ReportFix(fix: fix, decision: d)
-            switch reportFix.decision {
-            case .accepted: accepted += 1
-            case .adjusted: adjusted += 1
-            case .rejected: rejected += 1
+    /// The report's replay following the live assembly's trace on its own thread while the dump
+    /// is read (`ReportScan.read(traceFeed:)`). Its pass counts only when it saw the trace itself:
+    /// the live assembly was the trace's only run (nothing spilled, no uuid apart) and every fix
+    /// of it was replayed. The charts' time axis is not known yet: they reduce their own series.
+    final class LiveReplay: @unchecked Sendable {
+        let feed = LiveFeed()
+        private let work: BackgroundWork<ReportReplayPass?>
+
+        init(_ configuration: ReplayConfiguration, dump: Dump) {
+            let feed = feed
+            let box = UncheckedBox(dump)
+            work = BackgroundWork {
+                guard var pass = try? ReportReplayPass(configuration, dump: box.value, chartSpan: nil) else { return nil }
+                guard let path = feed.waitForPath(), let reader = try? TapeReader(path: path, follow: feed) else {
+                    pass.discard()
+                    return nil
+                }
+                while var record = reader.next() { pass.add(Fix(from: &record)) }
+                guard reader.failure == nil, !feed.wasAbandoned else {
+                    pass.discard()
+                    return nil
+                }
+                return pass
             }
-            sketch.add(reportFix)
-            writer.beginRecord()
-            reportFix.write(to: writer)
-            writer.endRecord()
         }
-        try writer.finish()
-        var summary = tally.finish(odometerReplayed: pipeline.odometerTotal)
-        let counts: [ReportDecision: Int] = [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
-        summary.configSource = configuration.sourceDescription
-        summary.configNotes = configuration.notes
-        summary.traceStats = complete.stats
-        summary.isWhatIf = !configuration.overrides.isEmpty
-        let stored = StoredTrace<ReportFix>(tape: tape, count: complete.count, geofences: nil, geofenceCount: 0)
-        let trace = StoredReportTrace(dump: dump, stored: stored, geofences: try complete.geofences(), queueHeadUUID: queueHeadUUID,
-                                      counts: counts, sketch: sketch)
-        return (summary, trace)
+
+        /// The pass, when it replayed exactly `complete`; nil otherwise (its tape removed).
+        func take(for complete: CompleteTrace) -> ReportReplayPass? {
+            // The reading has ended: an unfinished feed will not be finished now.
+            feed.abandon()
+            guard let pass = work.take() else { return nil }
+            guard complete.assembledLive, complete.assemblyRuns == 1, pass.count == complete.count else {
+                pass.discard()
+                return nil
+            }
+            return pass
+        }
+
+        /// Ends the pass unused (the reading failed).
+        func cancel() {
+            feed.abandon()
+            work.take()?.discard()
+        }
     }
 
     static func truncate(_ text: String, _ limit: Int) -> String {
@@ -176,25 +199,45 @@ public enum ReportBuilder {
         Set(anchors.compactMap { $0.hasPrefix(prefix) ? Int64($0.dropFirst(prefix.count)) : nil })
     }
 
-    /// The queue rows the table shows (its first and last ones, the rows `forced` names and the
-    /// rows of `forcedUUIDs`), each as its cells.
-    static func pickQueueRows(_ dump: Dump, cap: Int, forced: Set<String>, forcedUUIDs: Set<String>,
-                              redactor: Redactor) -> PickedRows<QueueRow, [JSONValue]> {
-        guard let table = dump.layout.queueTable else { return .none(rowId: \.rowId) }
-        let picked = dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2, ids: rowIds(forced, prefix: "queue-"),
-                                       uuids: forcedUUIDs)
-        return PickedRows(ids: picked.ids, total: picked.total, uuidRows: picked.uuidRows, rows: dump.queueRows(ids: picked.ids),
-                          rowId: \.rowId) { queueCells($0, redactor: redactor) }
-    }
+    /// The first and last rows of the queue and log tables, each as what the table shows of it:
+    /// picked on a second connection while the dump is read (they depend on nothing the reading
+    /// finds), else here. The rows the findings and the replay cite are added afterwards.
+    final class TablePicks: @unchecked Sendable {
+        typealias Picks = (queue: PickedRows<QueueRow, [JSONValue]>, log: PickedRows<LogEntry, LogRowShown>)
+        private let scan: SecondConnectionScan<Picks>?
+        private let dump: Dump
+        private let cap: Int
+        private let redactor: Redactor
 
-    /// The log rows the table shows (its first and last ones and the rows `forced` names), each
-    /// as its cells and its line of evidence text.
-    static func pickLogRows(_ dump: Dump, cap: Int, forced: Set<String>, redactor: Redactor) -> PickedRows<LogEntry, LogRowShown> {
-        guard dump.layout.hasLog else { return .none(rowId: \.rowId) }
-        let picked = dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2, ids: rowIds(forced, prefix: "log-"),
-                                       uuids: [])
-        return PickedRows(ids: picked.ids, total: picked.total, uuidRows: picked.uuidRows, rows: dump.logEntries(ids: picked.ids),
-                          rowId: \.rowId) { logCells($0, redactor: redactor) }
+        init(_ dump: Dump, cap: Int, redactor: Redactor) {
+            self.dump = dump
+            self.cap = cap
+            self.redactor = redactor
+            scan = SecondConnectionScan.start(on: dump) { reader in TablePicks.pick(reader, cap: cap, redactor: redactor) }
+        }
+
+        /// The picks; the second connection's warnings go to the dump's now.
+        func take() -> Picks {
+            scan?.finish(into: dump.warnings) ?? TablePicks.pick(dump, cap: cap, redactor: redactor)
+        }
+
+        static func pick(_ dump: Dump, cap: Int, redactor: Redactor) -> Picks {
+            var queue = PickedRows<QueueRow, [JSONValue]>.none(rowId: \.rowId)
+            if let table = dump.layout.queueTable {
+                let picked = dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2)
+                queue = PickedRows(ids: picked.ids, total: picked.total, rows: dump.queueRows(ids: picked.ids), rowId: \.rowId) {
+                    queueCells($0, redactor: redactor)
+                }
+            }
+            var log = PickedRows<LogEntry, LogRowShown>.none(rowId: \.rowId)
+            if dump.layout.hasLog {
+                let picked = dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2)
+                log = PickedRows(ids: picked.ids, total: picked.total, rows: dump.logEntries(ids: picked.ids), rowId: \.rowId) {
+                    logCells($0, redactor: redactor)
+                }
+            }
+            return (queue, log)
+        }
     }
 
     /// A queue row's cells in the table.

@@ -11,10 +11,11 @@ struct ReportScan {
     let trace: CompleteTrace
     let depthLevels: [QueueDepthSeries.Level]
 
+    /// `traceFeed`: follows the trace as the live assembly writes it (the report's replay).
     static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor,
-                     windows: TraceWindows = .standard) throws -> ReportScan {
+                     windows: TraceWindows = .standard, traceFeed: LiveFeed? = nil) throws -> ReportScan {
         // A third thread assembles the two spools' runs as they are written.
-        let live = TraceBuilder.liveAssembly(dump: dump, windows: windows)
+        let live = TraceBuilder.liveAssembly(dump: dump, windows: windows, output: traceFeed)
         let queueScan = SecondConnectionScan.start(on: dump) { TraceBuilder.QueueSpools.read($0, windows: windows, feed: live.feeds.queue) }
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
         var levels = QueueDepthSeries.LevelReader()

@@ -93,12 +93,13 @@ extension TraceBuilder {
         return try assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
     }
 
-    /// The feeds for the spools (`QueueSpools`, `LineSpool`) and the live pass following them.
-    static func liveAssembly(dump: Dump, windows: TraceWindows)
+    /// The feeds for the spools (`QueueSpools`, `LineSpool`) and the live pass following them;
+    /// `output` follows the trace the pass writes (see `TraceAssembler.LivePass`).
+    static func liveAssembly(dump: Dump, windows: TraceWindows, output: LiveFeed? = nil)
         -> (feeds: (queue: LiveFeed, log: LiveFeed), pass: TraceAssembler<CompleteTraceSemantics>.LivePass) {
         let feeds = (queue: LiveFeed(), log: LiveFeed())
         let assembler = TraceAssembler(CompleteTraceSemantics(), windows: windows, folder: dump.workFiles)
-        return (feeds, TraceAssembler.LivePass(assembler, queue: feeds.queue, log: feeds.log))
+        return (feeds, TraceAssembler.LivePass(assembler, queue: feeds.queue, log: feeds.log, output: output))
     }
 
     /// Assembles the spooled halves (from the live pass's first run when given, made with the

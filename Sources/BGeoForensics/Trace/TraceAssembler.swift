@@ -77,16 +77,18 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         private let feeds: (queue: LiveFeed, log: LiveFeed)
         private let work: BackgroundWork<Run?>
 
-        init(_ assembler: TraceAssembler, queue: LiveFeed, log: LiveFeed) {
+        /// `output`: published to as the pass writes its trace, for a consumer following it (the
+        /// report's replay); it ends when the pass does, finished only if the pass wrote it all.
+        init(_ assembler: TraceAssembler, queue: LiveFeed, log: LiveFeed, output: LiveFeed? = nil) {
             self.assembler = assembler
             feeds = (queue, log)
             let queueSource = SortedSource<Semantics.QueueCopy>(following: queue)
             let logSource = SortedSource<Semantics.LogCopy>(following: log)
-            let box = UncheckedBox((assembler, queueSource, logSource))
+            let box = UncheckedBox((assembler, queueSource, logSource, output))
             work = BackgroundWork {
-                let (assembler, queue, log) = box.value
+                let (assembler, queue, log, output) = box.value
                 assembler.semantics = assembler.prototype
-                return try? assembler.run(queue: queue, log: log, excluded: [], resolved: nil)
+                return try? assembler.run(queue: queue, log: log, excluded: [], resolved: nil, output: output)
             }
         }
 
@@ -201,15 +203,21 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
     }
 
-    /// One pass over the merged streams.
+    /// One pass over the merged streams; `output` follows the trace's tape as it is written.
     fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
-                     resolved: SpillTable?) throws(WorkFileError) -> Run {
+                     resolved: SpillTable?, output: LiveFeed? = nil) throws(WorkFileError) -> Run {
+        // However the pass ends, a follower does not wait for more (nothing once it is finished).
+        defer { output?.abandon() }
         // The semantics live in a local for the run: read through the class property, every call
         // of the per-record loop would copy them (their arrays retained and released) and check
         // the access for exclusivity.
         var semantics = self.semantics
         defer { self.semantics = semantics }
         let tape = try TapeWriter(path: folder.newFile("trace", extension: "tape"))
+        if let output {
+            tape.feed = output
+            output.start(path: tape.path)
+        }
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))
         let filter = UUIDFilter(bits: windows.filterBits)
         var suspects: Set<String> = []
@@ -332,6 +340,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
         release(before: nil)
         try tape.finish()
+        output?.finish()
         try leads.finish()
         return Run(tape: tape.path, count: count, leads: leads.path, suspects: suspects)
     }

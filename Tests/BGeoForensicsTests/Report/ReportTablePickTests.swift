@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import BGeoForensics
 
-/// The report's tables are picked while the replay runs, then completed with the rows the
-/// replay's top contributors cite; the drawings' first pass is made while the trace is written.
+/// The report's tables: their first and last rows are picked while the dump is read, then
+/// completed with the rows the findings and the replay's top contributors cite; the drawings'
+/// first pass is made while the trace is written.
 @Suite struct ReportTablePickTests {
     /// The demo dump's tables are capped at 60 rows (30 first, 30 last): a contributor in the
-    /// middle of a table is there only because it was added after the replay.
+    /// middle of a table is there only because it was added after the reading.
     @Test func topContributorRowsAreAddedInOrder() throws {
         let doc = ReportFixture.built.document
         let cited = doc.replay.topContributors.compactMap(\.evidence?.anchor)
@@ -27,7 +28,7 @@ import Testing
 
     @Test func addingRowsKeepsIdsAndRowsAscending() {
         struct Row { var rowId: Int64 }
-        var picked = PickedRows(ids: [1, 5, 9], total: 20, uuidRows: [:], rows: [Row(rowId: 1), Row(rowId: 5), Row(rowId: 9)],
+        var picked = PickedRows(ids: [1, 5, 9], total: 20, rows: [Row(rowId: 1), Row(rowId: 5), Row(rowId: 9)],
                                 rowId: \.rowId) { "row \($0.rowId)" }
         var asked: [[Int64]] = []
         // 5 is already there; 7 has no row in the table (read returns none for it).
@@ -46,7 +47,8 @@ import Testing
     /// The map and the charts drawn from the sketch the replay made are the ones drawn by walking
     /// the stored trace for it.
     @Test func drawingsFromTheSketchEqualTheirOwnPass() throws {
-        let doc = ReportFixture.built.document
+        // The stored trace's replay: its sketch has the charts' series too.
+        let (doc, _) = try ReportLiveReplayTests.build(ReportFixture.dumpPath, windows: .standard, followsLiveTrace: false)
         let sketch = try #require(doc.sketch)
         #expect(sketch.fixBounds != nil)
         #expect(sketch.chartSeries != nil)
