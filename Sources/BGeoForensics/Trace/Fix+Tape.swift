@@ -111,10 +111,12 @@ extension ReportFix: SpoolRecord {
         }
     }
 
-    private enum Flag {
+    /// The presence bits of a record (`ChartSample` reads two of them).
+    enum TapeFlag {
         static let uuid: UInt16 = 1, accuracy: UInt16 = 2, speed: UInt16 = 4, heading: UInt16 = 8, altitude: UInt16 = 16
         static let odometer: UInt16 = 32, movingKnown: UInt16 = 64, moving: UInt16 = 128, reason: UInt16 = 256, log: UInt16 = 512
     }
+    private typealias Flag = TapeFlag
 
     func write(to sink: some TapeSink) {
         var flags: UInt16 = 0
@@ -165,6 +167,19 @@ extension ReportFix: SpoolRecord {
                   odometer: present(Flag.odometer, odometer),
                   isMoving: flags & Flag.movingKnown != 0 ? flags & Flag.moving != 0 : nil, decision: decision,
                   reason: flags & Flag.reason != 0 ? reason : nil, source: flags & Flag.log != 0 ? .log(rowId: id) : .queue(rowId: id))
+    }
+}
+
+extension ChartSample {
+    /// The chart's fields of a record `ReportFix.write` wrote (the rest is not read).
+    init(from record: inout TapeRecordReader) {
+        let flags = record.uint16()
+        let decision = ReportDecision(tapeCode: record.uint8())
+        let time = record.double()
+        for _ in 0..<4 { _ = record.double() }  // raw and output positions
+        let accuracy = record.double(), speed = record.double()
+        self.init(time: time, rejected: decision == .rejected, speed: flags & ReportFix.TapeFlag.speed != 0 ? speed : nil,
+                  accuracy: flags & ReportFix.TapeFlag.accuracy != 0 ? accuracy : nil)
     }
 }
 

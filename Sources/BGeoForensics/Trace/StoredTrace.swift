@@ -22,8 +22,13 @@ final class StoredTrace<Element: SpoolRecord>: @unchecked Sendable {
 
     /// Visits every fix in trace order.
     public func forEach(_ body: (Element) throws -> Void) throws {
+        try forEachRecord { try body(Element(from: &$0)) }
+    }
+
+    /// Visits every record in trace order, for a decoder that reads only part of it.
+    func forEachRecord(_ body: (inout TapeRecordReader) throws -> Void) throws {
         let reader = try TapeReader(path: tape)
-        while var record = reader.next() { try body(Element(from: &record)) }
+        while var record = reader.next() { try body(&record) }
         if let failure = reader.failure { throw failure }
     }
 

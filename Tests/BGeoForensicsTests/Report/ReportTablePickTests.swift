@@ -68,6 +68,19 @@ import Testing
         #expect(fromSketch.contains("series-speed") && fromSketch.contains("series-acc"))
     }
 
+    /// The charts' reading of the stored trace (numbers only) gives each fix's own fields.
+    @Test func chartSamplesAreTheFixesFields() {
+        let trace = ReportFixture.built.document.trace
+        var fromFixes: [ChartSample] = [], read: [ChartSample] = []
+        trace.forEachFix { fromFixes.append(ChartSample($0)) }
+        trace.forEachChartSample { read.append($0) }
+        #expect(read.count == trace.fixCount && read.count > 200)
+        #expect(read.map(\.time) == fromFixes.map(\.time))
+        #expect(read.map(\.rejected) == fromFixes.map(\.rejected) && read.contains { $0.rejected })
+        #expect(read.map(\.speed) == fromFixes.map(\.speed) && read.contains { $0.speed == nil } == fromFixes.contains { $0.speed == nil })
+        #expect(read.map(\.accuracy) == fromFixes.map(\.accuracy))
+    }
+
     /// A sketch made for another time axis is not used: the charts reduce the series again.
     @Test func sketchForAnotherAxisIsIgnored() throws {
         var doc = ReportFixture.built.document

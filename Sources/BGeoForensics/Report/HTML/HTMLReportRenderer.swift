@@ -191,7 +191,7 @@ public struct HTMLReportRenderer: Sendable {
             series = made
         } else {
             var reduced = FixChartSeries(start: t0, end: t1)
-            doc.trace.forEachFix { reduced.add($0) }
+            doc.trace.forEachChartSample { reduced.add($0) }
             series = reduced
         }
         let (speeds, accuracies, fastest, worst, ranks) = (series.speeds, series.accuracies, series.fastest, series.worst, series.ranks)
@@ -210,7 +210,7 @@ public struct HTMLReportRenderer: Sendable {
         } else {
             let n = ranks.count
             let p99 = ranks.value(atRank: min(n - 1, Int(Double(n) * 0.99))) { visit in
-                doc.trace.forEachFix { f in if let a = f.accuracy { visit(a) } }
+                doc.trace.forEachChartSample { f in if let a = f.accuracy { visit(a) } }
             } ?? 0
             let largest = worst ?? 0
             let top = max(p99 * 1.2, doc.maxAccuracy * 1.15, 10)

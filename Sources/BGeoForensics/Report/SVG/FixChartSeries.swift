@@ -28,8 +28,8 @@ public struct FixChartSeries: Sendable {
     }
 
     /// Adds the next fix (in time order): its speed unless rejected, its accuracy.
-    mutating func add(_ f: ReportFix) {
-        if f.decision != .rejected, let v = f.speed {
+    mutating func add(_ f: ChartSample) {
+        if !f.rejected, let v = f.speed {
             speeds.add(time: f.time, value: v)
             fastest = fastest.map { $0 < v ? v : $0 } ?? v
         }
@@ -38,5 +38,24 @@ public struct FixChartSeries: Sendable {
             worst = worst.map { $0 < a ? a : $0 } ?? a
             ranks.add(a)
         }
+    }
+}
+
+/// What the speed and accuracy charts read of a fix (a stored trace decodes nothing else for them).
+public struct ChartSample: Sendable {
+    public var time: Double
+    public var rejected: Bool
+    public var speed: Double?
+    public var accuracy: Double?
+
+    public init(_ f: ReportFix) {
+        self.init(time: f.time, rejected: f.decision == .rejected, speed: f.speed, accuracy: f.accuracy)
+    }
+
+    public init(time: Double, rejected: Bool, speed: Double?, accuracy: Double?) {
+        self.time = time
+        self.rejected = rejected
+        self.speed = speed
+        self.accuracy = accuracy
     }
 }

@@ -12,11 +12,17 @@ public protocol ReportFixSource: Sendable {
     var queueHeadUUID: String? { get }
     /// Visits every fix in time order.
     func forEachFix(_ body: (ReportFix) -> Void)
+    /// Visits every fix in time order as the charts read it.
+    func forEachChartSample(_ body: (ChartSample) -> Void)
     /// Every decision's count, exact.
     func counts() -> [ReportDecision: Int]
 }
 
 extension ReportFixSource {
+    public func forEachChartSample(_ body: (ChartSample) -> Void) {
+        forEachFix { body(ChartSample($0)) }
+    }
+
     public func counts() -> [ReportDecision: Int] {
         var accepted = 0, adjusted = 0, rejected = 0
         forEachFix { fix in
@@ -81,10 +87,23 @@ public final class StoredReportTrace: ReportFixSource, @unchecked Sendable {
         do {
             try stored.forEach(body)
         } catch {
-            lock.lock()
-            failure = failure ?? error
-            lock.unlock()
+            noteFailure(error)
         }
+    }
+
+    /// Reads only the chart's fields of each record (no strings are built).
+    public func forEachChartSample(_ body: (ChartSample) -> Void) {
+        do {
+            try stored.forEachRecord { body(ChartSample(from: &$0)) }
+        } catch {
+            noteFailure(error)
+        }
+    }
+
+    private func noteFailure(_ error: any Error) {
+        lock.lock()
+        failure = failure ?? error
+        lock.unlock()
     }
 
     /// Why a pass could not read the stored trace back, if one could not.

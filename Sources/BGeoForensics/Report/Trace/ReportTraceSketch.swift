@@ -16,6 +16,6 @@ public struct ReportTraceSketch: Sendable {
     /// Adds the next fix of the trace (in time order).
     mutating func add(_ f: ReportFix) {
         fixBounds = MapRenderer.including(fixBounds, f)
-        chartSeries?.add(f)
+        chartSeries?.add(ChartSample(f))
     }
 }
