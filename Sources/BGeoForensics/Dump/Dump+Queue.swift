@@ -36,7 +36,10 @@ extension Dump {
     /// `rows` limits the scan to row ids in that range. Returns how many rows were read,
     /// decodable or not.
     @discardableResult
-    func forEachDecodedRecord(rows: Range<Int64>? = nil, _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
+    /// `everyRow` sees each row read (its statement, with `uuid` and `timestamp` in columns 1 and
+    /// 2, and its id) before it is decoded, whether or not it decodes.
+    func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((Statement, Int64) -> Void)? = nil,
+                              _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
         guard let table = layout.queueTable else { return 0 }
         var scan = queueScan(table)
         if let rows {
@@ -44,7 +47,7 @@ extension Dump {
             scan.bindings = [.integer(rows.lowerBound), .integer(rows.upperBound)]
         }
         var read = 0
-        try scanDecodedRows(scan, table: table, scanner: Dump.recordScanner) { row in
+        try scanDecodedRows(scan, table: table, scanner: Dump.recordScanner, everyRow: everyRow) { row in
             read += 1
             guard let row else { return true }
             // After a damaged page the conditions no longer apply (see RowScan.conditions).
@@ -101,9 +104,11 @@ extension Dump {
     /// The same, with `scanner` in `recordScanner`'s slots; `row` also sees every row
     /// that did not decode (as nil, after its warning).
     private func scanDecodedRows(_ scan: RowScan, table: String, scanner: FieldScanner,
+                                 everyRow: ((Statement, Int64) -> Void)? = nil,
                                  _ row: (DecodedQueueRow?) throws -> Bool) rethrows {
         var fields: [FieldScanner.Field] = []
         try scanRows(scan) { stmt, rowId in
+            everyRow?(stmt, rowId)
             guard let decoded = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, fields: &fields) else {
                 return try row(nil)
             }

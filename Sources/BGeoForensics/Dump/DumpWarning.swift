@@ -74,6 +74,20 @@ public final class WarningLog: @unchecked Sendable {
         seen.formUnion(moving)
     }
 
+    /// Moves the warnings found since `start` (a past `count`) to `index` (an earlier one), as
+    /// `place` puts another log's there: for a scan done after others whose warnings must read as
+    /// if it had been done before them.
+    public func moveWarnings(since start: Int, to index: Int) {
+        let moved = WarningLog()
+        lock.lock()
+        let tail = ordered.dropFirst(start)
+        ordered.removeLast(tail.count)
+        for warning in tail { seen.remove(warning) }
+        lock.unlock()
+        for warning in tail { moved.add(warning) }
+        place(moved, at: index)
+    }
+
     /// Appends another log's warnings after this one's (keeps per-table order when two tables
     /// were scanned in parallel).
     public func add(contentsOf other: WarningLog) {

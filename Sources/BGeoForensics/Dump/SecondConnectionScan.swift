@@ -21,6 +21,16 @@ final class SecondConnectionScan<Value>: @unchecked Sendable {
         return SecondConnectionScan(reader: reader, work: work)
     }
 
+    /// Waits for the work and tells whether it warned of nothing, without taking its value or
+    /// its warnings (`finish` does).
+    func finishedWithoutWarnings() -> Bool {
+        _ = work.wait()
+        return reader.warnings.count == 0
+    }
+
+    /// Waits for the work; its value, which stays here for `finish`.
+    func peek() -> Value { work.wait() }
+
     /// Waits for the work, appends its warnings to `warnings`, and hands over the value (this
     /// object keeps no copy, so the caller owns it and can mutate it in place).
     func finish(into warnings: WarningLog) -> Value {

@@ -10,19 +10,34 @@ struct ReportScan {
     /// The complete trace, stored in the private working folder, ready for replay.
     let trace: CompleteTrace
     let depthLevels: [QueueDepthSeries.Level]
+    /// Whether the timeline took the queue's facts from the queue's read (else it scanned the queue itself).
+    let queueFactsShared: Bool
 
     /// `traceFeed`: follows the trace as the live assembly writes it (the report's replay).
-    static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor,
-                     windows: TraceWindows = .standard, traceFeed: LiveFeed? = nil) throws -> ReportScan {
+    /// `sharesQueueFacts`: false makes the timeline scan the queue itself (the tests' reference).
+    static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor, windows: TraceWindows = .standard,
+                     traceFeed: LiveFeed? = nil, sharesQueueFacts: Bool = true) throws -> ReportScan {
         // A third thread assembles the two spools' runs as they are written.
         let live = TraceBuilder.liveAssembly(dump: dump, windows: windows, output: traceFeed)
-        let queueScan = SecondConnectionScan.start(on: dump) { TraceBuilder.QueueSpools.read($0, windows: windows, feed: live.feeds.queue) }
+        let options = TimelineOptions(gapThreshold: gapSeconds, gapLimit: .max)
+        // The queue's read gathers the timeline's facts of it too: the timeline then scans the log only.
+        let timelineFacts = sharesQueueFacts && TimelineBuilder.readsQueueTimestamps(dump)
+            ? QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until) : nil
+        let queueScan = SecondConnectionScan.start(on: dump) {
+            TraceBuilder.QueueSpools.read($0, windows: windows, feed: live.feeds.queue, timelineFacts: timelineFacts)
+        }
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
         var levels = QueueDepthSeries.LevelReader()
         let warnings = dump.warnings
         // Every gap is kept: the map, the charts and the counts show them all.
-        let timelineBuilder = TimelineBuilder(dump: dump, options: TimelineOptions(gapThreshold: gapSeconds, gapLimit: .max),
-                                              redactor: redactor)
+        let timelineBuilder = TimelineBuilder(dump: dump, options: options, redactor: redactor)
+        if let queueScan, timelineFacts != nil {
+            // Only facts read without a warning stand for the timeline's own scan (which warns first).
+            timelineBuilder.queueFactsAfterLog = {
+                guard queueScan.finishedWithoutWarnings(), let facts = queueScan.peek().timelineFacts, facts.complete else { return nil }
+                return facts
+            }
+        }
         // Location rows (most of the log) are parsed from their cells, as the timeline reads them;
         // the field scanner's parse is their JSON check too (no second pass over the data).
         timelineBuilder.locationRowObserver = { row in lines.addChecking(row, warnings: warnings) }
@@ -38,6 +53,7 @@ struct ReportScan {
         let queue = queueScan?.finish(into: dump.warnings)
             ?? TraceBuilder.QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
         let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
-        return ReportScan(timeline: timeline, trace: trace, depthLevels: levels.levels)
+        return ReportScan(timeline: timeline, trace: trace, depthLevels: levels.levels,
+                          queueFactsShared: timelineBuilder.queueFactsUsed)
     }
 }

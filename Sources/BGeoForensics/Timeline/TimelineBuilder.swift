@@ -113,14 +113,45 @@ public final class TimelineBuilder {
         collector = EventCollector(limit: options.eventLimit)
     }
 
+    /// Set by a reader that gathers the queue's facts itself (`QueueTimelineFacts`, with this
+    /// timeline's threshold and window) while the log is read: called after the log scan, it waits
+    /// for them; nil from it means they cannot stand for the timeline's own scan (a row warned or
+    /// did not read), which is then made, its warnings placed before the log's, as if first.
+    var queueFactsAfterLog: (() -> QueueTimelineFacts?)?
+    /// Whether `queueFactsAfterLog` gave the queue's facts (the timeline did not scan the queue).
+    private(set) var queueFactsUsed = false
+
+    /// Whether the queue scan reads only the `timestamp` column (`Dump.forEachQueueFix`), which is
+    /// when another reader may gather its facts (`queueFactsAfterLog`).
+    static func readsQueueTimestamps(_ dump: Dump) -> Bool {
+        dump.layout.queueTable != nil && dump.layout.hasTimestampColumn && dump.layout.queueColumns.contains("uuid")
+    }
+
     /// Reads the dump and returns its diagnosed timeline.
     public func build() -> Timeline {
         // The log's later half is read on a second connection while this thread reads the queue
         // and the first half (nil: one pass, as for a small log or when an observer wants every entry).
         let split = logObserver == nil
             ? SplitLogRead.start(on: dump, query: logQuery, threshold: options.gapThreshold, minimumRows: splitMinimumRows) : nil
-        scanQueue()
-        scanLog(split)
+        if let queueFactsAfterLog {
+            let queueWarnings = dump.warnings.count
+            scanLog(split)
+            let logCoverage = coverage
+            coverage = CoverageMap(threshold: options.gapThreshold)
+            if let facts = queueFactsAfterLog() {
+                absorbQueue(facts)
+                queueFactsUsed = true
+            } else {
+                let since = dump.warnings.count
+                scanQueue()
+                dump.warnings.moveWarnings(since: since, to: queueWarnings)
+            }
+            // The queue's fixes first, then the log's: the order the two scans take otherwise.
+            coverage.absorb(logCoverage)
+        } else {
+            scanQueue()
+            scanLog(split)
+        }
         tracker.finish()
         let allGaps = buildGaps()
         let findings = diagnose(gaps: allGaps)
@@ -142,7 +173,25 @@ public final class TimelineBuilder {
 
     // MARK: queue
 
+    /// The queue's facts, gathered by this timeline's scan or another reader's, into an empty coverage.
+    private func absorbQueue(_ facts: QueueTimelineFacts) {
+        pendingRecords = facts.pendingRecords
+        oldestPending = facts.oldestPending
+        newestPending = facts.newestPending
+        pendingUuids = facts.pendingUuids
+        coverage = facts.coverage
+    }
+
     private func scanQueue() {
+        // Fast path: the timestamp column only; motion looked up later for gap edges.
+        var facts = QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until)
+        if dump.forEachQueueFix({ fix in facts.add(rowId: fix.rowId, time: fix.time, uuid: fix.uuid) }) {
+            var map = facts.coverage
+            map.absorb(coverage)
+            absorbQueue(facts)
+            coverage = map
+            return
+        }
         func note(rowTime time: Double, uuid: () -> String) -> Bool {
             pendingRecords += 1
             let isOldest = oldestPending == nil || time < oldestPending!.time
@@ -158,11 +207,6 @@ public final class TimelineBuilder {
             if let until = options.until, time > until { return false }
             return true
         }
-        // Fast path: the timestamp column only; motion looked up later for gap edges.
-        let handled = dump.forEachQueueFix { fix in
-            if note(rowTime: fix.time, uuid: fix.uuid) { coverage.add(fix.time, moving: nil, queueRow: fix.rowId) }
-        }
-        guard !handled else { return }
         let rules = PolicyRules(policy: policy)
         dump.forEachRecord(.fieldsOnly) { record in
             if let attempts = record.attempts {

@@ -8,6 +8,8 @@ extension TraceBuilder {
         let fixes: SortedSpool<Fix>
         let geofences: SortedSpool<ReportGeofence>
         var geofenceFacts = QueueFacts()
+        /// The timeline's facts of every row read, when asked for (`read(timelineFacts:)`).
+        var timelineFacts: QueueTimelineFacts?
 
         /// `feed`: the fixes' live run, for a `LivePass` (see `storedTrace`).
         init(folder: WorkFolder, windows: TraceWindows, feed: LiveFeed? = nil) {
@@ -15,12 +17,23 @@ extension TraceBuilder {
             geofences = SortedSpool(folder: folder, stem: "geofences", window: windows.reorder)
         }
 
-        /// Spools every record of the queue (geofences apart), in row order.
-        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> QueueSpools {
+        /// Spools every record of the queue (geofences apart), in row order; with `timelineFacts`,
+        /// gathers the timeline's facts of every row read into it too.
+        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil,
+                         timelineFacts: QueueTimelineFacts? = nil) -> QueueSpools {
             var spools = QueueSpools(folder: dump.workFiles, windows: windows, feed: feed)
+            var facts = timelineFacts ?? QueueTimelineFacts(threshold: 0, since: nil, until: nil)
+            let everyRow: ((Statement, Int64) -> Void)? = timelineFacts == nil ? nil : { stmt, rowId in
+                // As `Dump.forEachQueueFix` reads the row for the timeline.
+                if let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) {
+                    facts.add(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" })
+                } else {
+                    facts.addUnreadable()
+                }
+            }
             // The rows and warnings of `forEachRecord(.fieldsOnly)`; a location row's fix is made
             // from the row itself, without the record's other texts.
-            dump.forEachDecodedRecord { row in
+            dump.forEachDecodedRecord(everyRow: everyRow) { row in
                 if row.kind == .geofence {
                     let record = row.record(includeText: false)
                     spools.geofenceFacts.add(time: record.time, rowId: record.rowId, uuid: record.uuid, geofence: true)
@@ -29,6 +42,7 @@ extension TraceBuilder {
                 }
                 spools.fixes.add(TraceBuilder.queueFix(row))
             }
+            if timelineFacts != nil { spools.timelineFacts = facts }
             return spools
         }
     }

@@ -1,0 +1,42 @@
+/// What the timeline takes from each queued record — its time (the `timestamp` column) and uuid —
+/// gathered row by row by whoever reads the queue: the timeline's own scan, or the report's
+/// queue read on its second connection, which then spares the timeline a scan of its own.
+struct QueueTimelineFacts: Sendable {
+    private(set) var pendingRecords = 0
+    private(set) var oldestPending: (time: Double, uuid: String)?
+    private(set) var newestPending: Double?
+    private(set) var pendingUuids = BoundedList<String>(limit: 20)
+    /// The records' times, for the gaps (motion looked up later for the few at a gap's edge).
+    private(set) var coverage: CoverageMap
+    private let since: Double?
+    private let until: Double?
+    /// False once a row's `timestamp` did not read as a time: the timeline's own scan warns of
+    /// such a row, so facts gathered without that warning are not used.
+    private(set) var complete = true
+
+    init(threshold: Double, since: Double?, until: Double?) {
+        coverage = CoverageMap(threshold: threshold)
+        self.since = since
+        self.until = until
+    }
+
+    /// A record (row `rowId`) at `time`; `uuid` is read only when it is kept.
+    mutating func add(rowId: Int64, time: Double, uuid: () -> String) {
+        pendingRecords += 1
+        let isOldest = oldestPending == nil || time < oldestPending!.time
+        if isOldest || pendingUuids.values.count < pendingUuids.limit {
+            let id = uuid()
+            if isOldest { oldestPending = (time, id) }
+            pendingUuids.append(id)
+        } else {
+            pendingUuids.append("")  // counted, not kept
+        }
+        newestPending = max(newestPending ?? time, time)
+        if let since, time < since { return }
+        if let until, time > until { return }
+        coverage.add(time, moving: nil, queueRow: rowId)
+    }
+
+    /// A row whose `timestamp` is not a time.
+    mutating func addUnreadable() { complete = false }
+}
