@@ -45,7 +45,6 @@ public enum ReportBuilder {
         // The tables' warnings follow the reading's (which the findings count).
         var (queueRows, logRows) = picks.take()
         progress.stage("replaying \(complete.count) fixes")
-        let replayed: (ReplaySummary, StoredReportTrace)
         // The live replay is used when it saw the trace itself; otherwise the stored trace is replayed.
         var pass: ReportReplayPass
         if let followed = live?.take(for: complete) {
@@ -56,8 +55,7 @@ public enum ReportBuilder {
             try complete.forEachFix { pass.add($0) }
         }
         var offsets = pass.offsets
-        replayed = try pass.finish(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID)
-        let (result, trace) = replayed
+        let (result, trace) = try pass.finish(complete, configuration, dump: dump, queueHeadUUID: summary.queue.headUUID)
         let attempts = timeline.attempts.map { a in
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay, refreshSucceeded: a.refresh?.success)
@@ -140,51 +138,6 @@ public enum ReportBuilder {
                                    topContributors: top, notes: notes)
     }
 
-    /// The report's replay following the live assembly's trace on its own thread while the dump
-    /// is read (`ReportScan.read(traceFeed:)`). Its pass counts only when it saw the trace itself:
-    /// the live assembly was the trace's only run (nothing spilled, no uuid apart) and every fix
-    /// of it was replayed. The charts' time axis is not known yet: they reduce their own series.
-    final class LiveReplay: @unchecked Sendable {
-        let feed = LiveFeed()
-        private let work: BackgroundWork<ReportReplayPass?>
-
-        init(_ configuration: ReplayConfiguration, dump: Dump) {
-            let feed = feed
-            let box = UncheckedBox(dump)
-            work = BackgroundWork {
-                guard var pass = try? ReportReplayPass(configuration, dump: box.value, chartSpan: nil) else { return nil }
-                guard let path = feed.waitForPath(), let reader = try? TapeReader(path: path, follow: feed) else {
-                    pass.discard()
-                    return nil
-                }
-                while var record = reader.next() { pass.add(Fix(from: &record)) }
-                guard reader.failure == nil, !feed.wasAbandoned else {
-                    pass.discard()
-                    return nil
-                }
-                return pass
-            }
-        }
-
-        /// The pass, when it replayed exactly `complete`; nil otherwise (its tape removed).
-        func take(for complete: CompleteTrace) -> ReportReplayPass? {
-            // The reading has ended: an unfinished feed will not be finished now.
-            feed.abandon()
-            guard let pass = work.take() else { return nil }
-            guard complete.assembledLive, complete.assemblyRuns == 1, pass.count == complete.count else {
-                pass.discard()
-                return nil
-            }
-            return pass
-        }
-
-        /// Ends the pass unused (the reading failed).
-        func cancel() {
-            feed.abandon()
-            work.take()?.discard()
-        }
-    }
-
     static func truncate(_ text: String, _ limit: Int) -> String {
         guard text.count > limit else { return text }
         return String(text.prefix(limit)) + "…"
@@ -192,115 +145,6 @@ public enum ReportBuilder {
 
     static func offset(_ text: String, into offsets: inout Set<Int>) {
         if offsets.count < 4, let o = Timestamp.offsetSeconds(text) { offsets.insert(o) }
-    }
-
-    /// The anchors' row ids in one table (`queue-12` → 12 for the prefix `queue-`).
-    static func rowIds(_ anchors: Set<String>, prefix: String) -> Set<Int64> {
-        Set(anchors.compactMap { $0.hasPrefix(prefix) ? Int64($0.dropFirst(prefix.count)) : nil })
-    }
-
-    /// The first and last rows of the queue and log tables, each as what the table shows of it:
-    /// picked on a second connection while the dump is read (they depend on nothing the reading
-    /// finds), else here. The rows the findings and the replay cite are added afterwards.
-    final class TablePicks: @unchecked Sendable {
-        typealias Picks = (queue: PickedRows<QueueRow, [JSONValue]>, log: PickedRows<LogEntry, LogRowShown>)
-        private let scan: SecondConnectionScan<Picks>?
-        private let dump: Dump
-        private let cap: Int
-        private let redactor: Redactor
-
-        init(_ dump: Dump, cap: Int, redactor: Redactor) {
-            self.dump = dump
-            self.cap = cap
-            self.redactor = redactor
-            scan = SecondConnectionScan.start(on: dump) { reader in TablePicks.pick(reader, cap: cap, redactor: redactor) }
-        }
-
-        /// The picks; the second connection's warnings go to the dump's now.
-        func take() -> Picks {
-            scan?.finish(into: dump.warnings) ?? TablePicks.pick(dump, cap: cap, redactor: redactor)
-        }
-
-        static func pick(_ dump: Dump, cap: Int, redactor: Redactor) -> Picks {
-            var queue = PickedRows<QueueRow, [JSONValue]>.none(rowId: \.rowId)
-            if let table = dump.layout.queueTable {
-                let picked = dump.reportRowIds(table: table, head: cap / 2, tail: cap - cap / 2)
-                queue = PickedRows(ids: picked.ids, total: picked.total, rows: dump.queueRows(ids: picked.ids), rowId: \.rowId) {
-                    queueCells($0, redactor: redactor)
-                }
-            }
-            var log = PickedRows<LogEntry, LogRowShown>.none(rowId: \.rowId)
-            if dump.layout.hasLog {
-                let picked = dump.reportRowIds(table: "log_entries", head: cap / 2, tail: cap - cap / 2)
-                log = PickedRows(ids: picked.ids, total: picked.total, rows: dump.logEntries(ids: picked.ids), rowId: \.rowId) {
-                    logCells($0, redactor: redactor)
-                }
-            }
-            return (queue, log)
-        }
-    }
-
-    /// A queue row's cells in the table.
-    static func queueCells(_ row: QueueRow, redactor: Redactor) -> [JSONValue] {
-        let parsed = try? JSONParser.parse(row.json)
-        func num(_ path: String) -> JSONValue {
-            guard let v = parsed?.value(atPath: path)?.doubleValue, v.isFinite else { return .null }
-            return .double(v)
-        }
-        var event = parsed?["event"]?.stringValue ?? ""
-        if let g = parsed?["geofence"] {
-            event = "geofence " + (g["action"]?.stringValue ?? "") + " " + (g["identifier"]?.stringValue ?? "")
-        }
-        let extras: String
-        if let parsed {
-            extras = parsed["extras"].map { redactor.redact($0).jsonText } ?? ""
-        } else {
-            extras = "unreadable: " + redactor.redact(text: row.json)
-        }
-        return [.int(row.rowId), .string(row.uuid), .string(row.timestampText), .string(row.kind.rawValue),
-                num("coords.latitude"), num("coords.longitude"), num("coords.accuracy"), num("coords.speed"),
-                num("odometer"), .string(redactor.redact(text: event)), .string(truncate(extras, 400))]
-    }
-
-    static func buildQueueTable(_ picked: PickedRows<QueueRow, [JSONValue]>, offsets: inout Set<Int>) -> ReportTable {
-        for (row, _) in picked.rows { offset(row.timestampText, into: &offsets) }
-        let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
-                       .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
-                       .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]
-        let cells = picked.rows.map(\.shown)
-        return ReportTable(id: "queue", title: "Queue (pending records, drain order)", columns: columns, rows: cells,
-                           anchors: picked.rows.map { "queue-\($0.row.rowId)" }, total: picked.total,
-                           note: picked.total > cells.count ? note(cells.count, picked.total, "locations") : nil)
-    }
-
-    static func note(_ shown: Int, _ total: Int, _ command: String) -> String {
-        "Showing \(shown) of \(total) rows (the first and last ones, and every row a finding cites). Full data: `bgeo-forensics \(command) DUMP --format csv`."
-    }
-
-    /// What the log table shows of a row: its cells, and its line under a finding that cites it.
-    typealias LogRowShown = (cells: [JSONValue], line: String)
-
-    static func logCells(_ e: LogEntry, redactor: Redactor) -> LogRowShown {
-        let redacted = e.data.map { redactor.redact($0) }
-        let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
-        let message = redactor.redact(text: e.message ?? "")
-        let cells: [JSONValue] = [.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
-                                  .string(truncate(message, 400)), .string(truncate(data, 600))]
-        let words = redacted.map(readable) ?? data
-        let line = [e.tsText, e.levelName, e.event, truncate(message, 160), truncate(words, 240)]
-            .filter { !$0.isEmpty }.joined(separator: " · ")
-        return (cells, line)
-    }
-
-    static func buildLogTable(_ picked: PickedRows<LogEntry, LogRowShown>, offsets: inout Set<Int>) -> ReportTable {
-        for (e, _) in picked.rows { offset(e.tsText, into: &offsets) }
-        let columns = [ReportTable.Column("row", numeric: true), .init("ts"), .init("level"), .init("src"), .init("event"),
-                       .init("message"), .init("data")]
-        let rows = picked.rows.map(\.shown.cells)
-        var table = ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: picked.rows.map { "log-\($0.row.rowId)" },
-                                total: picked.total, note: picked.total > rows.count ? note(rows.count, picked.total, "logs") : nil)
-        table.evidenceLines = picked.rows.map(\.shown.line)
-        return table
     }
 
     static func buildAttemptsTable(_ attempts: [ReportAttempt], cap: Int) -> ReportTable {

@@ -22,6 +22,12 @@ struct QueueTimelineFacts: Sendable {
 
     /// A record (row `rowId`) at `time`; `uuid` is read only when it is kept.
     mutating func add(rowId: Int64, time: Double, uuid: () -> String) {
+        if count(time: time, uuid: uuid) { coverage.add(time, moving: nil, queueRow: rowId) }
+    }
+
+    /// Counts a record at `time`; true when it is inside the timeline's window (then its fix
+    /// belongs in the coverage: `add`, or `cover` with what a full read knows of it).
+    mutating func count(time: Double, uuid: () -> String) -> Bool {
         pendingRecords += 1
         let isOldest = oldestPending == nil || time < oldestPending!.time
         if isOldest || pendingUuids.values.count < pendingUuids.limit {
@@ -32,10 +38,13 @@ struct QueueTimelineFacts: Sendable {
             pendingUuids.append("")  // counted, not kept
         }
         newestPending = max(newestPending ?? time, time)
-        if let since, time < since { return }
-        if let until, time > until { return }
-        coverage.add(time, moving: nil, queueRow: rowId)
+        if let since, time < since { return false }
+        if let until, time > until { return false }
+        return true
     }
+
+    /// A counted record's fix, as a full read of the record knows it (motion, position).
+    mutating func cover(_ fix: CoverageMap.Fix) { coverage.add(fix) }
 
     /// A row whose `timestamp` is not a time.
     mutating func addUnreadable() { complete = false }

@@ -185,37 +185,24 @@ public final class TimelineBuilder {
     private func scanQueue() {
         // Fast path: the timestamp column only; motion looked up later for gap edges.
         var facts = QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until)
-        if dump.forEachQueueFix({ fix in facts.add(rowId: fix.rowId, time: fix.time, uuid: fix.uuid) }) {
-            var map = facts.coverage
-            map.absorb(coverage)
-            absorbQueue(facts)
-            coverage = map
-            return
-        }
-        func note(rowTime time: Double, uuid: () -> String) -> Bool {
-            pendingRecords += 1
-            let isOldest = oldestPending == nil || time < oldestPending!.time
-            if isOldest || pendingUuids.values.count < pendingUuids.limit {
-                let id = uuid()
-                if isOldest { oldestPending = (time, id) }
-                pendingUuids.append(id)
-            } else {
-                pendingUuids.append("")  // counted, not kept
+        let fast = dump.forEachQueueFix { fix in facts.add(rowId: fix.rowId, time: fix.time, uuid: fix.uuid) }
+        if !fast {
+            // No timestamp column (LongPing): every record read, with its attempts and motion.
+            let rules = PolicyRules(policy: policy)
+            dump.forEachRecord(.fieldsOnly) { record in
+                if let attempts = record.attempts {
+                    queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
+                }
+                guard facts.count(time: record.time, uuid: { record.uuid }) else { return }
+                let moving = record.isMoving ?? record.speed.map { $0 > 1 }
+                facts.cover(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
             }
-            newestPending = max(newestPending ?? time, time)
-            if let since = options.since, time < since { return false }
-            if let until = options.until, time > until { return false }
-            return true
         }
-        let rules = PolicyRules(policy: policy)
-        dump.forEachRecord(.fieldsOnly) { record in
-            if let attempts = record.attempts {
-                queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
-            }
-            guard note(rowTime: record.time, uuid: { record.uuid }) else { return }
-            let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-            coverage.add(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
-        }
+        // The queue's fixes come first in the coverage (the log's, if read already, are joined after: `build`).
+        var map = facts.coverage
+        map.absorb(coverage)
+        absorbQueue(facts)
+        coverage = map
     }
 
     // MARK: log
