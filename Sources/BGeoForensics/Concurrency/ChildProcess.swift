@@ -72,7 +72,15 @@ struct ChildProcess {
         // a signal (fleet ignores SIGINT/SIGTERM to handle them itself; a test thread blocks
         // SIGINT): Ctrl-C and a closed pipe end it.
         var pid: pid_t = 0
-        let rc = ChildProcess.withShellSignals { posix_spawn(&pid, executable, &actions, &$0, argv, envp) }
+        var rc: Int32 = 0
+        // An executable written a moment ago (a test's script, a tool just copied) can still be
+        // open for writing in a child another thread is starting: ETXTBSY until that child
+        // execs, which is a matter of milliseconds. Tried again for up to half a second.
+        for attempt in 0..<50 {
+            rc = ChildProcess.withShellSignals { posix_spawn(&pid, executable, &actions, &$0, argv, envp) }
+            guard rc == ETXTBSY, attempt < 49 else { break }
+            usleep(10_000)
+        }
         close(outPipe[1])
         close(errPipe[1])
         ChildProcess.spawnLock.unlock()

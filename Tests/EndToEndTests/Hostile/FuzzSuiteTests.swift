@@ -31,6 +31,15 @@ import Testing
         }
     }
 
+    /// Writes a script through a close-on-exec descriptor: one inherited by a child another test
+    /// is starting would keep it busy for writing (ETXTBSY) for that child's whole run.
+    static func writeExecutable(_ path: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { return }
+        _ = write(fd, bytes.baseAddress, bytes.count)
+        close(fd)
+    }
+
     /// The harness itself: the old build's bugs are findings (a trap, a leftover copy, a raw
     /// escape), so a passing run means something.
     @Test func theRunnerReportsBrokenPromises() throws {
@@ -47,8 +56,8 @@ import Testing
               timeline) echo 'a'>&2; echo 'b'>&2; exit 2;;
               *) exit 0;;
             esac
-            """.write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
+            """.utf8.withContiguousStorageIfAvailable { FuzzSuiteTests.writeExecutable(fake, $0) }
+        #expect(access(fake, X_OK) == 0)
         let folder = dir.file("case")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Case 1 of seed 1 uses text views; pick a JSON one for the replay check.
