@@ -46,7 +46,7 @@ import Testing
         let dir = TestDirectory("fuzz-runner")
         // A fake tool that breaks every promise in turn.
         let fake = dir.file("fake-tool.sh")
-        try """
+        var script = """
             #!/bin/sh
             case "$1" in
               inspect) printf '\\033[2Jcleared\\n'; exit 0;;
@@ -56,7 +56,8 @@ import Testing
               timeline) echo 'a'>&2; echo 'b'>&2; exit 2;;
               *) exit 0;;
             esac
-            """.utf8.withContiguousStorageIfAvailable { FuzzSuiteTests.writeExecutable(fake, $0) }
+            """
+        script.withUTF8 { FuzzSuiteTests.writeExecutable(fake, $0) }
         #expect(access(fake, X_OK) == 0)
         let folder = dir.file("case")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
