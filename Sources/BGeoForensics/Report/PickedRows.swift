@@ -12,15 +12,19 @@ struct PickedRows<Row, Shown> {
 
     /// `rows`: read for `ids` (ascending); `show`: what the table shows of a row.
     init(ids: [Int64], total: Int, rows: [Row], rowId: KeyPath<Row, Int64>, show: (Row) -> Shown) {
+        self.init(ids: ids, total: total, shown: rows.map { ($0, show($0)) }, rowId: rowId)
+    }
+
+    private init(ids: [Int64], total: Int, shown: [(row: Row, shown: Shown)], rowId: KeyPath<Row, Int64>) {
         self.ids = ids
         self.total = total
-        self.rows = rows.map { ($0, show($0)) }
+        rows = shown
         self.rowId = rowId
     }
 
     /// No rows (the dump has no such table).
     static func none(rowId: KeyPath<Row, Int64>) -> PickedRows {
-        PickedRows(ids: [], total: 0, rows: [], rowId: rowId) { _ in fatalError("no rows to show") }
+        PickedRows(ids: [], total: 0, shown: [], rowId: rowId)
     }
 
     /// Adds the rows of `more` not picked yet, read by `read` (ids ascending → rows ascending),

@@ -198,11 +198,9 @@ public final class TimelineBuilder {
                 facts.cover(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
             }
         }
-        // The queue's fixes come first in the coverage (the log's, if read already, are joined after: `build`).
-        var map = facts.coverage
-        map.absorb(coverage)
+        // Into an empty coverage: the queue's fixes come first (the log's, if read already, are
+        // set aside and joined after them: `build`).
         absorbQueue(facts)
-        coverage = map
     }
 
     // MARK: log
