@@ -53,6 +53,13 @@ enum CommandSupport {
         return dump
     }
 
+    /// The one way a command opens a file to write (`-`: standard output): refused when it is
+    /// one of the evidence files of `inputs` or a link to one, written whole or not at all, every
+    /// failure one sentence (see `OutputFile`).
+    static func outputFile(_ path: String, reading inputs: [String], companions: [String] = []) throws(FileProblem) -> OutputFile {
+        try OutputFile(path, protecting: EvidenceSet(inputs: inputs), companions: companions)
+    }
+
     /// "note: this dump was sanitised …" on stderr when `sanitize` wrote the dump.
     static func announceSanitization(of dump: Dump) {
         guard let marker = dump.sanitizationMarker() else { return }

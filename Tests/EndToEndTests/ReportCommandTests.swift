@@ -70,6 +70,8 @@ enum ReportE2E {
     static let report: (path: String, html: String, result: ToolResult) = {
         let path = ReportE2E.directory.file("out/demo.html")
         do {
+            // Like every -o, the report's folder must exist (OutputFile refuses a missing one).
+            try FileManager.default.createDirectory(atPath: ReportE2E.directory.file("out"), withIntermediateDirectories: true)
             let result = try ToolRunner.run(["report", ReportE2E.dump, "-o", path, "--generated-at", generatedAt, "--max-rows", "80"])
             let html = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             return (path, html, result)

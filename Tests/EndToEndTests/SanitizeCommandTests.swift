@@ -180,7 +180,8 @@ import Testing
             #expect(Self.sideFiles(out).isEmpty)
             #expect(try Self.diagnosis(out) == (try Self.diagnosis(dump)), "\(options): findings changed")
             if options.isEmpty {
-                #expect(try Self.leaked(HostileDump.customerValues + [HostileDump.urlPath], in: out).isEmpty, "customer data left")
+                let left = try Self.leaked(HostileDump.customerValues + [HostileDump.urlPath], in: out)
+                #expect(left.isEmpty, "customer data left: \(left)")
             }
         }
         if layoutName == "current" {

@@ -8,15 +8,15 @@ final class BufferedFileWriter {
     private let path: String
     private var buffer: [UInt8] = []
     private let capacity = 1 << 18
-    private var failure: String?
+    private var failure: Int32?
 
-    init(path: String) throws(ExportError) {
+    init(path: String) throws(OutputWriteError) {
         self.path = path
         if path == "-" {
             fd = STDOUT_FILENO
         } else {
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw ExportError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw OutputWriteError(code: errno) }
         }
         buffer.reserveCapacity(capacity)
     }
@@ -38,12 +38,12 @@ final class BufferedFileWriter {
     private func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil, !buffer.isEmpty else { return }
-        if let error = buffer.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { failure = String(cString: strerror(error)) }
+        if let error = buffer.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { failure = error }
     }
 
     /// Writes what is buffered; throws if any write failed.
-    func finish() throws(ExportError) {
+    func finish() throws(OutputWriteError) {
         flush()
-        if let failure { throw ExportError("writing '\(path)' failed: \(failure)") }
+        if let failure { throw OutputWriteError(code: failure) }
     }
 }

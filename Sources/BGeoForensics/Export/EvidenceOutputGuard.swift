@@ -1,22 +1,15 @@
 import Foundation
 
-/// Refuses an output path that is one of the evidence files (the dump, its -wal, -shm or
-/// -journal): a mistyped `-o` must never overwrite what it reads.
+/// `fleet`'s check of its output files against its inputs, in `EvidenceSet` terms (kept until
+/// fleet's ledger writes through `OutputFile` like every other output).
 public enum EvidenceOutputGuard {
-    public static func check(output: String, evidence: [String]) throws(UsageError) {
+    public static func check(output: String, evidence: [String]) throws(FileProblem) {
         guard output != "-" else { return }
-        let target = canonical(output)
-        for path in evidence {
-            for file in [path, path + "-wal", path + "-shm", path + "-journal"] where canonical(file) == target {
-                throw UsageError(message: "-o '\(output)' is the evidence file '\(file)'; choose another output")
-            }
+        if let file = EvidenceSet(inputs: evidence).evidenceFile(at: output) {
+            throw FileProblem(path: output, reason: "it is (or links to) the evidence file \(file), which is only ever read; choose another output")
         }
     }
 
-    /// The absolute path with symlinks resolved (of its folder, when the file does not exist yet).
-    public static func canonical(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: path) { return url.resolvingSymlinksInPath().path }
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
-    }
+    /// The absolute path with symbolic links resolved (see `EvidenceSet.resolve`).
+    public static func canonical(_ path: String) -> String { EvidenceSet.resolve(path) }
 }

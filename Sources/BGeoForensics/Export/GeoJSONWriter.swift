@@ -15,7 +15,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
     /// Reused for each feature's text.
     private var text = ""
 
-    init(path: String, name: String, mode: TrackMode) throws(ExportError) {
+    init(path: String, name: String, mode: TrackMode) throws(OutputWriteError) {
         out = try BufferedFileWriter(path: path)
         self.name = name
         self.mode = mode
@@ -89,7 +89,7 @@ final class GeoJSONWriter: TrackFeatureWriter {
         flush()
     }
 
-    func finish() throws(ExportError) {
+    func finish() throws(OutputWriteError) {
         flush()
         out.write("\n]}\n")
         try out.finish()

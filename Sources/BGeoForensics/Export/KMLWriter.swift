@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Streams a track as KML 2.2 over libxml2's xmlTextWriter: a Document with styles for the track,
 /// accepted, adjusted and rejected fixes and geofence events; a "Track" folder with one LineString
@@ -16,12 +17,15 @@ final class KMLWriter: TrackFeatureWriter {
     private let description: String
     private let mode: TrackMode
     private var markup: [UInt8] = []
-    private var failed = false
+    /// The errno of the first failed write (0 when libxml2 did not set one), nil while all went well.
+    private var failure: Int32?
     private var section: TrackFeatureSection = .track
     private var folderOpen = false
 
-    init(path: String, name: String, description: String, mode: TrackMode) throws(ExportError) {
-        guard let writer = xmlNewTextWriterFilename(path, 0) else { throw ExportError("cannot write '\(path)'") }
+    init(path: String, name: String, description: String, mode: TrackMode) throws(OutputWriteError) {
+        bgeo_libxml_silence_errors()
+        errno = 0
+        guard let writer = xmlNewTextWriterFilename(path, 0) else { throw OutputWriteError(code: errno) }
         self.writer = writer
         self.name = name
         self.description = description
@@ -32,7 +36,7 @@ final class KMLWriter: TrackFeatureWriter {
     deinit { xmlFreeTextWriter(writer) }
 
     private func check(_ result: Int32) {
-        if result < 0 { failed = true }
+        if result < 0, failure == nil { failure = errno }
     }
 
     private func start(_ element: StaticString) { check(xmlTextWriterStartElement(writer, element.utf8Start)) }
@@ -202,7 +206,7 @@ final class KMLWriter: TrackFeatureWriter {
         data(name, DecimalText.format(value, places: places))
     }
 
-    func finish() throws(ExportError) {
+    func finish() throws(OutputWriteError) {
         flushMarkup()
         closeFolder()
         raw("\n")
@@ -210,6 +214,6 @@ final class KMLWriter: TrackFeatureWriter {
         raw("\n")
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
-        if failed { throw ExportError("writing the KML failed (disk full or output closed?)") }
+        if let failure { throw OutputWriteError(code: failure) }
     }
 }

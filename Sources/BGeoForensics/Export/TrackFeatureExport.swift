@@ -27,7 +27,7 @@ struct TrackFeatureExport {
     let gapSeconds: Double
     let includesFixes: Bool
 
-    func write(_ track: ExportTrack, to writer: some TrackFeatureWriter) throws(ExportError) -> ExportSummary {
+    func write(_ track: ExportTrack, to writer: some TrackFeatureWriter) throws -> ExportSummary {
         let outline = try TrackOutline(track: track, gapSeconds: gapSeconds)
         var summary = ExportSummary()
         summary.segments = outline.segments.count

@@ -14,7 +14,7 @@ protocol TrackFeatureWriter: AnyObject {
     func fix(_ point: TrackPoint)
     func geofence(_ event: ReportGeofence)
     /// Closes the document; throws if any write failed.
-    func finish() throws(ExportError)
+    func finish() throws(OutputWriteError)
 }
 
 /// The parts of a feature export, in document order.

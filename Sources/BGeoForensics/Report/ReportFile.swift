@@ -2,10 +2,10 @@ import Foundation
 
 /// Writing a report to disk, and the helpers `report --all` uses.
 public enum ReportFile {
-    /// Builds and writes the report for `dumpPath` to `outputPath` (folders created as needed),
-    /// telling `progress` each stage. Returns the document and the bytes written.
+    /// Builds the report for `dumpPath` and writes it to `output`, telling `progress` each stage.
+    /// Returns the document and the bytes written.
     @discardableResult
-    public static func write(dumpPath: String, to outputPath: String, options: ReportOptions,
+    public static func write(dumpPath: String, to output: OutputFile, options: ReportOptions,
                              progress: StageProgress = .silent) throws -> (document: ReportDocument, bytes: Int) {
         defer { progress.finish() }
         progress.stage("copying \((dumpPath as NSString).lastPathComponent) privately")
@@ -14,13 +14,9 @@ public enum ReportFile {
         progress.stage("drawing the map, the charts and the tables")
         let html = HTMLReportRenderer().render(document)
         if let stored = document.trace as? StoredReportTrace, let failure = stored.readFailure { throw failure }
-        progress.stage("writing \(outputPath)")
-        // URL, not NSString: `deletingLastPathComponent` traps on some paths ending in "/" on Linux.
-        let folder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = Data(html.utf8)
-        try data.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
-        return (document, data.count)
+        progress.stage("writing \(output.path)")
+        let bytes = try output.write { path in try OutputFile.writeAll(Array(html.utf8), to: path) }
+        return (document, bytes)
     }
 
     /// `<dump name without extension>.html` in `folder` (default: the current folder), so a

@@ -13,7 +13,7 @@ struct DumpSurvey {
     private(set) var tokenFacts = JSONObject()
 
     /// Raw-text test for "might a key here be sensitive, or be written with escapes?".
-    private let keyFilter = SensitiveNameFilter(Redactor.sensitiveKeyFragments + ["headers", "\\u"])
+    private let keyFilter = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + ["headers", "\\u"])
 
     /// Surveys `tables` of `dump`. `makeMeasurer` gives the walk the second pass will use (in
     /// measure mode; one per thread), or nil when positions are not shifted.
@@ -49,11 +49,14 @@ struct DumpSurvey {
         let rule = TableRule.rule(for: table, layout: dump.layout)
         var columns: [Int]
         var source: Int?
+        var secretColumns: Set<Int> = []
         switch rule {
         case .queue(let record): columns = [record]
         case .log(let src, _, _, let data): columns = data.map { [$0] } ?? []; source = src
         case .state(_, let value): columns = [value]
-        case .generic: columns = Array(table.columns.indices)
+        case .generic(let secret):
+            columns = Array(table.columns.indices)
+            secretColumns = secret
         }
         guard !columns.isEmpty else { return }
         let selected = (source.map { [$0] } ?? []) + columns
@@ -64,6 +67,10 @@ struct DumpSurvey {
         dump.scanRows(scan) { stmt, _ in
             let app = source != nil && stmt.text(1) == "js"
             for column in first..<(first + columns.count) {
+                if secretColumns.contains(columns[column - first]), let value = stmt.text(column) {
+                    redactor.learn(secret: value)  // the whole cell is the secret: found in any other table too
+                    continue
+                }
                 stmt.withUTF8(column) { bytes in
                     guard let bytes, let start = bytes.firstIndex(where: { $0 > 0x20 }),
                           bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return }
@@ -81,8 +88,8 @@ struct DumpSurvey {
         if let measurer { extent = measurer.extent }
     }
 
-    /// Learns the secrets of one JSON document: sensitive keys (the redactor's rule), header
-    /// values, and documents nested in strings (response bodies).
+    /// Learns the secrets of one JSON document: sensitive keys and header values (the redactor's
+    /// rules), and documents nested in strings (response bodies).
     mutating func learn(_ value: JSONValue) {
         redactor.learnSecrets(in: value)
         learnNested(value)
@@ -91,15 +98,7 @@ struct DumpSurvey {
     private mutating func learnNested(_ value: JSONValue) {
         switch value {
         case .object(let object):
-            for member in object {
-                if JSONSanitizer.isHeadersKey(member.key), let headers = member.value.objectValue {
-                    for header in headers where JSONSanitizer.isSecretHeader(header.key) {
-                        // Fingerprints (a sanitised dump) and templates are never learned.
-                        if let s = header.value.stringValue, !Redactor.isTemplate(s) { redactor.learn(secret: s) }
-                    }
-                }
-                learnNested(member.value)
-            }
+            for member in object { learnNested(member.value) }
         case .array(let elements): elements.forEach { learnNested($0) }
         case .string(let s):
             if let first = s.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),

@@ -28,16 +28,6 @@ final class JSONSanitizer {
         self.hasher = hasher
     }
 
-    /// Header names whose values are protocol, not credentials: kept.
-    static let plainHeaders: Set<String> = ["content-type", "accept", "accept-encoding", "accept-language", "content-encoding",
-                                            "content-length", "cache-control", "connection"]
-
-    /// True when a header's value must be treated as a secret.
-    static func isSecretHeader(_ name: String) -> Bool { !plainHeaders.contains(name.lowercased()) }
-
-    /// True for object keys whose members are HTTP headers.
-    static func isHeadersKey(_ key: String) -> Bool { key.lowercased().hasSuffix("headers") }
-
     /// Keys holding free-form customer data.
     static let extrasKeys: Set<String> = ["extras", "params", "diagnosticextras"]
 
@@ -97,7 +87,7 @@ final class JSONSanitizer {
         let kind: KeyKind
         if Redactor.isSensitiveKey(key) {
             kind = .sensitive
-        } else if JSONSanitizer.isHeadersKey(key) {
+        } else if SecretRules.isHeadersKey(key) {
             kind = .headers
         } else if JSONSanitizer.extrasKeys.contains(lowered) {
             kind = .extras
@@ -207,11 +197,11 @@ final class JSONSanitizer {
     private func walkHeaders(_ headers: JSONObject, _ changes: inout CellChanges, _ mode: Mode) -> JSONObject {
         var members: [(key: String, value: JSONValue)] = []
         for header in headers {
-            if mode == .sanitize, JSONSanitizer.isSecretHeader(header.key), case .string(let s) = header.value,
+            if mode == .sanitize, SecretRules.isSecretHeader(header.key), case .string(let s) = header.value,
                !s.isEmpty, !Redactor.isTemplate(s), !Redactor.isFingerprint(s) {
                 changes.insert(.secrets)
                 members.append((header.key, .string(Redactor.fingerprint(s))))
-            } else if JSONSanitizer.isSecretHeader(header.key), header.value.stringValue != nil {
+            } else if SecretRules.isSecretHeader(header.key), header.value.stringValue != nil {
                 members.append(header)
             } else {
                 members.append((header.key, walk(header.value, &changes, mode)))

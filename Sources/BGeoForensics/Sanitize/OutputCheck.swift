@@ -2,7 +2,8 @@ import Foundation
 
 /// The sanitised copy's own check, before it is renamed into place: SQLite's integrity check,
 /// no free pages, no journal or WAL beside it, and a search of its raw bytes — the file itself,
-/// not a query — for every secret learned from the dump. The SHA-256 is computed in the same read.
+/// not a query — for every secret learned from the dump, in every form the redactor replaces
+/// (`SecretSearch`: JSON- and `\\u`-escaped, percent-encoded, base64, cut off). The SHA-256 is computed in the same read.
 struct OutputCheck: Sendable, Equatable {
     var integrity = ""
     var freelistPages: Int64 = -1
@@ -25,7 +26,7 @@ struct OutputCheck: Sendable, Equatable {
         return nil
     }
 
-    static func run(_ path: String, matcher: SecretMatcher) throws(SanitizeError) -> OutputCheck {
+    static func run(_ path: String, matcher: SecretSearch) throws(SanitizeError) -> OutputCheck {
         var check = OutputCheck()
         // The bytes are searched and hashed on a second thread while SQLite checks the pages.
         let scan = BackgroundWork { () -> Result<OutputCheck, SanitizeError> in
@@ -51,11 +52,11 @@ struct OutputCheck: Sendable, Equatable {
         check.bytes = bytes.bytes
         check.sha256 = bytes.sha256
         check.secretHits = bytes.secretHits
-        check.sideFiles = OutputTarget.sideSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        check.sideFiles = EvidenceSet.sideSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
         return check
     }
 
-    private static func scanBytes(_ path: String, matcher: SecretMatcher, into check: inout OutputCheck) throws(SanitizeError) {
+    private static func scanBytes(_ path: String, matcher: SecretSearch, into check: inout OutputCheck) throws(SanitizeError) {
         let input = open(path, O_RDONLY)
         guard input >= 0 else { throw .verificationFailed(reason: "cannot read it back: \(String(cString: strerror(errno)))") }
         defer { close(input) }

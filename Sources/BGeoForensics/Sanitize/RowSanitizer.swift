@@ -46,6 +46,10 @@ final class RowSanitizer {
             case .state(_, let valueIndex) where index == valueIndex:
                 if tag == "auth" { return auth(value, &changes) }
                 return document(value, withholdUnparseable: tag == "config" && !options.keepsCustomerData, &changes)
+            case .generic(let secretColumns) where secretColumns.contains(index):
+                guard !value.isEmpty, !Redactor.isTemplate(value), !Redactor.isFingerprint(value) else { return cell }
+                changes.insert(.secrets)
+                return .text(Redactor.fingerprint(value))
             case .generic:
                 if let first = value.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
                    (try? JSONParser.parse(value)) != nil {
@@ -121,27 +125,23 @@ final class RowSanitizer {
         return lowered.contains("lat") || lowered.contains("lon") || lowered.contains("lng")
     }
 
-    /// Bytes with every learned secret replaced by its fingerprint (longest first).
+    /// Bytes with every learned secret (in any form) and every JWT replaced by its fingerprint.
     private func scrub(blob bytes: [UInt8], _ changes: inout CellChanges) -> [UInt8] {
-        let hits = bytes.withUnsafeBytes { text.matcher.countMatches(in: $0, limit: 1) }
-        guard hits > 0 else { return bytes }
+        let search = text.search
+        let hits = bytes.withUnsafeBufferPointer { search.hitsInEveryReading($0) }
         var out = bytes
-        for secret in text.redactor.knownSecrets.sorted(by: { $0.utf8.count > $1.utf8.count }) {
-            let needle = Array(secret.utf8), replacement = Array(Redactor.fingerprint(secret).utf8)
-            var result: [UInt8] = []
-            var i = 0
-            while i < out.count {
-                if i + needle.count <= out.count, out[i] == needle[0], Array(out[i..<(i + needle.count)]) == needle {
-                    result.append(contentsOf: replacement)
-                    i += needle.count
-                } else {
-                    result.append(out[i])
-                    i += 1
-                }
+        if !hits.isEmpty {
+            out = []
+            var copied = 0
+            for hit in hits {
+                out.append(contentsOf: bytes[copied..<hit.start])
+                out.append(contentsOf: Redactor.fingerprint(search.secrets[hit.secret]).utf8)
+                copied = hit.end
             }
-            out = result
+            out.append(contentsOf: bytes[copied...])
         }
-        changes.insert(.secrets)
+        if Redactor.contains(bytes: out, "eyJ") { out = Redactor.scrubJWTs(bytes: out) }
+        if out != bytes { changes.insert(.secrets) }
         return out
     }
 }

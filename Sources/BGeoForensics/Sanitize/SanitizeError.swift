@@ -17,9 +17,9 @@ public enum SanitizeError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isUsage: Bool {
         switch self {
         case .outputExists, .outputIsInput, .outputIsEvidenceSideFile, .outputFolderMissing, .outputIsDirectory, .sideFileExists,
-             .cannotMark:
+             .cannotMark, .cannotWrite:
             return true
-        case .cannotWrite, .verificationFailed, .evidenceChanged:
+        case .verificationFailed, .evidenceChanged:
             return false
         }
     }

@@ -43,7 +43,8 @@ public enum Sanitizer {
         let temporary = TemporaryFiles()
         defer { temporary.removeAll() }
         temporary.register(target.workPath)
-        temporary.register(target.stagingPath)
+        temporary.register(target.stagingPath)  // its SQLite side files, should VACUUM INTO leave one
+        target.prepare()
         progress.stage("writing sanitised rows")
         var tallies: [TableTally] = []
         let marker: JSONObject
@@ -60,13 +61,13 @@ public enum Sanitizer {
             progress.stage("compacting into a fresh file (VACUUM INTO)")
             try work.vacuum(into: target.stagingPath)
         } catch let error as SQLiteError {
-            throw SanitizeError.cannotWrite(path: outputPath, reason: error.message)
+            throw SanitizeError.cannotWrite(path: outputPath, reason: target.staging.problem(OutputWriteError(error)).reason)
         }
         unlink(target.workPath)
         try sync(target.stagingPath, output: outputPath)
 
         progress.stage("checking the sanitised copy")
-        let check = try OutputCheck.run(target.stagingPath, matcher: text.matcher)
+        let check = try OutputCheck.run(target.stagingPath, matcher: text.search)
         if let failure = check.failure { throw SanitizeError.verificationFailed(reason: failure) }
         try target.commit()
 
@@ -161,8 +162,8 @@ public enum Sanitizer {
     /// Flushes the staged copy to disk before it is checked and renamed.
     private static func sync(_ path: String, output: String) throws(SanitizeError) {
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw .cannotWrite(path: output, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw .cannotWrite(path: output, reason: OutputFile.reason(errno, folder: nil)) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .cannotWrite(path: output, reason: String(cString: strerror(errno))) }
+        guard fsync(descriptor) == 0 else { throw .cannotWrite(path: output, reason: OutputFile.reason(errno, folder: nil)) }
     }
 }

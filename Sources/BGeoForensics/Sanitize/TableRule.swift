@@ -5,8 +5,9 @@ enum TableRule: Sendable {
     case queue(record: Int)
     case log(src: Int?, event: Int?, message: Int?, data: Int?)
     case state(key: Int, value: Int)
-    /// Any other table: text scrubbed, JSON documents walked, blobs searched for secrets.
-    case generic
+    /// Any other table: text scrubbed, JSON documents walked, blobs searched for secrets; a
+    /// column named like a secret (`password`, `api_key`, `refresh_token`) fingerprinted whole.
+    case generic(secretColumns: Set<Int>)
 
     static func rule(for table: SourceTable, layout: DumpLayout) -> TableRule {
         let index = { (name: String) in table.columns.firstIndex(of: name) }
@@ -15,7 +16,7 @@ enum TableRule: Sendable {
             return .log(src: index("src"), event: index("event"), message: index("message"), data: index("data"))
         }
         if table.name == "state", let key = index("key"), let value = index("value") { return .state(key: key, value: value) }
-        return .generic
+        return .generic(secretColumns: Set(table.columns.indices.filter { SecretRules.isSensitiveKey(table.columns[$0]) }))
     }
 
     /// True when this log row was written by the app (`src` js): customer data.

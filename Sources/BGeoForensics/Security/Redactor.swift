@@ -1,11 +1,17 @@
 import Foundation
+import Synchronization
 
-/// Keeps secrets out of every output. Two layers:
-/// 1. structural: in JSON, string values under sensitive keys (tokens, secrets, passwords, api
-///    keys, Authorization headers) are replaced by a fingerprint;
-/// 2. textual: every secret value the dump is known to hold (collected from `state` and `config`
-///    log lines), and anything shaped like a JWT or a `Bearer` credential, is replaced wherever it
-///    appears in free text (messages, responses, URLs).
+/// Keeps secrets out of every output: every command's text, JSON, NDJSON, CSV, HTML, GPX, KML,
+/// GeoJSON, fleet row and export goes through one of these, and `sanitize` applies the same
+/// rules. Three layers:
+/// 1. structural: in JSON, string values under sensitive keys (`SecretRules`: tokens, secrets,
+///    passwords, api keys, Authorization) and every header value but the few plain ones are
+///    replaced by a fingerprint;
+/// 2. known secrets: every secret value the dump is known to hold (learned from `state` and
+///    `config` / `auth.refresh.result` lines, and during a run) is replaced wherever it appears,
+///    in every form (`SecretSearch`: JSON-escaped, `\u`-escaped, percent-encoded, base64, cut off);
+/// 3. free text: JWT-shaped strings, `Bearer` credentials, credential pairs (`Authorization: …`,
+///    `X-Api-Key: …`, `"token" : "…"`, `password=…`, `?sig=…`) and URL user-info.
 /// A fingerprint (`‹redacted sha256:1a2b3c4d›`) lets two places be compared without revealing either.
 public struct Redactor: Sendable {
     /// When false, nothing is redacted (the user passed `--show-secrets`).
@@ -24,12 +30,14 @@ public struct Redactor: Sendable {
     /// A redactor that never redacts.
     public static let disabled = Redactor(enabled: false)
 
-    static let sensitiveKeyFragments = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key",
-                                        "authorization", "cookie", "credential", "private_key", "privatekey",
-                                        "session_key", "signature", "x-auth"]
+    /// The key fragments that mark a secret (`SecretRules`, the one list).
+    static var sensitiveKeyFragments: [String] { SecretRules.sensitiveKeyFragments }
 
     /// The fragments as bytes, for the ASCII fast path.
-    private static let sensitiveKeyFragmentBytes: [[UInt8]] = sensitiveKeyFragments.map { Array($0.utf8) }
+    private static let sensitiveKeyFragmentBytes: [[UInt8]] = SecretRules.sensitiveKeyFragments.map { Array($0.utf8) }
+
+    /// The compiled search over the known secrets, built at the first redaction after a change.
+    private var index = SecretIndex()
 
     /// True for keys whose string values are secrets.
     public static func isSensitiveKey(_ key: String) -> Bool {
@@ -78,12 +86,21 @@ public struct Redactor: Sendable {
     }
 
     /// Learns every secret string found under sensitive keys in `value`.
+    /// Header values count as secrets (`SecretRules.isSecretHeader`).
     public mutating func learnSecrets(in value: JSONValue) {
         switch value {
         case .object(let object):
             for member in object {
                 if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
                     collectStrings(member.value)
+                } else if SecretRules.isHeadersKey(member.key), let headers = member.value.objectValue {
+                    for header in headers {
+                        if SecretRules.isSecretHeader(header.key), header.value.objectValue == nil {
+                            collectStrings(header.value)
+                        } else {
+                            learnSecrets(in: header.value)
+                        }
+                    }
                 } else {
                     learnSecrets(in: member.value)
                 }
@@ -126,6 +143,7 @@ public struct Redactor: Sendable {
         }
         secretsLongestFirst.insert(secret, at: low)
         if secret.utf8.allSatisfy(Redactor.isUUIDByte) { secretLooksLikeUUIDText = true }
+        index = SecretIndex()
     }
 
     @inline(__always) private static func isUUIDByte(_ b: UInt8) -> Bool {
@@ -160,6 +178,13 @@ public struct Redactor: Sendable {
                 // walked key by key: its secret members are themselves sensitive keys.
                 if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
                     copy[member.key] = redactAll(member.value)
+                } else if SecretRules.isHeadersKey(member.key), let headers = member.value.objectValue {
+                    var redacted = JSONObject()
+                    for header in headers {
+                        let secret = SecretRules.isSecretHeader(header.key) && header.value.objectValue == nil
+                        redacted[header.key] = secret ? redactAll(header.value) : redact(header.value)
+                    }
+                    copy[member.key] = .object(redacted)
                 } else {
                     copy[member.key] = redact(member.value)
                 }
@@ -186,125 +211,57 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// Free text with known secrets, JWT-shaped strings and Bearer credentials replaced.
+    /// Free text with known secrets (in every form), JWT-shaped strings, Bearer credentials,
+    /// credential pairs and URL user-info replaced by fingerprints.
     public func redact(text: String) -> String {
         guard enabled, !text.isEmpty else { return text }
         // Every fix's uuid passes here in an export: the common case needs no search.
         if !secretLooksLikeUUIDText, Redactor.isCanonicalUUID(text) { return text }
-        var out = text
-        let length = text.utf8.count
-        for secret in secretsLongestFirst where secret.utf8.count <= length && Redactor.contains(out, secret) {
-            out = out.replacingOccurrences(of: secret, with: Redactor.fingerprint(secret))
-        }
+        // User-info first: a fingerprint holds a space, which would end the URL it sits in.
+        var out = Redactor.contains(text, "@") ? URLReducer.apply(text, policy: .keep) : text
+        if !secretsLongestFirst.isEmpty { out = replacingKnownSecrets(in: out) }
         if Redactor.contains(out, "eyJ") { out = Redactor.scrubJWTs(out) }
         if Redactor.containsBearer(out) { out = Redactor.scrubBearer(out) }
+        if SecretRules.pairNameFilter.mayContainName(out) { out = Redactor.scrubPairs(out) }
         return out
     }
 
-    /// Byte search: a report redacts thousands of short texts against every known secret, and
-    /// Foundation's `range(of:)` costs a bridge per call.
-    static func contains(_ text: String, _ needle: String) -> Bool {
-        var text = text, needle = needle
-        return text.withUTF8 { t in
-            needle.withUTF8 { n in
-                guard !n.isEmpty else { return true }
-                guard n.count <= t.count else { return false }
-                let first = n[0], last = t.count - n.count
-                var start = 0
-                while start <= last {
-                    guard let hit = memchr(t.baseAddress! + start, Int32(first), last - start + 1) else { return false }
-                    let at = t.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(t.baseAddress! + at, n.baseAddress!, n.count) == 0 { return true }
-                    start = at + 1
-                }
-                return false
-            }
-        }
-    }
-
-    /// "bearer " in any letter case (ASCII), as `scrubBearer` looks for it.
-    static func containsBearer(_ text: String) -> Bool {
-        let word: [UInt8] = Array("bearer ".utf8)
+    /// Every known secret in `text`, in any of its forms and readings, as its fingerprint.
+    private func replacingKnownSecrets(in text: String) -> String {
+        let search = index.search(over: secretsLongestFirst)
         var text = text
-        return text.withUTF8 { t in
-            guard t.count >= word.count else { return false }
-            for start in 0...(t.count - word.count) where t[start] | 0x20 == word[0] {
-                var i = 1
-                while i < word.count, (i == word.count - 1 ? t[start + i] : t[start + i] | 0x20) == word[i] { i += 1 }
-                if i == word.count { return true }
+        return text.withUTF8 { bytes -> String in
+            let hits = search.hitsInEveryReading(bytes)
+            guard !hits.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + hits.count * 32)
+            var copied = 0
+            for hit in hits {
+                out.append(contentsOf: bytes[copied..<hit.start])
+                out.append(contentsOf: Redactor.fingerprint(search.secrets[hit.secret]).utf8)
+                copied = hit.end
             }
-            return false
+            out.append(contentsOf: bytes[copied...])
+            return String(decoding: out, as: UTF8.self)
         }
     }
 
-    /// Replaces `eyJ….….…` (a JWT: base64url header, payload, signature) wherever it stands.
-    static func scrubJWTs(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        func isB64(_ b: UInt8) -> Bool {
-            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 95 || b == 61
-        }
-        while i < bytes.count {
-            if i + 3 <= bytes.count, bytes[i] == 101, bytes[i + 1] == 121, bytes[i + 2] == 74,
-               i == 0 || !isB64(bytes[i - 1]) || bytes[i - 1] == 61 {
-                var j = i
-                var dots = 0
-                while j < bytes.count, isB64(bytes[j]) || (bytes[j] == 46 && dots < 2) {
-                    if bytes[j] == 46 { dots += 1 }
-                    j += 1
-                }
-                if dots == 2, j - i >= 20 {
-                    let token = String(decoding: bytes[i..<j], as: UTF8.self)
-                    out.append(contentsOf: Array(fingerprint(token).utf8))
-                    i = j
-                    continue
-                }
-            }
-            out.append(bytes[i])
-            i += 1
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func scrubBearer(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let range = rest.range(of: "bearer ", options: .caseInsensitive) {
-            result += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            let token = rest.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != "," && $0 != "}" }
-            if token.count >= 6, !token.hasPrefix("‹redacted") {
-                result += fingerprint(String(token))
-                rest = rest.dropFirst(token.count)
-            }
-        }
-        return result + rest
-    }
+    /// The search over every known secret's forms (sanitize's raw-byte check uses it too).
+    var secretSearch: SecretSearch { index.search(over: secretsLongestFirst) }
 }
 
-extension Dump {
-    /// A redactor that knows every secret recorded in this dump: `state.config`, `state.auth`,
-    /// and every `config` log line.
-    public func makeRedactor(enabled: Bool = true) -> Redactor { makeRedactor(enabled: enabled, configLines: nil) }
+/// The compiled `SecretSearch` of a redactor's secrets, built once at the first redaction after
+/// they changed (learning replaces it): a dump's secrets are learned in a burst, then searched
+/// millions of times. Shared by copies of the redactor that know the same secrets.
+final class SecretIndex: Sendable {
+    private let compiled = Mutex<SecretSearch?>(nil)
 
-    /// `makeRedactor`, handing each `config` log line it reads to `configLines` too (none are
-    /// read when redaction is off).
-    func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?) -> Redactor {
-        var redactor = Redactor(enabled: enabled)
-        guard enabled else { return redactor }
-        let state = engineState()
-        if let config = state.config { redactor.learnSecrets(in: .object(config)) }
-        if let auth = state.auth {
-            redactor.learnSecrets(in: .object(auth))
-            // auth keys are all secrets, whatever they are called.
-            for member in auth { if let s = member.value.stringValue { redactor.learn(secret: s) } }
+    func search(over secrets: [String]) -> SecretSearch {
+        compiled.withLock { cached in
+            if let cached { return cached }
+            let search = SecretSearch(secrets: secrets)
+            cached = search
+            return search
         }
-        forEachLogEntry(LogQuery(events: ["config", "auth.refresh.result"])) { entry in
-            if let data = entry.data { redactor.learnSecrets(in: data) }
-            if let configLines, entry.event == "config" { configLines(entry) }
-        }
-        return redactor
     }
 }

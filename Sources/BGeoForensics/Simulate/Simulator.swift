@@ -12,7 +12,12 @@ public enum Simulator {
     /// scenario up by repeating its day; nil gives the small default. Returns what was written.
     @discardableResult
     public static func write(scenario: Scenario, to path: String, seed: UInt64 = defaultSeed, records: Int? = nil) throws -> SimulationSummary {
-        var summary = SimulationSummary(scenario: scenario.rawValue, seed: seed)
+        try written(to: path, scenario: scenario.rawValue, seed: seed) { path, summary in
+            try script(scenario, path: path, seed: seed, records: records, summary: &summary)
+        }
+    }
+
+    private static func script(_ scenario: Scenario, path: String, seed: UInt64, records: Int?, summary: inout SimulationSummary) throws {
         switch scenario {
         case .healthyDay: try ScenarioScripts.healthyDay(path: path, seed: seed, records: records, summary: &summary)
         case .strandedRefresh: try ScenarioScripts.strandedRefresh(path: path, seed: seed, records: records, summary: &summary)
@@ -24,7 +29,19 @@ public enum Simulator {
         case .longping: try ScenarioScripts.longping(path: path, seed: seed, records: records, summary: &summary)
         case .damagedRows: try ScenarioScripts.damagedRows(path: path, seed: seed, records: records, summary: &summary)
         }
-        try finishFiles(path: path, seed: seed, summary: &summary)
+    }
+
+    /// Runs `body` on the temporary file of `path`'s `OutputFile` (with its -wal), then renames the
+    /// finished dump into place: a simulation stopped half-way leaves nothing at `path`.
+    private static func written(to path: String, scenario: String, seed: UInt64,
+                                _ body: (String, inout SimulationSummary) throws -> Void) throws -> SimulationSummary {
+        let output = try OutputFile(path, protecting: .none, companions: ["-wal"])
+        var summary = SimulationSummary(scenario: scenario, seed: seed)
+        try output.write { temporary in
+            try body(temporary, &summary)
+            try finishFiles(path: temporary, seed: seed, summary: &summary)
+        }
+        summary.files = summary.files.map { path + $0.dropFirst(output.writePath.count) }
         return summary
     }
 
@@ -39,10 +56,9 @@ public enum Simulator {
     /// events), deterministic for a seed.
     @discardableResult
     public static func writeLarge(to path: String, records: Int, seed: UInt64) throws -> SimulationSummary {
-        var summary = SimulationSummary(scenario: "large", seed: seed)
-        try ScenarioScripts.large(path: path, seed: seed, records: records, summary: &summary)
-        try finishFiles(path: path, seed: seed, summary: &summary)
-        return summary
+        try written(to: path, scenario: "large", seed: seed) { path, summary in
+            try ScenarioScripts.large(path: path, seed: seed, records: records, summary: &summary)
+        }
     }
 
     /// SQLite `application_id` stamped into every simulated dump ("BGSM"), so that `simulate`

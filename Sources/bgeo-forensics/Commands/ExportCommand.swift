@@ -50,12 +50,12 @@ enum ExportCommand: CLICommand {
         if arguments.flag("--json"), output == "-" { throw UsageError(message: "--json needs -o FILE (the export goes to stdout otherwise)") }
         let gap = try arguments.duration("--gap", positive: true) ?? TrackSegmenter.defaultGapSeconds
         let generatedAt = format == .gpx ? ReportFile.generationTime(option: try arguments.time("--generated-at")) : nil
-        try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
+        let target = try CommandSupport.outputFile(output, reading: [arguments.positionals[0]])
         // The output states no input hash: the dump is copied but not hashed.
         let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
         let options = ExportOptions(format: format, mode: mode, overrides: overrides, gapSeconds: gap,
                                     includesFixes: arguments.flag("--points"), generatedAt: generatedAt)
-        let result = try ExportFile.write(dump: dump, to: output, options: options,
+        let result = try ExportFile.write(dump: dump, to: target, options: options,
                                           pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                           progress: StageProgress(label: "export"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }

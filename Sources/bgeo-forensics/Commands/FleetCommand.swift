@@ -49,7 +49,9 @@ enum FleetCommand: CLICommand {
         let limit = memoryLimit ?? max(1 << 30, ProcessInfo.processInfo.physicalMemory / 4 * 3 / UInt64(jobs))
         let outputs = [output] + (findingsPath.map { [$0] } ?? [])
         let inputs = FleetInputs.collect(arguments.positionals, excluding: outputs)
-        for path in outputs { try EvidenceOutputGuard.check(output: path, evidence: inputs.map(\.path)) }
+        // Against the paths as named too: an output that is a named dump (or a link to one) is
+        // left out of the inputs, and must still be refused.
+        for path in outputs { try EvidenceOutputGuard.check(output: path, evidence: inputs.map(\.path) + arguments.positionals) }
         let ledger = try FleetLedger(outputPath: output, findingsPath: findingsPath)
         var workerArguments = ["fleet"]
         if limit > 0 { workerArguments += ["--memory-limit", String(limit)] }

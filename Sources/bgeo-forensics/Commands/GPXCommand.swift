@@ -31,11 +31,10 @@ enum GPXCommand: CLICommand {
         if arguments.flag("--json"), output == "-" { throw UsageError(message: "--json needs -o FILE (the GPX goes to stdout otherwise)") }
         let gap = try arguments.duration("--gap", positive: true) ?? GPXExport.defaultGapSeconds
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
-        if output != "-" { try FileProblem.checkWritableFile(output) }
-        try EvidenceOutputGuard.check(output: output, evidence: [arguments.positionals[0]])
+        let target = try CommandSupport.outputFile(output, reading: [arguments.positionals[0]])
         // The output states no input hash: the dump is copied but not hashed.
         let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
-        let result = try GPXFile.write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
+        let result = try GPXFile.write(dump: dump, to: target, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
                                        pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                        progress: StageProgress(label: "gpx"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }

@@ -39,6 +39,18 @@ enum ReportCommand: CLICommand {
             guard arguments.positionals.isEmpty else { throw UsageError(message: "give either DUMP or --all FOLDER, not both") }
             let outFolder = arguments.value("--output") ?? "."
             try FileProblem.checkFolder(outFolder)
+            // The output folder is the target here: made when missing, in a folder that exists (as
+            // a file -o must be).
+            let parent = URL(fileURLWithPath: outFolder).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: outFolder) {
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw FileProblem(path: outFolder, reason: "the folder \(parent) does not exist (create it first)", action: "create the folder")
+                }
+                guard mkdir(outFolder, 0o777) == 0 else {
+                    throw FileProblem(path: outFolder, reason: OutputFile.reason(errno, folder: parent), action: "create the folder")
+                }
+            }
             let dumps: [String]
             do { dumps = try ReportFile.dumps(in: folder) } catch {
                 throw UsageError(message: "cannot list '\(folder)'")
@@ -47,15 +59,18 @@ enum ReportCommand: CLICommand {
             jobs = dumps.map { ($0, ReportFile.defaultOutput(for: $0, folder: outFolder)) }
         } else {
             guard let dump = arguments.positionals.first else { throw UsageError(message: "missing DUMP (or --all FOLDER)") }
-            let output = arguments.value("--output") ?? ReportFile.defaultOutput(for: dump)
-            try FileProblem.checkWritableFile(output, createFolders: true)
-            jobs = [(dump, output)]
+            jobs = [(dump, arguments.value("--output") ?? ReportFile.defaultOutput(for: dump))]
         }
+        let inputs = jobs.map(\.dump)
+        // The single report's target is checked before any work; with --all each is checked at its turn.
+        var first: OutputFile? = jobs.count == 1 ? try CommandSupport.outputFile(jobs[0].output, reading: inputs) : nil
         var written: [JSONValue] = []
         var status: Int32 = 0
         for job in jobs {
             do {
-                let result = try ReportFile.write(dumpPath: job.dump, to: job.output, options: options,
+                let target = try first ?? CommandSupport.outputFile(job.output, reading: inputs)
+                first = nil
+                let result = try ReportFile.write(dumpPath: job.dump, to: target, options: options,
                                                   progress: StageProgress(label: "report"))
                 let findings = result.document.findings
                 written.append(["dump": .string(job.dump), "output": .string(job.output), "bytes": .int(Int64(result.bytes)),

@@ -89,6 +89,10 @@ enum ResyncCommand: CLICommand {
 
         let workDir = work.path
         let workPath = workDir + "/work.db"
+        // Checked before anything is sent: the export must never land on the dump or the working copy.
+        let quarantineExport = try arguments.value("--export-quarantine").map {
+            try CommandSupport.outputFile($0, reading: [arguments.positionals[0], workPath])
+        }
 
         if arguments.flag("--quarantine") {
             guard FileManager.default.fileExists(atPath: workPath) else {
@@ -98,7 +102,7 @@ enum ResyncCommand: CLICommand {
             defer { withExtendedLifetime(lock) {} }
             guard let wc = try openWorkingCopy(workPath, dump: dump) else { return 2 }
             try wc.learnSecrets(into: &redactor)
-            return try listQuarantine(wc, arguments: arguments, redactor: redactor)
+            return try listQuarantine(wc, arguments: arguments, export: quarantineExport, redactor: redactor)
         }
 
         // Before anything can be sent: where to (never guessed), and headers that can go on the wire.
@@ -202,7 +206,7 @@ enum ResyncCommand: CLICommand {
         summary.interruptedBy = engine.interruptedBy.map(InterruptSignal.name)
         summary.resumeCommand = resumeCommand(workDir: workDir, arguments: arguments)
         let finalRedactor = engine.redactor
-        if refusal == nil, let file = arguments.value("--export-quarantine") { try exportQuarantine(wc, to: file, redactor: finalRedactor) }
+        if refusal == nil, let quarantineExport { try exportQuarantine(wc, to: quarantineExport, redactor: finalRedactor) }
         if arguments.flag("--json") {
             CommandSupport.printJSON(summary.json(redactor: finalRedactor))
         } else {
@@ -273,9 +277,9 @@ enum ResyncCommand: CLICommand {
         }
     }
 
-    static func listQuarantine(_ wc: WorkingCopy, arguments: ParsedArguments, redactor: Redactor) throws -> Int32 {
+    static func listQuarantine(_ wc: WorkingCopy, arguments: ParsedArguments, export: OutputFile?, redactor: Redactor) throws -> Int32 {
         let records = try wc.quarantined()
-        if let file = arguments.value("--export-quarantine") { try exportQuarantine(wc, to: file, redactor: redactor) }
+        if let export { try exportQuarantine(wc, to: export, redactor: redactor) }
         if arguments.flag("--json") {
             CommandSupport.printJSON(.array(records.map { $0.json(redactor: redactor) }))
         } else {
@@ -291,11 +295,11 @@ enum ResyncCommand: CLICommand {
         return 0
     }
 
-    static func exportQuarantine(_ wc: WorkingCopy, to file: String, redactor: Redactor) throws {
+    static func exportQuarantine(_ wc: WorkingCopy, to file: OutputFile, redactor: Redactor) throws {
         var text = ""
         for record in try wc.quarantined() { text += record.json(redactor: redactor).jsonText + "\n" }
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        CommandSupport.stderr.line("Quarantine exported to \(file).")
+        try file.write { path in try OutputFile.writeAll(Array(text.utf8), to: path) }
+        CommandSupport.stderr.line("Quarantine exported to \(file.path).")
     }
 }
 

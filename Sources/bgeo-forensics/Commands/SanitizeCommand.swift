@@ -42,6 +42,8 @@ enum SanitizeCommand: CLICommand {
         do {
             report = try Sanitizer.run(dumpPath: arguments.positionals[0], outputPath: output, options: options,
                                        progress: StageProgress(label: "sanitize"))
+        } catch SanitizeError.cannotWrite(let path, let reason) {
+            throw FileProblem(path: path, reason: reason)  // the same sentence every command gives
         } catch let error as SanitizeError where error.isUsage {
             throw UsageError(message: error.description)
         } catch let error as SanitizeError {

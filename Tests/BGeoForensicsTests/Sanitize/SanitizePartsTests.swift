@@ -43,16 +43,16 @@ import Testing
 
     // MARK: secrets
 
-    @Test func secretMatcherFindsAnyOfManySecretsAnywhere() {
+    @Test func secretSearchFindsAnyOfManySecretsAnywhere() {
         let secrets = (0..<300).map { "tok-\($0)-\(String(repeating: "z", count: $0 % 7))" } + ["eyJhbGciOiJIUzI1NiJ9.x.y"]
-        let matcher = SecretMatcher(secrets: secrets)
+        let matcher = SecretSearch(secrets: secrets)
         #expect(matcher.matches("prefix tok-17-zzz suffix"))
         #expect(matcher.matches("eyJhbGciOiJIUzI1NiJ9.x.y"))
         #expect(!matcher.matches("tok-17-zz"), "a prefix of a secret is not the secret")
         #expect(!matcher.matches("nothing secret in 2026-07-24T09:14:32.118Z"))
         let bytes = Array("aatok-5-zzzzzbbtok-6-bb".utf8)
         #expect(bytes.withUnsafeBytes { matcher.countMatches(in: $0) } == 1)
-        #expect(SecretMatcher(secrets: [String]()).isEmpty)
+        #expect(SecretSearch(secrets: [String]()).isEmpty)
     }
 
     @Test func textSanitizerScrubsLearnedSecretsPairsAndURLs() {
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func sensitiveNameFilterIsASupersetOfTheRedactorsNames() {
-        let filter = SensitiveNameFilter(Redactor.sensitiveKeyFragments + SecretScrubber.extraNames)
+        let filter = SensitiveNameFilter(Redactor.sensitiveKeyFragments + SecretRules.credentialPairNames)
         for name in ["Authorization", "X-API-KEY", "refresh_token", "sig", "Pass", "client_secret", "JWT"] {
             #expect(filter.mayContainName("\(name)=abcdef"), "\(name)")
         }

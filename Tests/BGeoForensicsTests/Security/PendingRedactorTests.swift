@@ -77,7 +77,8 @@ import Testing
         let upFront = try Dump(path: path)
         _ = try GPXFile.write(dump: upFront, to: dir.file("first.gpx"), mode: mode, generatedAt: 0, redactor: upFront.makeRedactor())
         let pendingDump = try Dump(path: path)
-        _ = try GPXFile.write(dump: pendingDump, to: dir.file("pending.gpx"), mode: mode, generatedAt: 0,
+        _ = try GPXFile.write(dump: pendingDump, to: OutputFile(dir.file("pending.gpx"), protecting: EvidenceSet(inputs: [path])),
+                              mode: mode, generatedAt: 0,
                               pendingRedactor: PendingRedactor(pendingDump))
         let first = try Data(contentsOf: URL(fileURLWithPath: dir.file("first.gpx")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("pending.gpx"))) == first)

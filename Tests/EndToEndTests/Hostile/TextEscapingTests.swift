@@ -77,4 +77,30 @@ import Testing
             #expect(check.exitCode == 0, "\(check.stderr)")
         }
     }
+
+    /// Issue 23: `gpx` and `export --format gpx` wrote U+202E, U+200B, U+2066, U+FEFF and U+2028
+    /// raw (libxml2 escapes only markup), while KML and GeoJSON escape them. Now every XML and
+    /// JSON export holds none of them raw, and a parser reads the original text back.
+    @Test func gpxEscapesInvisibleCharactersAsKMLAndGeoJSONDo() throws {
+        let invisible = ["\u{202E}", "\u{200B}", "\u{2066}", "\u{FEFF}", "\u{2028}"]
+        let identifier = "de" + invisible.joined(separator: "p") + "ot\u{85}"
+        let dir = TestDirectory("escape-invisible")
+        let dump = try Hostile.dump(at: dir.file("bgeo.db"), records: 3) { w in
+            try w.insertRecord(Hostile.record(3, uuid: "u\u{200B}id\u{202E}", geofence: (identifier, "EN\u{2028}TER")))
+        }
+        for (words, file) in [(["gpx", "-o"], "a.gpx"), (["export", "--format", "gpx", "-o"], "b.gpx"),
+                              (["export", "--format", "kml", "-o"], "c.kml"), (["export", "--format", "geojson", "--points", "-o"], "d.geojson")] {
+            let path = dir.file(file)
+            let result = try Hostile.run([words[0], dump] + words.dropFirst() + [path])
+            #expect(result.exitCode == 0, "\(file): \(result.stderr)")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(Hostile.rawControl(text.replacingOccurrences(of: "\t", with: " ")) == nil,
+                    "\(file) holds \(Hostile.rawControl(text) ?? "") raw")
+            if file.hasSuffix(".gpx") {
+                // An XML parser (xmllint, the judge) reads the waypoint's name back as it was.
+                let name = try ReportE2E.run("/usr/bin/xmllint", ["--xpath", "string(//*[local-name()='wpt']/*[local-name()='name'])", path])
+                #expect(name.stdout == identifier + "\n", "\(file): read back as \(name.stdout.unicodeScalars.map { String($0.value, radix: 16) })")
+            }
+        }
+    }
 }

@@ -34,7 +34,7 @@ public struct GPXExport: Sendable {
     /// false) is written once through `scratch` (see `Pass`), else visited once more for them first.
     @discardableResult
     public func write(track: ExportTrack, to path: String, scratch: (body: String, header: String)? = nil)
-        throws(GPXWriteError) -> GPXExportSummary {
+        throws -> GPXExportSummary {
         try pass(track: track, to: path, scratch: scratch).summary
     }
 
@@ -51,7 +51,7 @@ public struct GPXExport: Sendable {
     /// gets that header up to the end of its metadata followed by the rest of the body: the same
     /// bytes as when the bounds were known first (nothing after the metadata depends on them),
     /// for one replay instead of two.
-    func pass(track: ExportTrack, to path: String, scratch: (body: String, header: String)?) throws(GPXWriteError) -> Pass {
+    func pass(track: ExportTrack, to path: String, scratch: (body: String, header: String)?) throws -> Pass {
         var pointBounds = track.trackBounds()
         if !track.boundsKnown, scratch == nil {
             try points(of: track) { p in if p.onTrack { pointBounds = GeoBounds.including(pointBounds, latitude: p.latitude, longitude: p.longitude) } }
@@ -66,7 +66,7 @@ public struct GPXExport: Sendable {
 
     /// The document with the metadata bounds of `pointBounds` and the waypoints; also the bounds
     /// of the points it wrote (for a header written after them).
-    private func document(track: ExportTrack, to path: String, pointBounds: GeoBounds?) throws(GPXWriteError)
+    private func document(track: ExportTrack, to path: String, pointBounds: GeoBounds?) throws
         -> (pass: Pass, gathered: GeoBounds?) {
         let writer = try GPXWriter(path: path)
         begin(writer, track: track, pointBounds: pointBounds)
@@ -101,7 +101,7 @@ public struct GPXExport: Sendable {
     }
 
     /// A document of the metadata and the waypoints alone (the header the splice takes).
-    private func writeHeader(track: ExportTrack, to path: String, pointBounds: GeoBounds?) throws(GPXWriteError) {
+    private func writeHeader(track: ExportTrack, to path: String, pointBounds: GeoBounds?) throws {
         let writer = try GPXWriter(path: path)
         begin(writer, track: track, pointBounds: pointBounds)
         try writer.finish()
@@ -125,7 +125,7 @@ public struct GPXExport: Sendable {
     /// `path` ("-": standard output) gets `header` up to and with its `</metadata>`, then `body`
     /// from after its own. Dump text in the metadata is escaped (`<` is `&lt;`), so the first
     /// `</metadata>` of each is the element's end.
-    static func splice(header: String, body: String, into path: String) throws(GPXWriteError) {
+    static func splice(header: String, body: String, into path: String) throws {
         let marker = Array("</metadata>".utf8)
         func failed(_ what: String) -> GPXWriteError { GPXWriteError(description: "writing the GPX failed (\(what))") }
         guard let headerBytes = FileManager.default.contents(atPath: header).map(Array.init),
@@ -134,11 +134,10 @@ public struct GPXExport: Sendable {
         guard input >= 0 else { throw failed("its body could not be read back") }
         defer { close(input) }
         let output = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard output >= 0 else { throw GPXWriteError(description: "cannot write '\(path)'") }
+        guard output >= 0 else { throw OutputWriteError(code: errno) }
         defer { if output != STDOUT_FILENO { close(output) } }
-        func put(_ bytes: ArraySlice<UInt8>) throws(GPXWriteError) {
-            let error = bytes.withUnsafeBytes { FileDescriptorWrite.all(output, $0) }
-            if error != nil { throw failed("disk full or output closed?") }
+        func put(_ bytes: ArraySlice<UInt8>) throws {
+            if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(output, $0) }) { throw OutputWriteError(code: error) }
         }
         try put(headerBytes[..<headerEnd])
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -177,7 +176,7 @@ public struct GPXExport: Sendable {
     }
 
     /// A track that cannot be read back (its stored trace damaged under the run) fails the write.
-    private func points(of track: ExportTrack, _ body: (TrackPoint) -> Void) throws(GPXWriteError) {
+    private func points(of track: ExportTrack, _ body: (TrackPoint) -> Void) throws {
         do throws(ExportError) { try track.forEachPoint(body) } catch { throw GPXWriteError(description: error.description) }
     }
 }

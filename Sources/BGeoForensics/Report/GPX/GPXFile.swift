@@ -8,23 +8,32 @@ public enum GPXFile {
         public var notes: [String]
     }
 
-    /// Dump text written into the file (uuids, geofence identifiers) goes through `redactor`.
+    /// `write` to the file at `path` (`-`: standard output), through `OutputFile` with the dump as evidence.
     public static func write(dump: Dump, to path: String, mode: TrackMode, overrides: [String] = [],
                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
                              redactor: Redactor = .disabled, progress: StageProgress = .silent) throws -> Result {
-        try write(dump: dump, to: path, mode: mode, overrides: overrides, gapSeconds: gapSeconds, generatedAt: generatedAt,
+        try write(dump: dump, to: try OutputFile(path, protecting: EvidenceSet(inputs: [dump.path])), mode: mode, overrides: overrides,
+                  gapSeconds: gapSeconds, generatedAt: generatedAt, redactor: redactor, progress: progress)
+    }
+
+    /// Dump text written into the file (uuids, geofence identifiers) goes through `redactor`.
+    public static func write(dump: Dump, to output: OutputFile, mode: TrackMode, overrides: [String] = [],
+                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
+                             redactor: Redactor = .disabled, progress: StageProgress = .silent) throws -> Result {
+        try write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gapSeconds, generatedAt: generatedAt,
                   pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
     }
 
     /// `write`, with a redactor still being learned (`PendingRedactor`) while the track is read.
-    public static func write(dump: Dump, to path: String, mode: TrackMode, overrides: [String] = [],
+    public static func write(dump: Dump, to output: OutputFile, mode: TrackMode, overrides: [String] = [],
                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
                              pendingRedactor: PendingRedactor, progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
         // A replayed track is replayed once, as it is written (its bounds gathered on the way).
         let track = try ExportTrack.read(dump, mode: mode, overrides: overrides, pendingRedactor: pendingRedactor,
                                          countingFirst: false, progress: progress)
-        progress.stage(track.boundsKnown ? "writing the GPX to \(path)" : "replaying \(track.fixCount) fixes into the GPX at \(path)")
+        let shown = output.isStandardOutput ? "standard output" : output.path
+        progress.stage(track.boundsKnown ? "writing the GPX to \(shown)" : "replaying \(track.fixCount) fixes into the GPX at \(shown)")
         let export = GPXExport(name: dump.displayName, description: "BGeo dump \(dump.displayName), \(mode.rawValue) track",
                                generatedAt: generatedAt, gapSeconds: gapSeconds)
         // Scratch files only for a track whose bounds the writing pass gathers.
@@ -36,7 +45,7 @@ public enum GPXFile {
                 unlink(scratch.header)
             }
         }
-        let pass = try export.pass(track: track, to: path, scratch: scratch)
+        let pass = try output.write { path in try export.pass(track: track, to: path, scratch: scratch) }
         let notes = track.boundsKnown ? track.notes
             : track.replayNote(accepted: pass.accepted, adjusted: pass.adjusted, rejected: pass.rejected).map { [$0] } ?? []
         return Result(summary: pass.summary, notes: notes)

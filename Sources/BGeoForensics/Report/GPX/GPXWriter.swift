@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Errors writing GPX.
 public struct GPXWriteError: Error, CustomStringConvertible, Sendable {
@@ -79,7 +80,8 @@ public final class GPXWriter {
     private let writer: xmlTextWriterPtr
     /// Reused for each track point's own markup (see `Markup`).
     private var markup: [UInt8] = []
-    private var failed = false
+    /// The errno of the first failed write (0 when libxml2 did not set one), nil while all went well.
+    private var failure: Int32?
     private var inSegment = false
     private var inTrack = false
     public private(set) var pointCount = 0
@@ -90,15 +92,15 @@ public final class GPXWriter {
     private let plainLines: Bool
 
     /// Opens `path` for writing ("-" writes to standard output).
-    public convenience init(path: String) throws(GPXWriteError) {
+    public convenience init(path: String) throws(OutputWriteError) {
         try self.init(path: path, plainLines: true)
     }
 
-    init(path: String, plainLines: Bool) throws(GPXWriteError) {
+    init(path: String, plainLines: Bool) throws(OutputWriteError) {
         self.plainLines = plainLines
-        guard let writer = xmlNewTextWriterFilename(path, 0) else {
-            throw GPXWriteError(description: "cannot write '\(path)'")
-        }
+        bgeo_libxml_silence_errors()
+        errno = 0
+        guard let writer = xmlNewTextWriterFilename(path, 0) else { throw OutputWriteError(code: errno) }
         self.writer = writer
         xmlTextWriterSetIndent(writer, 1)
         xmlTextWriterSetIndentString(writer, "  ")
@@ -107,7 +109,7 @@ public final class GPXWriter {
     deinit { xmlFreeTextWriter(writer) }
 
     private func check(_ result: Int32) {
-        if result < 0 { failed = true }
+        if result < 0, failure == nil { failure = errno }
     }
 
     // Names are static strings and values go through withCString: passing a Swift String where
@@ -115,16 +117,37 @@ public final class GPXWriter {
     // and a copy for every element of a million-point track). libxml2 escapes markup but writes
     // any other character as given, so values first lose what XML 1.0 cannot hold (`XMLText`;
     // a NUL would also end the C string early).
+    // Text with an invisible character XML allows (a bidi override, a zero-width space, U+2028,
+    // the BOM, C1 controls, a carriage return) is escaped here as KML and GeoJSON escape it
+    // (`XMLText.escaped`: character references) and written raw: libxml2 would write those
+    // characters as they are, and a viewer or terminal showing the file would act on them.
     private func element(_ name: StaticString, _ text: String) {
+        guard !TerminalText.needsEscaping(text, keepingNewlines: true) else {
+            start(name)
+            writeRaw(XMLText.escaped(text))
+            check(xmlTextWriterEndElement(writer))
+            return
+        }
         XMLText.sanitized(text).withCString { value in
             check(xmlTextWriterWriteElement(writer, name.utf8Start, UnsafeRawPointer(value).assumingMemoryBound(to: xmlChar.self)))
         }
     }
 
     private func attribute(_ name: StaticString, _ value: String) {
+        guard !TerminalText.needsEscaping(value, keepingNewlines: true) else {
+            check(xmlTextWriterStartAttribute(writer, name.utf8Start))
+            writeRaw(XMLText.escaped(value).replacingOccurrences(of: "\n", with: "&#xA;"))
+            check(xmlTextWriterEndAttribute(writer))
+            return
+        }
         XMLText.sanitized(value).withCString { v in
             check(xmlTextWriterWriteAttribute(writer, name.utf8Start, UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self)))
         }
+    }
+
+    private func writeRaw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in check(xmlTextWriterWriteRawLen(writer, bytes.baseAddress, Int32(bytes.count))) }
     }
 
     private func start(_ name: StaticString) {
@@ -217,12 +240,12 @@ public final class GPXWriter {
     }
 
     /// Closes everything and flushes; throws if any write failed (disk full, closed pipe).
-    public func finish() throws(GPXWriteError) {
+    public func finish() throws(OutputWriteError) {
         flushLines()
         endTrack()
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
-        if failed { throw GPXWriteError(description: "writing the GPX failed (disk full or output closed?)") }
+        if let failure { throw OutputWriteError(code: failure) }
     }
 
     /// `compact`: a track point, written on one line (its numbers go out raw, see below); a

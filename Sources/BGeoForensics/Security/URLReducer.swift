@@ -1,17 +1,22 @@
-/// URLs anywhere in a text (`scheme://authority/path?query#fragment`): the user-info part
-/// (`user:password@`) is always replaced by its fingerprint — it is a credential — and with
-/// `--urls host` everything after `scheme://host[:port]` is removed (the customer's paths and
-/// query strings say which API, tenant and account the device talks to).
+/// URLs anywhere in a text (`scheme://authority/path?query#fragment`, also JSON-escaped as
+/// `scheme:\/\/authority\/path`): the user-info part (`user:password@`) is always replaced by its
+/// fingerprint — it is a credential, and every output's `Redactor` applies this — and with
+/// `sanitize --urls host` everything after `scheme://host[:port]` is removed (the customer's
+/// paths and query strings say which API, tenant and account the device talks to).
 enum URLReducer {
     static func apply(_ text: String, policy: URLPolicy) -> String {
-        guard Redactor.contains(text, "://") else { return text }
+        guard Redactor.contains(text, "://") || Redactor.contains(text, ":\\/\\/") else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var copied = 0
         var i = 0
         while i + 3 <= bytes.count {
-            guard bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else {
+            let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
+            let plain = bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == slash && bytes[i + 2] == slash
+            let escaped = !plain && i + 5 <= bytes.count && bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == backslash
+                && bytes[i + 2] == slash && bytes[i + 3] == backslash && bytes[i + 4] == slash
+            guard plain || escaped else {
                 i += 1
                 continue
             }
@@ -19,14 +24,22 @@ enum URLReducer {
             while schemeStart > 0, isSchemeByte(bytes[schemeStart - 1]) { schemeStart -= 1 }
             while schemeStart < i, !isLetter(bytes[schemeStart]) { schemeStart += 1 }
             guard schemeStart < i else { i += 3; continue }
-            let authorityStart = i + 3
+            let authorityStart = i + (escaped ? 5 : 3)
             var authorityEnd = authorityStart
             while authorityEnd < bytes.count, !ends(bytes[authorityEnd]),
                   ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[authorityEnd]) {
                 authorityEnd += 1
             }
             var urlEnd = authorityEnd
-            while urlEnd < bytes.count, !ends(bytes[urlEnd]) { urlEnd += 1 }
+            while urlEnd < bytes.count {
+                // In JSON text `\/` is a slash of the URL; any other backslash ends it.
+                if escaped, bytes[urlEnd] == backslash, urlEnd + 1 < bytes.count, bytes[urlEnd + 1] == slash {
+                    urlEnd += 2
+                    continue
+                }
+                if ends(bytes[urlEnd]) { break }
+                urlEnd += 1
+            }
             let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
             let hostStart = at.map { $0 + 1 } ?? authorityStart
             let keepsTail = policy == .keep

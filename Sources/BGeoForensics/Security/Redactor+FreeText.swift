@@ -1,0 +1,152 @@
+import Foundation
+
+/// The free-text layer of `Redactor`: searches and rules that find credentials by their shape
+/// rather than by knowing them (JWTs, Bearer credentials, credential pairs).
+extension Redactor {
+    /// Byte search: a report redacts thousands of short texts against every known secret, and
+    /// Foundation's `range(of:)` costs a bridge per call.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { t in
+            needle.withUTF8 { n in
+                guard !n.isEmpty else { return true }
+                guard n.count <= t.count else { return false }
+                let first = n[0], last = t.count - n.count
+                var start = 0
+                while start <= last {
+                    guard let hit = memchr(t.baseAddress! + start, Int32(first), last - start + 1) else { return false }
+                    let at = t.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(t.baseAddress! + at, n.baseAddress!, n.count) == 0 { return true }
+                    start = at + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// `contains` on bytes.
+    static func contains(bytes: [UInt8], _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
+        return (0...(bytes.count - n.count)).contains { i in bytes[i] == n[0] && bytes[i..<(i + n.count)].elementsEqual(n) }
+    }
+
+    /// "bearer " in any letter case (ASCII), as `scrubBearer` looks for it.
+    static func containsBearer(_ text: String) -> Bool {
+        let word: [UInt8] = Array("bearer ".utf8)
+        var text = text
+        return text.withUTF8 { t in
+            guard t.count >= word.count else { return false }
+            for start in 0...(t.count - word.count) where t[start] | 0x20 == word[0] {
+                var i = 1
+                while i < word.count, (i == word.count - 1 ? t[start + i] : t[start + i] | 0x20) == word[i] { i += 1 }
+                if i == word.count { return true }
+            }
+            return false
+        }
+    }
+
+    /// Replaces `eyJ….….…` (a JWT: base64url header, payload, signature) wherever it stands.
+    static func scrubJWTs(_ text: String) -> String {
+        String(decoding: scrubJWTs(bytes: Array(text.utf8)), as: UTF8.self)
+    }
+
+    /// `scrubJWTs` on bytes that need not be text (a BLOB holding a token).
+    static func scrubJWTs(bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        func isB64(_ b: UInt8) -> Bool {
+            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 95 || b == 61
+        }
+        while i < bytes.count {
+            if i + 3 <= bytes.count, bytes[i] == 101, bytes[i + 1] == 121, bytes[i + 2] == 74,
+               i == 0 || !isB64(bytes[i - 1]) || bytes[i - 1] == 61 {
+                var j = i
+                var dots = 0
+                while j < bytes.count, isB64(bytes[j]) || (bytes[j] == 46 && dots < 2) {
+                    if bytes[j] == 46 { dots += 1 }
+                    j += 1
+                }
+                if dots == 2, j - i >= 20 {
+                    let token = String(decoding: bytes[i..<j], as: UTF8.self)
+                    out.append(contentsOf: Array(fingerprint(token).utf8))
+                    i = j
+                    continue
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out
+    }
+
+    static func scrubBearer(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "bearer ", options: .caseInsensitive) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let token = rest.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != "," && $0 != "}" }
+            if token.count >= 6, !token.hasPrefix("‹redacted") {
+                result += fingerprint(String(token))
+                rest = rest.dropFirst(token.count)
+            }
+        }
+        return result + rest
+    }
+
+    /// Replaces the value of every credential pair whose name is sensitive (`SecretRules`):
+    /// `name=value`, `name: value` (a header line in a message: `X-Api-Key: sk_live_…`), and
+    /// `"name": "value"` with any spacing (`"access_token" : "…"`, broken or truncated JSON).
+    /// An `Authorization` value is taken whole to the end of its line or quote, so a scheme's
+    /// credentials (`Basic dXNl…`, `Digest username=…`) go with it.
+    static func scrubPairs(_ text: String) -> String {
+        guard text.contains("=") || text.contains(":") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let sep = rest.firstIndex(where: { $0 == "=" || $0 == ":" }) {
+            var before = rest[..<sep]
+            while before.last == " " || before.last == "\t" { before = before.dropLast() }
+            let quotedName = before.last == "\""
+            if quotedName { before = before.dropLast() }
+            if quotedName, before.last == "\\" { before = before.dropLast() }  // `\"name\":` inside JSON text
+            let nameStart = before.lastIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+                .map { before.index(after: $0) } ?? before.startIndex
+            let name = String(before[nameStart...])
+            out += rest[...sep]
+            rest = rest[rest.index(after: sep)...]
+            guard !name.isEmpty, SecretRules.isSensitivePairName(name) else { continue }
+            let spaces = rest.prefix { $0 == " " || $0 == "\t" }
+            guard rest.dropFirst(spaces.count).first != "/" else { continue }  // a URL's "//", not a value
+            out += spaces
+            rest = rest.dropFirst(spaces.count)
+            let opening = rest.hasPrefix("\\\"") ? rest.prefix(2) : rest.first == "\"" || rest.first == "'" ? rest.prefix(1) : nil
+            if let opening, let quote = opening.last {
+                out += opening
+                rest = rest.dropFirst(opening.count)
+                var value = rest.prefix { $0 != quote }
+                if value.hasSuffix("\\") { value = value.dropLast() }  // `\"` inside JSON text ends at the escape
+                replace(value, in: &rest, into: &out)
+                continue
+            }
+            if quotedName, rest.first != nil { continue }  // `"name": 12` or an object: no string to replace
+            let authorization = name.lowercased().hasSuffix("authorization")
+            let value = rest.prefix { authorization ? !"\n\r\"'<>{}".contains($0) : !"&#; \"',}\n\r\t<>)]\\".contains($0) }
+            // `name: word` in prose ("token: expired") is a sentence, not a header line: a bare
+            // colon value counts when it looks like a credential (not only lower-case letters).
+            if !authorization, text[sep] == ":",
+               value.count < 16, value.allSatisfy({ $0.isLowercase && $0.isLetter }) { continue }
+            replace(value, in: &rest, into: &out)
+        }
+        return out + rest
+    }
+
+    /// `value` (the start of `rest`) as its fingerprint in `out`, unless it is too short to be a
+    /// credential, holds a fingerprint already or is an SDK template (`{refreshToken}`).
+    private static func replace(_ value: Substring, in rest: inout Substring, into out: inout String) {
+        guard value.count >= 4, !value.contains("‹redacted"), !isTemplate(String(value)) else { return }
+        out += fingerprint(String(value))
+        rest = rest.dropFirst(value.count)
+    }
+}

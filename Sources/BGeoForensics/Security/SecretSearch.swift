@@ -1,0 +1,307 @@
+import Foundation
+
+/// Finds any of many known secrets in bytes, in one pass, in every form a dump or an output can
+/// hold them: as they are; JSON-escaped (`1\/\/0g…` for `1//0g…`); percent-encoded; inside
+/// base64, standard or URL-safe, at any of the three byte alignments (the encoded run that only
+/// the secret's bytes decide, so a key base64'd inside a longer blob is found too); and cut off —
+/// a prefix of `cutPrefix` or more characters of a secret that stops where the text stops or at a
+/// character no token continues with (a body truncated at 1,024 characters, `…`). Text written
+/// with other escapes (`sk\u005flive…`, `%2f`) is searched through `DecodedView` by the redactor.
+///
+/// A dump can hold hundreds of learned tokens and millions of cells: a bitmap of the forms' first
+/// two bytes rejects almost every position at once, and only positions that pass compare against
+/// the forms sharing their first four bytes.
+struct SecretSearch: Sendable {
+    /// A match: bytes `start..<end` of the searched buffer are (a form of) `secrets[secret]`.
+    struct Hit: Sendable, Equatable {
+        var start: Int
+        var end: Int
+        var secret: Int
+    }
+
+    /// The secrets, in the order given (a `Hit` names one by index).
+    let secrets: [String]
+    private let forms: [[UInt8]]
+    /// Per form: the secret it encodes, and whether a cut-off prefix of it counts.
+    private let formSecret: [Int32]
+    private let formAllowsCut: [Bool]
+    /// Bit `b0 << 8 | b1` set when some form starts with bytes b0 b1.
+    private let pairBits: [UInt64]
+    /// Forms (indices) by their first four bytes.
+    private let byPrefix: [UInt32: [Int32]]
+    /// Bytes of the longest form (the overlap a chunked scan needs).
+    let longest: Int
+
+    /// A cut-off secret counts from this many characters on.
+    static let cutPrefix = 16
+    /// Shorter secrets are not looked for inside base64 (too short to be told from chance).
+    static let base64Minimum = 12
+
+    /// Secrets shorter than four bytes are ignored (the redactor learns none below six).
+    init(secrets list: some Sequence<String>) {
+        var seen = Set<String>()
+        let secrets = list.filter { $0.utf8.count >= 4 && seen.insert($0).inserted }
+        var forms: [[UInt8]] = [], owner: [Int32] = [], cut: [Bool] = []
+        for (index, secret) in secrets.enumerated() {
+            for (form, allowsCut) in SecretSearch.forms(of: Array(secret.utf8)) where form.count >= 4 {
+                forms.append(form)
+                owner.append(Int32(index))
+                cut.append(allowsCut)
+            }
+        }
+        var bits = [UInt64](repeating: 0, count: 1024)
+        var prefixes: [UInt32: [Int32]] = [:]
+        for (index, bytes) in forms.enumerated() {
+            let pair = Int(bytes[0]) << 8 | Int(bytes[1])
+            bits[pair >> 6] |= 1 << UInt64(pair & 63)
+            let key = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+            prefixes[key, default: []].append(Int32(index))
+        }
+        self.secrets = secrets
+        self.forms = forms
+        formSecret = owner
+        formAllowsCut = cut
+        pairBits = bits
+        byPrefix = prefixes
+        longest = forms.map(\.count).max() ?? 0
+    }
+
+    var isEmpty: Bool { secrets.isEmpty }
+
+    /// Every form of `secret` worth looking for, each with whether a cut-off prefix counts.
+    static func forms(of secret: [UInt8]) -> [(bytes: [UInt8], allowsCut: Bool)] {
+        var result: [(bytes: [UInt8], allowsCut: Bool)] = [(secret, true)]
+        func add(_ form: [UInt8], cut: Bool) {
+            if !result.contains(where: { $0.bytes == form }) { result.append((form, cut)) }
+        }
+        if secret.contains(UInt8(ascii: "/")) {
+            add(secret.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }, cut: true)
+        }
+        add(percentEncoded(secret), cut: true)
+        if secret.count >= base64Minimum {
+            for alignment in 0..<3 {
+                let core = base64Core(secret, alignment: alignment)
+                add(core, cut: false)
+                add(core.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }, cut: false)
+            }
+        }
+        return result
+    }
+
+    /// RFC 3986 percent-encoding: everything but the unreserved characters as `%XX`.
+    static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            if isAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return out
+    }
+
+    /// The base64 characters that only `secret`'s bytes decide when it starts `alignment` bytes
+    /// into a 3-byte group of whatever was encoded around it.
+    static func base64Core(_ secret: [UInt8], alignment: Int) -> [UInt8] {
+        var padded = [UInt8](repeating: 0, count: alignment) + secret
+        while padded.count % 3 != 0 { padded.append(0) }
+        let encoded = Array(Data(padded).base64EncodedString().utf8)
+        let first = (8 * alignment + 5) / 6
+        let end = 8 * (alignment + secret.count) / 6
+        guard first < end, end <= encoded.count else { return [] }
+        return Array(encoded[first..<end])
+    }
+
+    @inline(__always) static func isAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
+    }
+
+    /// Calls `body` with each hit in `bytes`, left to right, the longest at each position, none
+    /// overlapping.
+    func forEachHit(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Hit) -> Void) {
+        let count = bytes.count
+        guard !forms.isEmpty, count >= 4, let p = bytes.baseAddress else { return }
+        pairBits.withUnsafeBufferPointer { bits in
+            var i = 0
+            while i + 4 <= count {
+                let pair = Int(p[i]) << 8 | Int(p[i + 1])
+                guard bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else {
+                    i += 1
+                    continue
+                }
+                let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+                guard let candidates = byPrefix[key] else {
+                    i += 1
+                    continue
+                }
+                var best: Hit?
+                for index in candidates {
+                    let form = forms[Int(index)]
+                    let length = form.withUnsafeBufferPointer { f in
+                        var n = 4
+                        let limit = min(f.count, count - i)
+                        while n < limit, p[i + n] == f[n] { n += 1 }
+                        return n
+                    }
+                    let whole = length == form.count
+                    let cut = !whole && formAllowsCut[Int(index)] && length >= SecretSearch.cutPrefix
+                        && (i + length == count || !SecretSearch.isAlphanumeric(p[i + length]))
+                    guard whole || cut, length > (best.map { $0.end - $0.start } ?? 0) else { continue }
+                    best = Hit(start: i, end: i + length, secret: Int(formSecret[Int(index)]))
+                }
+                if let best {
+                    body(best)
+                    i = best.end
+                } else {
+                    i += 1
+                }
+            }
+        }
+    }
+
+    /// Hits in `bytes`, and in its JSON-unescaped and percent-decoded readings (`DecodedView`),
+    /// mapped back to `bytes` and merged: sorted, none overlapping.
+    func hitsInEveryReading(_ bytes: UnsafeBufferPointer<UInt8>) -> [Hit] {
+        var hits: [Hit] = []
+        forEachHit(in: bytes) { hits.append($0) }
+        for view in [DecodedView.jsonUnescaped(bytes), DecodedView.percentDecoded(bytes)] {
+            guard let view else { continue }
+            view.decoded.withUnsafeBufferPointer { decoded in
+                forEachHit(in: decoded) { hit in
+                    hits.append(Hit(start: view.start[hit.start], end: view.end[hit.end - 1], secret: hit.secret))
+                }
+            }
+        }
+        guard hits.count > 1 else { return hits }
+        hits.sort { $0.start != $1.start ? $0.start < $1.start : $0.end > $1.end }
+        var merged: [Hit] = []
+        for hit in hits {
+            if let last = merged.last, hit.start < last.end {
+                if hit.end > last.end { merged[merged.count - 1].end = hit.end }
+                continue
+            }
+            merged.append(hit)
+        }
+        return merged
+    }
+
+    /// Occurrences of any secret in `bytes` and its decoded readings, up to `limit`.
+    func countMatches(in raw: UnsafeRawBufferPointer, limit: Int = .max) -> Int {
+        guard !forms.isEmpty else { return 0 }
+        let bytes = raw.bindMemory(to: UInt8.self)
+        var found = 0
+        forEachHit(in: bytes) { _ in found += 1 }
+        guard found < limit else { return found }
+        for view in [DecodedView.jsonUnescaped(bytes), DecodedView.percentDecoded(bytes)] {
+            guard let view else { continue }
+            view.decoded.withUnsafeBufferPointer { forEachHit(in: $0) { _ in found += 1 } }
+        }
+        return min(found, limit)
+    }
+
+    /// True when `text` holds any secret in any form.
+    func matches(_ text: String) -> Bool {
+        guard !forms.isEmpty else { return false }
+        var copy = text
+        return copy.withUTF8 { countMatches(in: UnsafeRawBufferPointer($0), limit: 1) > 0 }
+    }
+}
+
+/// A reading of bytes with one kind of escape decoded, and where each decoded byte came from, so
+/// that a secret found in the reading is replaced in the original: `decoded[i]` was written as
+/// `original[start[i]..<end[i]]`.
+struct DecodedView {
+    var decoded: [UInt8] = []
+    var start: [Int] = []
+    var end: [Int] = []
+
+    private mutating func append(_ bytes: some Sequence<UInt8>, from: Int, to: Int) {
+        for b in bytes {
+            decoded.append(b)
+            start.append(from)
+            end.append(to)
+        }
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case 0x30...0x39: return UInt32(b - 0x30)
+        case 0x41...0x46: return UInt32(b - 0x37)
+        case 0x61...0x66: return UInt32(b - 0x57)
+        default: return nil
+        }
+    }
+
+    /// JSON string escapes decoded (`\/`, `\"`, `\\`, `\n`, `\uXXXX` with surrogate pairs); nil
+    /// when there is no backslash (the reading would be the text itself).
+    static func jsonUnescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? {
+        guard let base = bytes.baseAddress, memchr(base, 0x5C, bytes.count) != nil else { return nil }
+        var view = DecodedView()
+        view.decoded.reserveCapacity(bytes.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for k in 0..<4 {
+                guard let digit = hexValue(bytes[at + k]) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            guard b == 0x5C, i + 1 < bytes.count else {
+                view.append(CollectionOfOne(b), from: i, to: i + 1)
+                i += 1
+                continue
+            }
+            let next = bytes[i + 1]
+            switch next {
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(i + 2) else {
+                    view.append(CollectionOfOne(b), from: i, to: i + 1)
+                    i += 1
+                    continue
+                }
+                var length = 6
+                if (0xD800...0xDBFF).contains(scalar), i + 12 <= bytes.count, bytes[i + 6] == 0x5C, bytes[i + 7] == UInt8(ascii: "u"),
+                   let low = hex4(i + 8), (0xDC00...0xDFFF).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    length = 12
+                }
+                let character = Unicode.Scalar(scalar).map { String(Character($0)) } ?? "\u{FFFD}"
+                view.append(character.utf8, from: i, to: i + length)
+                i += length
+            case UInt8(ascii: "n"): view.append(CollectionOfOne(0x0A), from: i, to: i + 2); i += 2
+            case UInt8(ascii: "t"): view.append(CollectionOfOne(0x09), from: i, to: i + 2); i += 2
+            case UInt8(ascii: "r"): view.append(CollectionOfOne(0x0D), from: i, to: i + 2); i += 2
+            case UInt8(ascii: "b"): view.append(CollectionOfOne(0x08), from: i, to: i + 2); i += 2
+            case UInt8(ascii: "f"): view.append(CollectionOfOne(0x0C), from: i, to: i + 2); i += 2
+            default:  // \/ \" \\ and anything else: the character itself
+                view.append(CollectionOfOne(next), from: i, to: i + 2)
+                i += 2
+            }
+        }
+        return view
+    }
+
+    /// `%XX` decoded; nil when there is no `%`.
+    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? {
+        guard let base = bytes.baseAddress, memchr(base, 0x25, bytes.count) != nil else { return nil }
+        var view = DecodedView()
+        view.decoded.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+                view.append(CollectionOfOne(UInt8(high << 4 | low)), from: i, to: i + 3)
+                i += 3
+            } else {
+                view.append(CollectionOfOne(bytes[i]), from: i, to: i + 1)
+                i += 1
+            }
+        }
+        return view
+    }
+}
