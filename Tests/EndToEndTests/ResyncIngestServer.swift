@@ -61,6 +61,8 @@ final class ResyncIngestServer: @unchecked Sendable {
         let body: String
         let status: Int
         let time: Double
+        /// The number of the connection it came on (1 = the first the server accepted).
+        let connection: Int
         var json: JSONValue? { try? JSONParser.parse(body) }
         func header(_ name: String) -> String? { headers.valueIgnoringCase(name)?.stringValue }
 
@@ -83,7 +85,8 @@ final class ResyncIngestServer: @unchecked Sendable {
             guard let v = try? JSONParser.parse(String(line)) else { return nil }
             return Seen(path: v["path"]?.stringValue ?? "", method: v["method"]?.stringValue ?? "",
                         headers: v["headers"]?.objectValue ?? JSONObject(), body: v["body"]?.stringValue ?? "",
-                        status: v["status"]?.intValue ?? -1, time: v["t"]?.doubleValue ?? 0)
+                        status: v["status"]?.intValue ?? -1, time: v["t"]?.doubleValue ?? 0,
+                        connection: v["conn"]?.intValue ?? -1)
         }
     }
 

@@ -10,7 +10,10 @@ import Foundation
 /// - at most `bodyLimit` bytes of a response body are kept; past that the rest is discarded
 ///   and the connection closed, so memory stays flat whatever a server sends;
 /// - a header whose name or value could split the request (CR, LF, NUL) is refused before
-///   anything is written.
+///   anything is written;
+/// - a response counts only for the request it answers: the connection is kept only after a 2xx
+///   that ended where its framing said, and reused only while nothing waits unread on it
+///   (`ConnectionReuse`), so a stray response is never taken for the next request's answer.
 /// TLS is OpenSSL (`TLSConnection`) with certificate and host-name checks always on.
 ///
 /// Why not URLSession: on Linux (libcurl underneath) it follows redirects to any origin with
@@ -115,7 +118,10 @@ public final class HTTPClient: HTTPSending {
             head = Array(text.utf8)
             cachedHead = (request.url, request.method, request.headers, parsed, head)
         }
-        if let c = connection, c.key != target.key || start - c.lastUsed > maxIdle { closeConnection() }
+        if let c = connection, !ConnectionReuse.reuseBeforeRequest(sameOrigin: c.key == target.key, idleSeconds: start - c.lastUsed,
+                                                                 maxIdle: maxIdle, pending: c.link.pendingInput()) {
+            closeConnection()
+        }
         if connection == nil {
             switch open(target, deadline: &deadline) {
             case .success(let link): connection = (link, target.key, start)
@@ -139,7 +145,12 @@ public final class HTTPClient: HTTPSending {
             closeConnection()
             return HTTPResult(failure, milliseconds: elapsed())
         case .success(let response):
-            if response.close { closeConnection() } else { connection?.lastUsed = HTTPClock.now() }
+            if ConnectionReuse.keepAfterResponse(status: response.status, closeSignalled: response.close,
+                                                 bodyCut: response.truncated, unreadBytes: response.unread) {
+                connection?.lastUsed = HTTPClock.now()
+            } else {
+                closeConnection()
+            }
             let retryAfter = response.headers["retry-after"].flatMap(RetryAfter.seconds)
             return HTTPResult(status: response.status, body: String(decoding: response.body, as: UTF8.self),
                               retryAfter: retryAfter, milliseconds: elapsed(),
@@ -168,10 +179,13 @@ public final class HTTPClient: HTTPSending {
         var status: Int
         var headers: [String: String]
         var body: [UInt8]
-        /// The connection cannot carry another request (the server said so, the body ran to
-        /// the end of the connection, or it was longer than the limit and left unread).
+        /// The server closes the connection (it said so, it is HTTP/1.0 without keep-alive, or
+        /// the body ran to the end of the connection).
         var close: Bool
+        /// The body was longer than the limit and its rest left unread.
         var truncated: Bool
+        /// Bytes read past the end the response's framing gave it: nobody asked for them.
+        var unread: Int
     }
 
     /// Received bytes not yet consumed, with a read position (no shifting per line).
@@ -351,8 +365,8 @@ public final class HTTPClient: HTTPSending {
                 }
             }
             // The unread rest of a long body is dropped with the connection.
-            return .success(Response(status: head.status, headers: headers, body: body, close: close || cut || data.closed,
-                                     truncated: cut))
+            return .success(Response(status: head.status, headers: headers, body: body, close: close || data.closed,
+                                     truncated: cut, unread: data.count))
         }
     }
 

@@ -65,6 +65,9 @@ protocol HTTPConnection: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer, deadline: inout ExchangeDeadline) -> NetworkFailure?
     /// Reads at most `into.count` bytes; 0 = the peer closed the connection.
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: inout ExchangeDeadline) -> Result<Int, NetworkFailure>
+    /// Whether anything waits unread (or the peer closed), without reading or blocking: what
+    /// `ConnectionReuse` needs before a kept connection carries the next request.
+    func pendingInput() -> ConnectionReuse.Pending
     func close()
 }
 
@@ -215,6 +218,17 @@ final class SocketConnection: HTTPConnection {
             if let failure = wait(Int16(POLLIN), &deadline, finishing: true) {
                 return .failure(failure)
             }
+        }
+    }
+
+    func pendingInput() -> ConnectionReuse.Pending {
+        var byte: UInt8 = 0
+        while true {
+            let n = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+            if n > 0 { return .bytes }
+            if n == 0 { return .closed }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .nothing : .closed
         }
     }
 

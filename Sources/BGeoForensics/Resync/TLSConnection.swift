@@ -140,6 +140,14 @@ final class TLSConnection: HTTPConnection {
         }
     }
 
+    /// Decrypted bytes OpenSSL holds, a record it has read but not processed, a close_notify it
+    /// has seen, or any byte on the socket (a TLS record not yet read): all count as pending.
+    func pendingInput() -> ConnectionReuse.Pending {
+        if SSL_pending(ssl) > 0 || SSL_has_pending(ssl) == 1 { return .bytes }
+        if SSL_get_shutdown(ssl) & Int32(SSL_RECEIVED_SHUTDOWN) != 0 { return .closed }
+        return socket.pendingInput()
+    }
+
     /// After an SSL_read/SSL_write that did not complete: waits for what OpenSSL asked for
     /// (nil, then retry) or says why the connection is unusable.
     private func wait(after rc: Int32, _ deadline: inout ExchangeDeadline, finishing: Bool) -> NetworkFailure? {

@@ -3,7 +3,8 @@
 
 usage: ingest_server.py --port-file FILE [--record FILE] [--behaviour FILE.json] [--quiet-record]
 
-Every request is appended to --record as one JSON line {path, method, headers, body, status}
+Every request is appended to --record as one JSON line {path, method, headers, body, status, conn}
+(conn: the number of the connection it came on, 1 for the first the server accepted)
 BEFORE the response is written, so a test that waits for the client sees every request.
 Each response (status line, headers, body) goes out in ONE write (Nagle / delayed-ACK).
 
@@ -22,6 +23,10 @@ Behaviour (JSON, all keys optional):
   trickle          {"/p": {"bytes": 1000, "interval_ms": 200}}   200 with Content-Length, then one body byte per interval
   stream           {"/p": {"bytes": 1073741824, "mode": "length"|"chunked"|"close"}}
                                                                   200 and a body that size, written as fast as it goes
+  after            {"/p": {"send": "HTTP/1.1 200 OK\r\n…", "delay_ms": 30, "statuses": [503]}}
+                   after each response on /p (with one of "statuses", default any), these bytes written
+                   unsolicited on the same connection: delay_ms 0 in the same write as the response,
+                   else in a write of their own that much later (a stray response, bytes past the framing)
   retry_after      {"/p": "1"}                                    Retry-After header sent with 429s on /p
   auth             {"paths": ["/p"], "valid": ["tok1"], "expire_after": 3}
                    401 unless "Authorization: Bearer <valid token>"; a token of "valid" stops being valid
@@ -59,6 +64,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def setup(self):
+        super().setup()
+        with LOCK:
+            STATE["connections"] = STATE.get("connections", 0) + 1
+            self.connection_number = STATE["connections"]
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -139,7 +150,7 @@ class Handler(BaseHTTPRequestHandler):
                 payload = {"ok": 200 <= status < 300, "status": status}
             record = {"t": time.time(), "path": path, "method": self.command,
                       "headers": {k: v for k, v in self.headers.items()}, "body": text,
-                      "status": 0 if drop else status}
+                      "status": 0 if drop else status, "conn": self.connection_number}
             if STATE["record"] is not None:
                 STATE["record"].write(json.dumps(record) + "\n")
                 STATE["record"].flush()
@@ -171,6 +182,16 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in extra_headers:
             head += "%s: %s\r\n" % (k, v)
         head += "\r\n"
+        after = b.get("after", {}).get(path)
+        if after and status in after.get("statuses", [status]):
+            stray = after["send"].encode()
+            if not after.get("delay_ms"):
+                quiet_write(self.wfile, head.encode() + data + stray)
+                return
+            if quiet_write(self.wfile, head.encode() + data):
+                time.sleep(after["delay_ms"] / 1000.0)
+                quiet_write(self.wfile, stray)
+            return
         self.wfile.write(head.encode() + data)
         self.wfile.flush()
 
