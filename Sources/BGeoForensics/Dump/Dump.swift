@@ -34,10 +34,10 @@ public final class Dump {
     /// this one salvages them silently, as a second scan on one connection would.
     var salvageAnnounced: Set<String> = []
 
-    /// Opens `path` as evidence: copies it (and its -wal) into a private folder inside
-    /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A -wal that
-    /// does not belong to the dump is left out, a cut file is read as far as it goes; both with a
-    /// warning naming the file. Throws a `DumpError` with one plain sentence when it cannot read
+    /// Opens `path` as evidence: copies it (and its -wal and -journal) into a private folder inside
+    /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A hot
+    /// journal is rolled back in the copy, a -wal that does not belong to the dump is left out, a
+    /// cut file is read as far as it goes; each with a warning naming the file. Throws a `DumpError` with one plain sentence when it cannot read
     /// it at all.
     public init(path: String, privateParent: String? = nil, hashesInputs: Bool = true) throws(DumpError) {
         self.path = path
@@ -45,9 +45,17 @@ public final class Dump {
         self.evidence = evidence
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
+        // The committed state first: every check below reads the copy's bytes (and a rollback
+        // may change its size).
+        var fileBytes = main.bytes
+        var journalWarning: DumpWarning?
+        if let journal = evidence.files.first(where: { $0.path.hasSuffix("-journal") }) {
+            journalWarning = HotJournal.rollBack(copyPath: evidence.copyPath, journalPath: journal.path)
+            fileBytes = (try? EvidenceCopy.size(of: evidence.copyPath)) ?? fileBytes
+        }
         let header = try DatabaseHeader(copyPath: evidence.copyPath, originalPath: path)
         let truncation = try TruncatedCopy.repair(copyPath: evidence.copyPath, originalPath: path, header: header,
-                                                  fileBytes: main.bytes)
+                                                  fileBytes: fileBytes)
         let walPath = evidence.files.first(where: { $0.path.hasSuffix("-wal") })?.path
         var walWarning = walPath.flatMap { Dump.checkWAL($0, copy: evidence.copyPath + "-wal", dump: path, header: header) }
         let copyWAL = evidence.copyPath + "-wal"
@@ -78,6 +86,7 @@ public final class Dump {
             guard let truncation, case .damaged = error else { throw error }
             throw .damaged(path: path, reason: truncation.description + ", and what is left holds no readable schema")
         }
+        if let journalWarning { warnings.add(journalWarning) }
         if let walWarning { warnings.add(walWarning) }
         if let truncation {
             let damaged = tablesReachingMissingPages()

@@ -7,10 +7,11 @@ public struct DumpInput: Sendable, Equatable {
     public let sha256: String
 }
 
-/// A private copy of a dump and its `-wal` (never the `-shm`: SQLite rebuilds the WAL index
-/// from the WAL itself). The evidence files are only ever opened for reading, and only when they
+/// A private copy of a dump, its `-wal` and its `-journal` (never the `-shm`: SQLite rebuilds the
+/// WAL index from the WAL itself; a hot journal is rolled back in the copy, see `HotJournal`).
+/// The evidence files are only ever opened for reading, and only when they
 /// are regular files (a FIFO or a device would block the read forever, or never end); everything
-/// SQLite does (WAL recovery, checkpoint on close) happens to the copy. The copy lives in a
+/// SQLite does (journal rollback, WAL recovery, checkpoint on close) happens to the copy. The copy lives in a
 /// `PrivateFolder` — in `$TMPDIR`, or in a folder the caller chose (resync keeps it inside its
 /// working folder) — which goes away with this value, at exit, or on a signal, and is swept by
 /// the next run after a kill -9. The copy is made in the kernel (a fraction of a second for a
@@ -19,10 +20,10 @@ public struct DumpInput: Sendable, Equatable {
 public final class EvidenceCopy: @unchecked Sendable {
     /// Path of the private database copy to open.
     public let copyPath: String
-    /// The inputs as found (the database first, then its -wal and -shm if present), with their
-    /// sizes; the hashes come with `inputs`.
+    /// The inputs as found (the database first, then its -wal, -shm and -journal if present),
+    /// with their sizes; the hashes come with `inputs`.
     public let files: [(path: String, bytes: Int64)]
-    /// A -wal or -shm beside the dump that is not a regular file, with why: not read, not copied.
+    /// A -wal, -shm or -journal beside the dump that is not a regular file, with why: not read, not copied.
     public let ignored: [(path: String, reason: String)]
     private let folder: PrivateFolder
     private let hashing: BackgroundWork<(inputs: [DumpInput], failure: DumpError?)>
@@ -34,7 +35,7 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// Why an input could not be hashed, if one could not (nil in every normal case).
     public var hashFailure: DumpError? { hashing.wait().failure }
 
-    /// Copies `path` (and its -wal) into a new private folder inside `privateParent` (default
+    /// Copies `path` (and its -wal and -journal) into a new private folder inside `privateParent` (default
     /// `$TMPDIR`). Throws at once, without reading a byte, when `path` is not a regular file.
     /// `hashes` false skips the SHA-256 (a second full read of every input) for a command that
     /// reports no hash: `inputs` then gives the sizes and says the hash was not computed.
@@ -44,7 +45,7 @@ public final class EvidenceCopy: @unchecked Sendable {
         var companions: [(path: String, fd: Int32)] = []
         defer { for companion in companions { close(companion.fd) } }
         var ignored: [(path: String, reason: String)] = []
-        for companion in ["-wal", "-shm"].map({ path + $0 }) where EvidenceFile.exists(companion) {
+        for companion in EvidenceCopy.companionSuffixes.map({ path + $0 }) where EvidenceFile.exists(companion) {
             do throws(DumpError) {
                 companions.append((companion, try EvidenceFile.open(companion)))
             } catch {
@@ -68,7 +69,8 @@ public final class EvidenceCopy: @unchecked Sendable {
                 if companion.path.hasSuffix("-shm") {
                     sizes.append((companion.path, try EvidenceCopy.size(of: companion.fd, path: companion.path)))
                 } else {
-                    sizes.append((companion.path, try EvidenceCopy.copy(companion.fd, source: companion.path, to: copyPath + "-wal")))
+                    let suffix = String(companion.path.dropFirst(path.count))
+                    sizes.append((companion.path, try EvidenceCopy.copy(companion.fd, source: companion.path, to: copyPath + suffix)))
                 }
             }
         } catch {
@@ -77,6 +79,9 @@ public final class EvidenceCopy: @unchecked Sendable {
         }
         files = sizes
     }
+
+    /// The files SQLite may read beside a database, in the order they are listed.
+    static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// The private folder's path (its parent is `$TMPDIR` or the folder the caller chose).
     public var privateFolder: String { folder.path }
