@@ -78,7 +78,7 @@ public struct FuzzRunner: Sendable {
 
         let evidenceBefore = try evidence(folder)
         var findings: [FuzzFinding] = []
-        for (number, run) in runs.enumerated() {
+        for run in runs {
             let command = "bgeo-forensics " + run.arguments.map { $0.hasPrefix(folder) ? "…" + $0.dropFirst(folder.count) : $0 }.joined(separator: " ")
             func found(_ problem: String) { findings.append(FuzzFinding(fuzzCase: fuzzCase.description, command: command, problem: problem)) }
             let outcome = try ChildProcess(executable: tool, arguments: run.arguments, environment: ["TMPDIR": tmp],

@@ -298,7 +298,7 @@ enum ResyncCommand: CLICommand {
     static func exportQuarantine(_ wc: WorkingCopy, to file: OutputFile, redactor: Redactor) throws {
         var text = ""
         for record in try wc.quarantined() { text += record.json(redactor: redactor).jsonText + "\n" }
-        try file.write { path in try OutputFile.writeAll(Array(text.utf8), to: path) }
+        _ = try file.write { path in try OutputFile.writeAll(Array(text.utf8), to: path) }
         CommandSupport.stderr.line("Quarantine exported to \(file.path).")
     }
 }
