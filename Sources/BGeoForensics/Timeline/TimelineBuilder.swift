@@ -129,6 +129,20 @@ public final class TimelineBuilder {
 
     /// Reads the dump and returns its diagnosed timeline.
     public func build() -> Timeline {
+        read()
+        let allGaps = buildGaps()
+        let findings = FindingRules.diagnose(diagnosisFacts(gaps: allGaps))
+        return timeline(allGaps: allGaps, findings: findings)
+    }
+
+    /// Reads the dump and returns what the finding rules see (each rule's tests start here).
+    func readFacts() -> DiagnosisFacts {
+        read()
+        return diagnosisFacts(gaps: buildGaps())
+    }
+
+    /// The one pass over the queue and the log that every fact comes from.
+    private func read() {
         // The log's later half is read on a second connection while this thread reads the queue
         // and the first half (nil: one pass, as for a small log or when an observer wants every entry).
         let split = logObserver == nil
@@ -153,8 +167,9 @@ public final class TimelineBuilder {
             scanLog(split)
         }
         tracker.finish()
-        let allGaps = buildGaps()
-        let findings = diagnose(gaps: allGaps)
+    }
+
+    private func timeline(allGaps: [TrackingGap], findings: [Finding]) -> Timeline {
         let gaps = Array(allGaps.prefix(options.gapLimit))
         let omittedGaps = allGaps.count - gaps.count
         var timeline = Timeline(

@@ -1,0 +1,23 @@
+/// One finding code's rule: reads the facts the timeline gathered (`DiagnosisFacts`) and says
+/// what, if anything, a support engineer must be told. Rules are pure: no I/O, no shared state,
+/// so each is tested on its own. Adding a rule touches its file, its test and `FindingRules.all`.
+protocol FindingRule: Sendable {
+    /// The stable code of the findings this rule makes (`queue.stranded`, …).
+    var code: String { get }
+    /// The rule's findings for these facts (none when it does not apply).
+    func findings(_ facts: DiagnosisFacts) -> [Finding]
+}
+
+/// The diagnosis: every rule, in the order their findings are listed when severities tie.
+enum FindingRules {
+    static let all: [any FindingRule] = [
+        QueueStrandedRule(), AuthRefreshFailingRule(), AuthNoRefreshRule(), PoisonDroppedRule(), PolicyViolationRule(),
+        QueueAttemptsRule(), QueuePrunedRule(), SyncDeferredRule(), TrackingGapRule(),
+    ]
+
+    /// Every rule's findings, most severe first (ties keep the rules' order).
+    static func diagnose(_ facts: DiagnosisFacts) -> [Finding] {
+        let findings = all.flatMap { $0.findings(facts) }
+        return findings.enumerated().sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }.map(\.element)
+    }
+}
