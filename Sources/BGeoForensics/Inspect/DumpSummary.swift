@@ -80,7 +80,8 @@ public struct DumpSummary: Sendable {
                   (try? stmt.step()) == true else { return nil }
             return stmt.int(0)
         }
-        q.count = tally.count
+        // Every row is a pending record, the unreadable ones too: the count the parts add up to.
+        q.count = max(tally.count, tally.rowCount ?? tally.count)
         q.locations = tally.locations
         q.geofences = tally.geofences
         q.oldestTime = tally.oldestTime
@@ -88,7 +89,7 @@ public struct DumpSummary: Sendable {
         if tally.oldestTime != nil { q.oldest = String(decoding: tally.oldest, as: UTF8.self) }
         if tally.newestTime != nil { q.newest = String(decoding: tally.newest, as: UTF8.self) }
         q.headUUID = tally.head
-        q.unreadable = max(0, (tally.rowCount ?? 0) - q.count)
+        q.unreadable = q.count - tally.count
         return q
     }
 

@@ -15,7 +15,8 @@ public enum ReportFindings {
             if omitted > 0 { notes.append("\(omitted) more evidence item\(omitted == 1 ? "" : "s") not listed (see `bgeo-forensics timeline`).") }
             var seen: Set<Int64> = []
             let refs = logIds.filter { seen.insert($0).inserted }.prefix(evidenceLimit).map { EvidenceRef.log(rowId: $0) }
-            if uuids.count > uuidLimit { notes.append("\(uuids.count - uuidLimit) more uuid\(uuids.count - uuidLimit == 1 ? "" : "s") cited.") }
+            let moreUuids = f.citedUuidCount - min(uuids.count, uuidLimit)
+            if moreUuids > 0 { notes.append("\(moreUuids) more uuid\(moreUuids == 1 ? "" : "s") cited.") }
             return ReportFinding(code: f.code + (f.rule.map { ": " + $0 } ?? ""), severity: severity(f.severity), summary: f.summary,
                                  evidence: Array(refs), uuids: Array(uuids.prefix(uuidLimit)), notes: notes,
                                  responsible: f.responsible, action: f.action)

@@ -2,7 +2,10 @@
 /// is read only when asked for (a million String allocations saved on a full queue).
 struct QueueFix {
     var rowId: Int64
-    var time: Double
+    /// nil for a row whose `timestamp` is not a time (warned): still a queued record.
+    var time: Double?
+    /// A geofence record (`kind` geofence): queued, but not a fix, so it never ends a gap.
+    var isGeofence: Bool
     let uuid: () -> String
 }
 
@@ -17,15 +20,19 @@ extension Dump {
         guard let table = layout.queueTable, layout.hasTimestampColumn, layout.queueColumns.contains("uuid") else {
             return false
         }
-        scanRows(RowScan(columns: "id, uuid, timestamp", table: table)) { stmt, rowId in
-            guard let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time")
-                return true
-            }
-            body(QueueFix(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" }))
+        let kind = layout.hasKindColumn ? "kind" : "NULL"
+        scanRows(RowScan(columns: "id, uuid, timestamp, \(kind)", table: table)) { stmt, rowId in
+            let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) })
+            if time == nil { warnings.add(table: table, rowId: rowId, "timestamp '\(stmt.text(2) ?? "NULL")' is not an ISO-8601 time") }
+            body(QueueFix(rowId: rowId, time: time, isGeofence: Dump.isGeofenceKind(stmt, column: 3), uuid: { stmt.text(1) ?? "" }))
             return true
         }
         return true
+    }
+
+    /// True when column `column` (a queue row's `kind`) says `geofence`.
+    static func isGeofenceKind(_ stmt: Statement, column: Int) -> Bool {
+        stmt.withUTF8(column) { bytes in bytes.map { $0.elementsEqual("geofence".utf8) } ?? false }
     }
 
     /// One queued record's motion state (`is_moving`, else `coords.speed > 1 m/s`) and position,

@@ -123,6 +123,9 @@ public struct Finding: Sendable, Equatable {
     public var allLogIds: [Int64] { evidence.flatMap(\.logIds) }
     /// Every uuid this finding cites.
     public var allUuids: [String] { evidence.flatMap(\.uuids) }
+    /// How many uuids this finding cites, the ones its bounded lists left out included: the one
+    /// count every output shows ("(+396)" in the text, "396 more uuids cited" in the report).
+    public var citedUuidCount: Int { evidence.reduce(0) { $0 + $1.uuids.count + $1.omittedUuids } }
 }
 
 /// Collects evidence items up to a bound, counting the rest.

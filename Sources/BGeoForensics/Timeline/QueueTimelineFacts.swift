@@ -20,9 +20,21 @@ struct QueueTimelineFacts: Sendable {
         self.until = until
     }
 
-    /// A record (row `rowId`) at `time`; `uuid` is read only when it is kept.
-    mutating func add(rowId: Int64, time: Double, uuid: () -> String) {
-        if count(time: time, uuid: uuid) { coverage.add(time, moving: nil, queueRow: rowId) }
+    /// A record (row `rowId`) at `time`; `uuid` is read only when it is kept. A geofence record
+    /// is counted as queued but is no fix: a gap is measured between fixes only.
+    /// A record whose time did not read (`time` nil) is still counted as queued.
+    mutating func add(rowId: Int64, time: Double?, isGeofence: Bool, uuid: () -> String) {
+        guard let time else {
+            countUnreadable()
+            return
+        }
+        if count(time: time, uuid: uuid), !isGeofence { coverage.add(time, moving: nil, queueRow: rowId) }
+    }
+
+    /// A queued record whose time did not read: counted (it is in the queue), placed nowhere.
+    mutating func countUnreadable() {
+        pendingRecords += 1
+        complete = false
     }
 
     /// Counts a record at `time`; true when it is inside the timeline's window (then its fix
@@ -46,6 +58,4 @@ struct QueueTimelineFacts: Sendable {
     /// A counted record's fix, as a full read of the record knows it (motion, position).
     mutating func cover(_ fix: CoverageMap.Fix) { coverage.add(fix) }
 
-    /// A row whose `timestamp` is not a time.
-    mutating func addUnreadable() { complete = false }
 }

@@ -200,7 +200,7 @@ public final class TimelineBuilder {
     private func scanQueue() {
         // Fast path: the timestamp column only; motion looked up later for gap edges.
         var facts = QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until)
-        let fast = dump.forEachQueueFix { fix in facts.add(rowId: fix.rowId, time: fix.time, uuid: fix.uuid) }
+        let fast = dump.forEachQueueFix { fix in facts.add(rowId: fix.rowId, time: fix.time, isGeofence: fix.isGeofence, uuid: fix.uuid) }
         if !fast {
             // No timestamp column (LongPing): every record read, with its attempts and motion.
             let rules = PolicyRules(policy: policy)
@@ -208,7 +208,7 @@ public final class TimelineBuilder {
                 if let attempts = record.attempts {
                     queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
                 }
-                guard facts.count(time: record.time, uuid: { record.uuid }) else { return }
+                guard facts.count(time: record.time, uuid: { record.uuid }), record.kind != .geofence else { return }
                 let moving = record.isMoving ?? record.speed.map { $0 > 1 }
                 facts.cover(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
             }

@@ -25,11 +25,8 @@ extension TraceBuilder {
             var facts = timelineFacts ?? QueueTimelineFacts(threshold: 0, since: nil, until: nil)
             let everyRow: ((Statement, Int64) -> Void)? = timelineFacts == nil ? nil : { stmt, rowId in
                 // As `Dump.forEachQueueFix` reads the row for the timeline.
-                if let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) {
-                    facts.add(rowId: rowId, time: time, uuid: { stmt.text(1) ?? "" })
-                } else {
-                    facts.addUnreadable()
-                }
+                let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) })
+                facts.add(rowId: rowId, time: time, isGeofence: Dump.isGeofenceKind(stmt, column: 3), uuid: { stmt.text(1) ?? "" })
             }
             // The rows and warnings of `forEachRecord(.fieldsOnly)`; a location row's fix is made
             // from the row itself, without the record's other texts.

@@ -217,7 +217,7 @@ public struct MapRenderer: Sendable {
                              ("rej-time", "rejected: time"), ("rej-other", "rejected: other reason")] {
             if let n = counts[cls] { legend.append(LegendItem(cssClass: cls, label: label, count: n)) }
         }
-        if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) (dashed)", count: gapLines.count)) }
+        if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) between accepted fixes (dashed)", count: gapLines.count)) }
         if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
         if headDrawn { legend.append(LegendItem(cssClass: "head", label: "queue head (oldest pending)", count: 1)) }
         return Output(svg: svg, legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
