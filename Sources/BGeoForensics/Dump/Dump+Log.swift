@@ -1,6 +1,18 @@
 import Foundation
 
 extension Dump {
+    /// The times of the log's first and last rows by id (two index seeks, whatever the log's
+    /// size); nil where there is no log or the row's `ts` is not a time.
+    public func logTimeBounds() -> (first: Double?, last: Double?) {
+        guard layout.hasLog else { return (nil, nil) }
+        func ts(_ order: String) -> Double? {
+            guard let stmt = try? database.prepare("SELECT ts FROM log_entries ORDER BY id \(order) LIMIT 1"),
+                  (try? stmt.step()) == true else { return nil }
+            return stmt.text(0).flatMap(Timestamp.parse)
+        }
+        return (ts("ASC"), ts("DESC"))
+    }
+
     /// Streams `log_entries` in id order (or newest first), filtered. Rows with an unparseable
     /// `ts` are warned about and skipped; rows whose `data` is not JSON are warned about and
     /// still delivered (with `data` nil), so no event is lost from a timeline.

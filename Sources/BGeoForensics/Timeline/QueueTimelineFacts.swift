@@ -6,6 +6,8 @@ struct QueueTimelineFacts: Sendable {
     private(set) var oldestPending: (time: Double, uuid: String)?
     private(set) var newestPending: Double?
     private(set) var pendingUuids = BoundedList<String>(limit: 20)
+    /// Records whose time is inside the timeline's window (all of them without one).
+    private(set) var recordsInWindow = 0
     /// The records' times, for the gaps (motion looked up later for the few at a gap's edge).
     private(set) var coverage: CoverageMap
     private let since: Double?
@@ -52,6 +54,7 @@ struct QueueTimelineFacts: Sendable {
         newestPending = max(newestPending ?? time, time)
         if let since, time < since { return false }
         if let until, time > until { return false }
+        recordsInWindow += 1
         return true
     }
 

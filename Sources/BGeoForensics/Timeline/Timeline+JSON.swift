@@ -12,6 +12,12 @@ extension Timeline {
             "gapThresholdSeconds": .double(gapThreshold),
             "since": since.map { .string(Timestamp.format($0)) } ?? .null,
             "until": until.map { .string(Timestamp.format($0)) } ?? .null,
+            "window": window.map { w in
+                ["logRowsInside": .from(w.logRowsInside), "recordsInside": .from(w.recordsInside),
+                 "dumpFirst": w.dumpFirst.map { .string(Timestamp.format($0)) } ?? .null,
+                 "dumpLast": w.dumpLast.map { .string(Timestamp.format($0)) } ?? .null,
+                 "empty": .bool(w.isEmpty)]
+            } ?? .null,
             "logRows": .int(Int64(logRows)),
             "firstAt": firstAt.map { .string(Timestamp.format($0)) } ?? .null,
             "lastAt": lastAt.map { .string(Timestamp.format($0)) } ?? .null,

@@ -37,7 +37,11 @@ public struct TimelineTextRenderer: Sendable {
             out.append(TimelineTextRenderer.clean("input \(input.path) · \(input.bytes) bytes · sha256 \(input.sha256)"))
         }
         if timeline.since != nil || timeline.until != nil {
-            out.append("Window: \(timeline.since.map(time) ?? "start") → \(timeline.until.map(time) ?? "end")")
+            var line = "Window: \(timeline.since.map(time) ?? "start") → \(timeline.until.map(time) ?? "end")"
+            if let window = timeline.window {
+                line += window.emptyNote.map { " — " + $0 } ?? " — \(window.logRowsInside) log rows, \(window.recordsInside) queued records inside"
+            }
+            out.append(line)
         }
         out.append("")
         out.append(contentsOf: findingLines(timeline.findings))

@@ -38,10 +38,38 @@ public struct Timeline: Sendable {
     public var omittedAttempts: Int
     public var omittedGaps: Int
 
+    /// With `--since` / `--until`: what the window holds and what the whole dump spans.
+    public var window: TimelineWindow?
+
     /// The most severe finding's severity, nil when there are none.
     public var worstSeverity: Severity? { findings.map(\.severity).max() }
 
     public func findings(code: String) -> [Finding] { findings.filter { $0.code == code } }
+}
+
+/// What a `--since` / `--until` window holds — its log rows and queued records — beside the time
+/// the whole dump spans, so a window that misses the data says so instead of being diagnosed.
+public struct TimelineWindow: Sendable, Equatable {
+    public var since: Double?
+    public var until: Double?
+    public var logRowsInside: Int
+    public var recordsInside: Int
+    /// The first and last time in the whole dump (log rows by id, and queued records).
+    public var dumpFirst: Double?
+    public var dumpLast: Double?
+
+    /// True when the window holds neither a log row nor a queued record.
+    public var isEmpty: Bool { logRowsInside == 0 && recordsInside == 0 }
+
+    /// "the window 2026-07-30T00:00:00Z → end holds no log row and no queued record; the dump runs
+    /// from … to …", or nil when the window holds rows.
+    public var emptyNote: String? {
+        guard isEmpty else { return nil }
+        func time(_ t: Double) -> String { Timestamp.format(t, milliseconds: false) }
+        var note = "the window \(since.map(time) ?? "start") → \(until.map(time) ?? "end") holds no log row and no queued record"
+        if let dumpFirst, let dumpLast { note += "; the dump runs from \(time(dumpFirst)) to \(time(dumpLast))" }
+        return note + ", so nothing is diagnosed"
+    }
 }
 
 /// One thing the engine did, or a run of the same thing collapsed (`count` > 1, first and last

@@ -38,6 +38,7 @@ public final class TimelineBuilder {
     var oldestPending: (time: Double, uuid: String)?
     var newestPending: Double?
     var pendingUuids = BoundedList<String>(limit: 20)
+    var recordsInWindow = 0
     var queueAttempts = QueueAttemptTally()
 
     // Log span.
@@ -131,8 +132,12 @@ public final class TimelineBuilder {
     public func build() -> Timeline {
         read()
         let allGaps = buildGaps()
-        let findings = FindingRules.diagnose(diagnosisFacts(gaps: allGaps))
-        return timeline(allGaps: allGaps, findings: findings)
+        let window = timelineWindow()
+        // A window that holds nothing is not diagnosed: every rule would speak from absence.
+        let findings = window?.isEmpty == true ? [] : FindingRules.diagnose(diagnosisFacts(gaps: allGaps))
+        var timeline = timeline(allGaps: allGaps, findings: findings)
+        timeline.window = window
+        return timeline
     }
 
     /// Reads the dump and returns what the finding rules see (each rule's tests start here).
@@ -169,6 +174,16 @@ public final class TimelineBuilder {
         tracker.finish()
     }
 
+    /// What the `--since` / `--until` window holds, beside the whole dump's span (nil: no window).
+    private func timelineWindow() -> TimelineWindow? {
+        guard options.since != nil || options.until != nil else { return nil }
+        let log = dump.logTimeBounds()
+        let firsts = [log.first, oldestPending?.time].compactMap { $0 }
+        let lasts = [log.last, newestPending].compactMap { $0 }
+        return TimelineWindow(since: options.since, until: options.until, logRowsInside: logRows, recordsInside: recordsInWindow,
+                              dumpFirst: firsts.min(), dumpLast: lasts.max())
+    }
+
     private func timeline(allGaps: [TrackingGap], findings: [Finding]) -> Timeline {
         let gaps = Array(allGaps.prefix(options.gapLimit))
         let omittedGaps = allGaps.count - gaps.count
@@ -194,6 +209,7 @@ public final class TimelineBuilder {
         oldestPending = facts.oldestPending
         newestPending = facts.newestPending
         pendingUuids = facts.pendingUuids
+        recordsInWindow = facts.recordsInWindow
         coverage = facts.coverage
     }
 

@@ -49,6 +49,8 @@ enum TimelineCommand: CLICommand {
             for line in renderer.lines(timeline, findingsOnly: findingsOnly) { output.line(line) }
             output.flush()
         }
+        // Said on stderr too, so a window that misses the data is seen even when stdout is piped away.
+        if let note = timeline.window?.emptyNote { CommandSupport.stderr.line("note: \(note).") }
         if !dump.layout.hasLog { CommandSupport.stderr.line("This dump has no log_entries table: the history comes from the queue only.") }
         CommandSupport.reportWarnings(dump)
         return 0

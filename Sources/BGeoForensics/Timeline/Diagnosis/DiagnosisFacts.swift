@@ -32,6 +32,10 @@ struct DiagnosisFacts: Sendable {
     /// A 401/403 is answered by a refresh only when the engine can refresh.
     var authorizationConfigured: Bool { refreshReadiness.canRefresh }
 
+    /// True without `--since` / `--until`: only then can the log's silence or the engine's state
+    /// (as of the dump) be compared with what the log shows.
+    var isWholeHistory: Bool { options.since == nil && options.until == nil }
+
     /// The last moment the dump speaks for: its last log row, else its newest record.
     var end: Double { lastAt ?? newestPending ?? 0 }
 
@@ -48,10 +52,11 @@ struct DiagnosisFacts: Sendable {
         let token = state.auth?.valueIgnoringCase("accessToken")?.stringValue
             ?? recordedConfig["authorization"]?.objectValue?.valueIgnoringCase("accessToken")?.stringValue
         guard let token, let exp = JWT.expiry(token) ?? state.sanitized?.expiry(ofToken: token) else { return nil }
-        let reference = lastAt ?? exp
-        return exp <= reference
-            ? "the stored access token expired at \(time(exp)), before the last log row (\(time(reference)))"
-            : "the stored access token is valid until \(time(exp))"
+        // Compared with the last log row strictly; equal times say "at" (no "before" that is not).
+        guard let reference = lastAt else { return "the stored access token's expiry (exp) is \(time(exp))" }
+        if exp < reference { return "the stored access token expired at \(time(exp)), before the last log row (\(time(reference)))" }
+        if exp == reference { return "the stored access token expired at \(time(exp)), the time of the last log row" }
+        return "the stored access token is valid until \(time(exp))"
     }
 
     // MARK: words

@@ -29,13 +29,14 @@ struct QueueStrandedRule: FindingRule {
 
         // queue.stranded from the state alone, when the log holds no upload rows (logLevel
         // below info keeps only errors and warnings).
-        if facts.pendingRecords > 0, facts.totalAttempts == 0, let failures = facts.state.httpFailures, failures >= 3 {
+        // Only over the whole log: a window that misses the uploads does not mean the log has none.
+        if facts.isWholeHistory, facts.pendingRecords > 0, facts.totalAttempts == 0, let failures = facts.state.httpFailures, failures >= 3 {
             var summary = "\(facts.pendingRecords) records are waiting in the upload queue"
             if let oldest = facts.oldestPending { summary += " (the oldest recorded \(facts.time(oldest.time)))" }
             summary += " and the engine's state counts \(failures) consecutive failed uploads"
             if let next = facts.state.nextAttemptAt { summary += ", next attempt at \(next)" }
             summary += ". The log holds no upload rows (logLevel below info?), so the failing status is not recorded: raise logLevel to 3 or more to see it."
-            var evidence = [Evidence(note: "pending records", uuids: facts.pendingUuids.values)]
+            var evidence = [Evidence(note: "pending records", logIds: BoundedList(), uuids: facts.pendingUuids)]
             for note in facts.stateNotes { evidence.append(Evidence(note: note)) }
             if let tokenNote { evidence.append(Evidence(note: tokenNote)) }
             found.append(Finding(code: "queue.stranded", severity: .error, summary: summary, evidence: evidence,

@@ -35,11 +35,11 @@ struct SyncDeferredRule: FindingRule {
                                     responsible: ["cellular", "threshold", "no_url"].contains(reason) ? .appConfig : .unknown,
                                     action: action).spanning(tally.first, tally.last))
         }
-        if facts.deferrals["no_url"] == nil, facts.pendingRecords > 0, facts.totalAttempts == 0,
+        if facts.isWholeHistory, facts.deferrals["no_url"] == nil, facts.pendingRecords > 0, facts.totalAttempts == 0,
            (facts.recordedConfig.string("url") ?? "").isEmpty, case .state = facts.configSource {
             found.append(Finding(code: "sync.deferred", severity: .warning,
                                     summary: "\(facts.pendingRecords) records are queued and no upload was ever attempted: the recorded config has no url, so the SDK runs persist-only.",
-                                    evidence: [Evidence(note: "state.config has no url", uuids: facts.pendingUuids.values)],
+                                    evidence: [Evidence(note: "state.config has no url", logIds: BoundedList(), uuids: facts.pendingUuids)],
                                     responsible: .appConfig,
                                     action: "Set url in the app's config (or call sync() from the app) if these fixes should reach the server."))
         }
