@@ -153,8 +153,16 @@ import Testing
         let text = try ToolRunner.run(["timeline", path, "--findings-only"])
         #expect(text.stdout.contains("Findings") && !text.stdout.contains("History"))
 
-        let longping = try JSONParser.parse(try ToolRunner.run(["timeline", path, "--json", "--policy", "longping"]).stdout)
-        #expect(longping["policy"] == "longping")
+        let own = try JSONParser.parse(try ToolRunner.run(["timeline", path, "--json", "--policy", "bgeo"]).stdout)
+        #expect(own["policy"] == "bgeo")
+        // Issue 25: another engine's policy would blame this engine for rules it never promised.
+        let misfit = try ToolRunner.run(["timeline", path, "--json", "--policy", "longping"])
+        #expect(misfit.exitCode == 2 && misfit.stdout.isEmpty, "\(misfit.stdout)")
+        #expect(misfit.stderr.contains("--policy longping does not fit") && misfit.stderr.contains("it is a bgeo dump"), "\(misfit.stderr)")
+        let longpingSample = ReportE2E.packageRoot + "/Samples/longping.db"
+        #expect(try ToolRunner.run(["timeline", longpingSample, "--policy", "longping"]).exitCode == 0)
+        let bgeoOnLongping = try ToolRunner.run(["timeline", longpingSample, "--policy", "bgeo"])
+        #expect(bgeoOnLongping.exitCode == 2 && bgeoOnLongping.stderr.contains("it is a longping dump"), "\(bgeoOnLongping.stderr)")
 
         let wideGap = try JSONParser.parse(try ToolRunner.run(["timeline", path, "--json", "--gap", "1h"]).stdout)
         #expect(wideGap["gaps"]?.arrayValue?.isEmpty == true)

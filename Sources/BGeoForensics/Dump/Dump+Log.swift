@@ -1,16 +1,18 @@
 import Foundation
 
 extension Dump {
-    /// The times of the log's first and last rows by id (two index seeks, whatever the log's
-    /// size); nil where there is no log or the row's `ts` is not a time.
-    public func logTimeBounds() -> (first: Double?, last: Double?) {
-        guard layout.hasLog else { return (nil, nil) }
-        func ts(_ order: String) -> Double? {
-            guard let stmt = try? database.prepare("SELECT ts FROM log_entries ORDER BY id \(order) LIMIT 1"),
+    /// The log's first row id and the times of its first and last rows by id (two index seeks,
+    /// whatever the log's size); nil where there is no log or the row's `ts` is not a time. A
+    /// first id above 1 means older rows were deleted (logMaxDays, the 25,000-row cap).
+    public func logBounds() -> (firstId: Int64?, first: Double?, last: Double?) {
+        guard layout.hasLog else { return (nil, nil, nil) }
+        func row(_ order: String) -> (id: Int64, ts: Double?)? {
+            guard let stmt = try? database.prepare("SELECT id, ts FROM log_entries ORDER BY id \(order) LIMIT 1"),
                   (try? stmt.step()) == true else { return nil }
-            return stmt.text(0).flatMap(Timestamp.parse)
+            return (stmt.int64(0), stmt.text(1).flatMap(Timestamp.parse))
         }
-        return (ts("ASC"), ts("DESC"))
+        let first = row("ASC")
+        return (first?.id, first?.ts, row("DESC")?.ts)
     }
 
     /// Streams `log_entries` in id order (or newest first), filtered. Rows with an unparseable

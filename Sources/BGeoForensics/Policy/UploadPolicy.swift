@@ -45,6 +45,15 @@ public struct UploadPolicy: Sendable, Equatable {
     /// The default policy for a dump's format.
     public static func forFormat(_ format: DumpFormat) -> UploadPolicy { format == .longping ? .longping : .bgeo }
 
+    /// Why checking a dump of `format` against this policy would mislead, or nil when it fits: a
+    /// log written by one engine, checked against another's rules, breaks them by design, and
+    /// those "violations" would be blamed on an engine that never promised them (issue 25).
+    public func misfit(_ format: DumpFormat, dumpName: String) -> String? {
+        let own = UploadPolicy.forFormat(format).engine
+        guard own != engine else { return nil }
+        return "--policy \(engine.rawValue) does not fit \(dumpName): it is a \(format.rawValue) dump, written by the \(own.productName) engine, whose log follows the \(own.rawValue) policy. Leave --policy out (or give --policy \(own.rawValue))."
+    }
+
     /// The 4xx statuses this policy treats as poison (for explanations).
     public var poisonStatuses: [Int] {
         classifier.exact.filter { $0.value == .drop }.map(\.key).sorted()

@@ -98,6 +98,9 @@ public struct Finding: Sendable, Equatable {
     /// (its evidence lists are bounded, so their rows can understate the span); nil otherwise.
     public var firstAt: Double?
     public var lastAt: Double?
+    /// False when the log does not hold the whole history this finding speaks of (pruned, read
+    /// through a window, or short of the engine's own failure counter): see `HistoryCoverage`.
+    public var historyComplete = true
 
     public init(code: String, severity: Severity, summary: String, evidence: [Evidence] = [], rule: String? = nil,
                 omittedEvidence: Int = 0, responsible: Responsibility, action: String) {

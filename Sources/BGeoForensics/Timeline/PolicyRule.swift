@@ -11,6 +11,9 @@ public enum PolicyRule: String, Sendable, CaseIterable {
     /// A 401/403 with authorization configured must trigger a token refresh before the next
     /// attempt or backoff.
     case refreshSkipped = "refresh-skipped"
+    /// A successful token refresh is followed at once by the retry of the original request with
+    /// the new token; a backoff belongs to the refresh-failure branch.
+    case refreshNotRetried = "refresh-not-retried"
     /// A 2xx resets the consecutive-failure counter: the next `http.backoff` says failures 1.
     case successNoReset = "success-no-reset"
     /// LongPing: a 413 is answered by re-sending at once with half the batch (at least one record).
@@ -26,6 +29,7 @@ public enum PolicyRule: String, Sendable, CaseIterable {
         case .poisonNotSplit: return "a batch answered by a poison status is re-sent one record at a time, so only the poison record is dropped"
         case .backoffSchedule: return "the wait after a failure follows the documented backoff schedule"
         case .refreshSkipped: return "a 401/403 with authorization configured triggers a token refresh before the batch is retried"
+        case .refreshNotRetried: return "a successful token refresh is followed at once by the retry of the original request with the new token (backoff belongs to a failed refresh)"
         case .successNoReset: return "a 2xx resets the consecutive-failure counter, so the next backoff starts again at failure 1"
         case .batchNotHalved: return "a 413 (payload too large) is answered at once by re-sending with half the batch (at least one record)"
         case .keptAfterAttempts: return "a record answered by another 4xx is deleted at its third counted attempt (logged as dropped)"
@@ -36,7 +40,8 @@ public enum PolicyRule: String, Sendable, CaseIterable {
     public var severity: Severity {
         switch self {
         case .retryableDropped, .poisonNotSplit, .refreshSkipped, .batchNotHalved: return .error
-        case .backoffSchedule, .successNoReset, .keptAfterAttempts: return .warning
+        // A refresh not retried delays the batch to the next pass; nothing is lost.
+        case .backoffSchedule, .successNoReset, .keptAfterAttempts, .refreshNotRetried: return .warning
         }
     }
 }

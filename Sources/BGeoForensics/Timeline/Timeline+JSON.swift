@@ -18,6 +18,7 @@ extension Timeline {
                  "dumpLast": w.dumpLast.map { .string(Timestamp.format($0)) } ?? .null,
                  "empty": .bool(w.isEmpty)]
             } ?? .null,
+            "history": ["complete": .bool(history.isComplete), "shortfalls": .array(history.shortfalls.map { .string($0) })],
             "logRows": .int(Int64(logRows)),
             "firstAt": firstAt.map { .string(Timestamp.format($0)) } ?? .null,
             "lastAt": lastAt.map { .string(Timestamp.format($0)) } ?? .null,
@@ -44,6 +45,9 @@ extension Finding {
         object["responsible"] = .string(responsible.rawValue)
         object["action"] = .string(action)
         if omittedEvidence > 0 { object["omittedEvidence"] = .int(Int64(omittedEvidence)) }
+        object["historyComplete"] = .bool(historyComplete)
+        object["span"] = ["from": firstAt.map { .string(Timestamp.format($0)) } ?? .null,
+                          "to": lastAt.map { .string(Timestamp.format($0)) } ?? .null]
         return .object(object)
     }
 }

@@ -43,6 +43,7 @@ public struct TimelineTextRenderer: Sendable {
             }
             out.append(line)
         }
+        if let incomplete = timeline.history.sentence { out.append(TimelineTextRenderer.clean(incomplete)) }
         out.append("")
         out.append(contentsOf: findingLines(timeline.findings))
         guard !findingsOnly else { return out }

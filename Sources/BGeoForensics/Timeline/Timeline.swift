@@ -40,6 +40,8 @@ public struct Timeline: Sendable {
 
     /// With `--since` / `--until`: what the window holds and what the whole dump spans.
     public var window: TimelineWindow?
+    /// How much of the history the log holds (see `HistoryCoverage`).
+    public var history = HistoryCoverage()
 
     /// The most severe finding's severity, nil when there are none.
     public var worstSeverity: Severity? { findings.map(\.severity).max() }

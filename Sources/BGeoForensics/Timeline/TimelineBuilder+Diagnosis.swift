@@ -80,11 +80,18 @@ extension TimelineBuilder {
 
     /// The facts every finding rule reads, once the dump is read.
     func diagnosisFacts(gaps: [TrackingGap]) -> DiagnosisFacts {
-        DiagnosisFacts(options: options, policy: policy, state: dump.engineState(), recordedConfig: recordedConfig,
+        let state = dump.engineState()
+        var facts = DiagnosisFacts(options: options, policy: policy, state: state, recordedConfig: recordedConfig,
                        configSource: configSource, refreshReadiness: refreshReadiness, stats: tracker.stats,
                        violations: tracker.violations, totalAttempts: tracker.totalAttempts, pendingRecords: pendingRecords,
                        oldestPending: oldestPending, newestPending: newestPending, pendingUuids: pendingUuids,
                        queueAttempts: queueAttempts, firstAt: firstAt, lastAt: lastAt, prunes: prunes, deferrals: deferrals,
                        connected: connected, gaps: gaps)
+        let log = dump.logBounds()
+        facts.history = HistoryCoverage(since: options.since, dumpLogStart: log.first, wholeHistory: facts.isWholeHistory,
+                                        logStart: firstAt, oldestPending: oldestPending?.time, firstLogRowId: log.firstId,
+                                        engineFailures: state.httpFailures, loggedFailures: tracker.stats.trailingFailures,
+                                        time: facts.time)
+        return facts
     }
 }

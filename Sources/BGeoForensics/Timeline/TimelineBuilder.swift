@@ -134,9 +134,11 @@ public final class TimelineBuilder {
         let allGaps = buildGaps()
         let window = timelineWindow()
         // A window that holds nothing is not diagnosed: every rule would speak from absence.
-        let findings = window?.isEmpty == true ? [] : FindingRules.diagnose(diagnosisFacts(gaps: allGaps))
+        let facts = diagnosisFacts(gaps: allGaps)
+        let findings = window?.isEmpty == true ? [] : FindingRules.diagnose(facts)
         var timeline = timeline(allGaps: allGaps, findings: findings)
         timeline.window = window
+        timeline.history = facts.history
         return timeline
     }
 
@@ -177,7 +179,7 @@ public final class TimelineBuilder {
     /// What the `--since` / `--until` window holds, beside the whole dump's span (nil: no window).
     private func timelineWindow() -> TimelineWindow? {
         guard options.since != nil || options.until != nil else { return nil }
-        let log = dump.logTimeBounds()
+        let log = dump.logBounds()
         let firsts = [log.first, oldestPending?.time].compactMap { $0 }
         let lasts = [log.last, newestPending].compactMap { $0 }
         return TimelineWindow(since: options.since, until: options.until, logRowsInside: logRows, recordsInside: recordsInWindow,

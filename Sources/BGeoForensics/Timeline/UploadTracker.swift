@@ -28,6 +28,8 @@ struct UploadTracker {
     /// A 413 (LongPing) whose batch the next request must halve.
     private var pendingHalve: (row: Int64, status: Int, count: Int, limit: Int)?
     private var nextIsAfterRefresh = false
+    /// A refresh that succeeded for the current attempt's 401/403: the retry must come next.
+    private var retryDue: (status: Int, refreshRow: Int64)?
 
     // Diagnosis counters.
     struct Stats {
@@ -104,6 +106,7 @@ struct UploadTracker {
         attempt.url = data?["url"]?.stringValue.map { scrubber.scrub(url: $0) }
         attempt.afterRefresh = nextIsAfterRefresh
         nextIsAfterRefresh = false
+        retryDue = nil
         if let due = refreshDue {
             violations.add(.refreshSkipped,
                            "the \(lastResponse?.status ?? 401) at row \(due) was followed by a new request at row \(entry.rowId) without a token refresh",
@@ -211,6 +214,7 @@ struct UploadTracker {
             refresh.status = status
             attempt.refresh = refresh
             current = attempt
+            if success == true, let answered = attempt.status { retryDue = (answered, entry.rowId) }
         }
         stats.lastRefreshAt = entry.time
         if success == true {
@@ -246,6 +250,12 @@ struct UploadTracker {
                            "the \(halve.status) at row \(halve.row) answered a batch of \(halve.count); the engine went to backoff (row \(entry.rowId)) instead of re-sending at once with at most \(halve.limit)",
                            logIds: [halve.row, entry.rowId])
             pendingHalve = nil
+        }
+        if let due = retryDue {
+            violations.add(.refreshNotRetried,
+                           "the token refresh after the \(due.status) succeeded (row \(due.refreshRow)) but the engine went to backoff (row \(entry.rowId)) instead of retrying the request with the new token",
+                           logIds: [due.refreshRow, entry.rowId])
+            retryDue = nil
         }
         if let due = refreshDue {
             violations.add(.refreshSkipped,

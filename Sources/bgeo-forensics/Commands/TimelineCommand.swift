@@ -20,7 +20,7 @@ enum TimelineCommand: CLICommand {
             CommandSupport.untilOption("history"),
             OptionSpec("--findings-only", help: "Only the findings."),
             OptionSpec("--all-gaps", help: "List every tracking gap with its context (default: expected stationary gaps share one line)."),
-            OptionSpec("--policy", value: "ENGINE", help: "bgeo | longping: the policy to check against (default: the dump's format)."),
+            OptionSpec("--policy", value: "ENGINE", help: "bgeo | longping: the policy to check against; it must be the dump's own engine's (default: the dump's format)."),
             OptionSpec("--gap", value: "DURATION", help: "Silence between fixes that counts as a tracking gap, with a unit: 90s, 15m, 2h (default 15m)."),
             CommandSupport.jsonOption,
             CommandSupport.showSecretsOption,
@@ -35,6 +35,9 @@ enum TimelineCommand: CLICommand {
         if let gap = try arguments.duration("--gap", positive: true) { options.gapThreshold = gap }
         let findingsOnly = arguments.flag("--findings-only")
         let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
+        if let misfit = options.policy?.misfit(dump.layout.format, dumpName: TerminalText.prose(dump.displayName)) {
+            throw UsageError(message: misfit, command: "timeline")
+        }
         // The secrets are learned on a second connection while the queue is read.
         let redactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
         let progress = StageProgress(label: "timeline")

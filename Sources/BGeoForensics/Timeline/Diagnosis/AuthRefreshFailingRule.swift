@@ -13,7 +13,8 @@ struct AuthRefreshFailingRule: FindingRule {
             var summary: String
             let refreshCause = facts.refreshFailureCause(facts.stats.refreshFailingStatuses.isEmpty ? [0: 1] : facts.stats.refreshFailingStatuses)
             if ongoing, let since = facts.stats.refreshFailingSince {
-                summary = "The token refresh has failed \(facts.stats.refreshFailingCount) time\(facts.stats.refreshFailingCount == 1 ? "" : "s") in a row since \(facts.time(since.at)) (refresh status \(facts.statusList(facts.stats.refreshFailingStatuses))). \(refreshCause.reason), so every upload keeps getting 401/403 and the queue will not drain until that is fixed."
+                summary = "The token refresh has failed \(facts.stats.refreshFailingCount) time\(facts.stats.refreshFailingCount == 1 ? "" : "s") in a row \(facts.history.since(facts.time(since.at))) (refresh status \(facts.statusList(facts.stats.refreshFailingStatuses))). \(refreshCause.reason), so every upload keeps getting 401/403 and the queue will not drain until that is fixed."
+                if let incomplete = facts.history.sentence { summary += " " + incomplete }
             } else {
                 summary = "The token refresh failed \(facts.stats.refreshFailures) time\(facts.stats.refreshFailures == 1 ? "" : "s") (\(facts.stats.refreshSuccesses) successful refresh\(facts.stats.refreshSuccesses == 1 ? "" : "es")), but uploads got through afterwards."
             }

@@ -28,6 +28,8 @@ struct DiagnosisFacts: Sendable {
     var connected: Bool?
     /// Every gap, with its context (the listing's limit does not apply here).
     var gaps: [TrackingGap]
+    /// How much of the history the log holds (onsets are "at least since" when not all).
+    var history = HistoryCoverage()
 
     /// A 401/403 is answered by a refresh only when the engine can refresh.
     var authorizationConfigured: Bool { refreshReadiness.canRefresh }

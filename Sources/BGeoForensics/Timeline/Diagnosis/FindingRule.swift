@@ -17,7 +17,8 @@ enum FindingRules {
 
     /// Every rule's findings, most severe first (ties keep the rules' order).
     static func diagnose(_ facts: DiagnosisFacts) -> [Finding] {
-        let findings = all.flatMap { $0.findings(facts) }
+        var findings = all.flatMap { $0.findings(facts) }
+        for index in findings.indices { findings[index].historyComplete = facts.history.isComplete }
         return findings.enumerated().sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }.map(\.element)
     }
 }

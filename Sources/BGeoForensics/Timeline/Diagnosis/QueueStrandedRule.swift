@@ -11,9 +11,10 @@ struct QueueStrandedRule: FindingRule {
             var summary = "\(facts.pendingRecords) record\(facts.pendingRecords == 1 ? " is" : "s are") waiting in the upload queue"
             if let oldest = facts.oldestPending { summary += " (the oldest recorded \(facts.time(oldest.time)))" }
             summary += stuck ? " and not draining: " : "; uploads are currently failing: "
-            summary += "every upload since \(facts.time(since.at)) failed (\(facts.stats.trailingFailures) attempt\(facts.stats.trailingFailures == 1 ? "" : "s"), \(facts.statusList(facts.stats.trailingStatuses)))"
+            summary += "every upload \(facts.history.since(facts.time(since.at))) failed (\(facts.stats.trailingFailures) attempt\(facts.stats.trailingFailures == 1 ? "" : "s"), \(facts.statusList(facts.stats.trailingStatuses)))"
             let cause = facts.strandedCause
             summary += ". Why: " + cause.reason + "."
+            if let incomplete = facts.history.sentence { summary += " " + incomplete }
             summary += facts.stats.lastSuccess.map { " Last successful upload: \(facts.time($0.at)) (row \($0.row))." }
                 ?? " No successful upload is recorded in this log."
             var evidence = [Evidence(note: "failing responses since the last 2xx", logIds: facts.stats.trailingRows,
