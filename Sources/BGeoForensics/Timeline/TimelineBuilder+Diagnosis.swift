@@ -87,6 +87,9 @@ extension TimelineBuilder {
                        oldestPending: oldestPending, newestPending: newestPending, pendingUuids: pendingUuids,
                        queueAttempts: queueAttempts, firstAt: firstAt, lastAt: lastAt, prunes: prunes, deferrals: deferrals,
                        connected: connected, gaps: gaps)
+        facts.locationLines = locationLineCount
+        facts.offline = offline
+        facts.clockSteps = clockSteps
         let log = dump.logBounds()
         facts.history = HistoryCoverage(since: options.since, dumpLogStart: log.first, wholeHistory: facts.isWholeHistory,
                                         logStart: firstAt, oldestPending: oldestPending?.time, firstLogRowId: log.firstId,

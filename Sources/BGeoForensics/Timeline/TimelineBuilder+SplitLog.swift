@@ -8,6 +8,8 @@ extension TimelineBuilder {
         var coverage: CoverageMap
         /// Rows that passed the query (as the builder's `logRows` counts them).
         var rows = 0
+        /// `location` lines among them.
+        var locationLines = 0
         var firstAt: Double?
         var lastAt: Double?
         /// The first row id the statement yielded: the boundary the builder's pass must meet.
@@ -96,7 +98,8 @@ extension TimelineBuilder {
                     if half.firstRowId == nil { half.firstRowId = rowId }
                     return true
                 }, handledWithoutText: { row in
-                    guard folder.take(row, into: &half.coverage, queueInserts: true) != nil else { return false }
+                    guard let kind = folder.take(row, into: &half.coverage, queueInserts: true) else { return false }
+                    if kind == .location { half.locationLines += 1 }
                     note(row.time)
                     return true
                 }) { entry in

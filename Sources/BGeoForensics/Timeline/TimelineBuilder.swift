@@ -39,6 +39,10 @@ public final class TimelineBuilder {
     var newestPending: Double?
     var pendingUuids = BoundedList<String>(limit: 20)
     var recordsInWindow = 0
+    /// `location` log lines read (both halves of a split read).
+    var locationLineCount = 0
+    var offline = OfflinePeriods()
+    var clockSteps = ClockSteps()
     var queueAttempts = QueueAttemptTally()
 
     // Log span.
@@ -249,6 +253,7 @@ public final class TimelineBuilder {
             // one, `queue.insert` rows need nothing (`handleHot` ignores them).
             // This handler checks the data of the rows it takes (folding them warns of nothing).
             guard let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) else { return false }
+            if kind == .location { locationLineCount += 1 }
             noteRow(at: row.time)
             let checked = kind == .location && locationRowObserver?(row) == true
             if !checked { row.checkData(dump.warnings) }
@@ -266,6 +271,7 @@ public final class TimelineBuilder {
         logPasses = 2
         for entry in later.entries { handle(entry) }
         logRows += later.rows
+        locationLineCount += later.locationLines
         if firstAt == nil { firstAt = later.firstAt }
         if let last = later.lastAt { lastAt = last }
         coverage.absorb(later.coverage)
@@ -277,9 +283,13 @@ public final class TimelineBuilder {
         lastAt = time
     }
 
+    /// Every row but the location and queue.insert lines taken from their cells, in id order
+    /// (both halves of a split read): enough rows to see the clock step back.
     private func handle(_ entry: LogEntry) {
+        clockSteps.note(time: entry.time, row: entry.rowId)
         switch entry.event {
         case "location":
+            locationLineCount += 1
             addLocation(entry)
         case "queue.insert", "http.request", "http.response", "http.backoff", "filter.reject", "filter.adjust":
             handleHot(entry)
@@ -431,6 +441,7 @@ public final class TimelineBuilder {
             let via = data?["transport"]?.stringValue
             connected = isConnected
             transport = via
+            offline.note(connected: isConnected, at: entry.time, row: entry.rowId)
             let summary = isConnected == false ? "offline" : "online" + (via.map { " via \($0)" } ?? "")
             add(.connectivity, entry, summary)
             mark(.connectivity, entry, summary)

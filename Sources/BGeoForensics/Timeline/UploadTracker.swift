@@ -66,6 +66,9 @@ struct UploadTracker {
         var droppedRecords = 0
         var dropFirst: Double?
         var dropLast: Double?
+        /// `queue.drop` rows that broke the policy (a retryable status, or a poison batch not
+        /// split): the one count both poison.dropped and policy.violation speak from.
+        var dropsBreakingPolicy = 0
 
         var backoffs = 0
         var lastBackoff: (failures: Int, delay: Double, row: Int64)?
@@ -304,10 +307,12 @@ struct UploadTracker {
         var logIds = [entry.rowId]
         if let row = lastResponse?.row { logIds.insert(row, at: 0) }
         if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
+            stats.dropsBreakingPolicy += 1
             violations.add(.retryableDropped,
                            "\(uuids.count) record\(uuids.count == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(policy.engine.rawValue) policy retries",
                            logIds: logIds, uuids: uuids)
         } else if rules.dropIsUnsplit(uuidCount: uuids.count) {
+            stats.dropsBreakingPolicy += 1
             violations.add(.poisonNotSplit,
                            "\(uuids.count) records dropped together (row \(entry.rowId)) after a poison \(status.map(UploadTracker.statusText) ?? "response"); the batch should have been re-sent one record at a time",
                            logIds: logIds, uuids: uuids)

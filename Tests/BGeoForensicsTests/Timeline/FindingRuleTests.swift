@@ -63,8 +63,12 @@ import Testing
         var facts = try Self.facts("poison-batch")
         let found = PoisonDroppedRule().findings(facts)
         #expect(found.count == 1 && found[0].responsible == .server && found[0].summary.contains("as poison"))
+        // The tracker counts the drops that broke the policy (the count policy.violation shows).
         facts.stats.dropStatuses = [503: 1]
-        #expect(PoisonDroppedRule().findings(facts).first?.responsible == .engine)
+        facts.stats.dropsBreakingPolicy = 1
+        let broken = PoisonDroppedRule().findings(facts).first
+        #expect(broken?.responsible == .engine)
+        #expect(broken?.summary.contains("The drop broke the upload policy") == true, "\(broken?.summary ?? "")")
     }
 
     @Test func policyViolationCountsTheEnginesCounterAgainstTheLog() throws {

@@ -28,6 +28,12 @@ struct DiagnosisFacts: Sendable {
     var connected: Bool?
     /// Every gap, with its context (the listing's limit does not apply here).
     var gaps: [TrackingGap]
+    /// The `location` log lines read: the only place a dropped or evicted fix may survive.
+    var locationLines = 0
+    /// Offline stretches from the `connectivity` rows (an hour or more).
+    var offline = OfflinePeriods()
+    /// Backward steps of the device's clock.
+    var clockSteps = ClockSteps()
     /// How much of the history the log holds (onsets are "at least since" when not all).
     var history = HistoryCoverage()
 

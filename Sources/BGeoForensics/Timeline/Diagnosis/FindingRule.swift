@@ -12,7 +12,7 @@ protocol FindingRule: Sendable {
 enum FindingRules {
     static let all: [any FindingRule] = [
         QueueStrandedRule(), AuthRefreshFailingRule(), AuthNoRefreshRule(), PoisonDroppedRule(), PolicyViolationRule(),
-        QueueAttemptsRule(), QueuePrunedRule(), SyncDeferredRule(), TrackingGapRule(),
+        QueueAttemptsRule(), QueuePrunedRule(), SyncDeferredRule(), TrackingGapRule(), ClockSteppedRule(),
     ]
 
     /// Every rule's findings, most severe first (ties keep the rules' order).

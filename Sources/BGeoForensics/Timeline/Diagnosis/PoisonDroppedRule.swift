@@ -6,7 +6,10 @@ struct PoisonDroppedRule: FindingRule {
         var found: [Finding] = []
         if facts.stats.dropRows.count > 0 {
             let n = facts.stats.droppedRecords
-            let allPoison = facts.stats.dropStatuses.keys.allSatisfy { !PolicyRules(policy: facts.policy).dropIsViolation(status: $0, authorizationConfigured: facts.authorizationConfigured) }
+            // One count for both findings: the drops the tracker flagged as breaking the policy.
+            let drops = facts.stats.dropRows.count
+            let broken = facts.stats.dropsBreakingPolicy
+            let allPoison = broken == 0
             var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue" + (allPoison ? " as poison" : "")
             if !facts.stats.dropStatuses.isEmpty { summary += " (server status \(facts.statusList(facts.stats.dropStatuses)))" }
             if let first = facts.stats.dropFirst, let last = facts.stats.dropLast {
@@ -14,15 +17,22 @@ struct PoisonDroppedRule: FindingRule {
             }
             summary += ". These fixes never reached the server and are gone from the device: "
             summary += facts.stats.dropUuids.values.prefix(5).joined(separator: ", ") + (facts.stats.dropUuids.count > 5 ? " …" : "") + "."
-            summary += allPoison
-                ? " The server rejected them as permanently invalid and the engine dropped them as its policy documents."
-                : " Some drops followed a status the policy retries: see policy.violation."
+            if allPoison {
+                summary += " The server rejected them as permanently invalid and the engine dropped them as its policy documents."
+            } else if broken == drops {
+                summary += drops == 1 ? " The drop broke the upload policy: see policy.violation." : " None of the \(drops) drops followed the upload policy: see policy.violation."
+            } else {
+                summary += " \(broken) of the \(drops) drops broke the upload policy (see policy.violation); the other \(drops - broken) followed it."
+            }
+            let survival = facts.locationLines > 0
+                ? "the dropped fixes survive only in the location log lines (\(facts.locationLines) in this dump)."
+                : "this dump has no location log lines (logLevel below 4, debug), so the dropped fixes cannot be recovered from it."
             found.append(Finding(code: "poison.dropped", severity: .warning, summary: summary,
                                     evidence: [Evidence(note: "queue.drop rows", logIds: facts.stats.dropRows, uuids: facts.stats.dropUuids)],
                                     responsible: allPoison ? .server : .engine,
                                     action: allPoison
-                                        ? "Read the server's response to these records (the http.response rows before each drop) and fix its validation or the app's data; the dropped fixes survive only in the location log lines."
-                                        : "Report the drop after a retryable status to the SDK maintainers with these rows; the dropped fixes survive only in the location log lines.").spanning(facts.stats.dropFirst, facts.stats.dropLast))
+                                        ? "Read the server's response to these records (the http.response rows before each drop) and fix its validation or the app's data; " + survival
+                                        : "Report the drops after a retryable status or an unsplit batch to the SDK maintainers with these rows; " + survival).spanning(facts.stats.dropFirst, facts.stats.dropLast))
         }
         return found
     }
