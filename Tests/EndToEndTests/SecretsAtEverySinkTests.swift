@@ -3,8 +3,8 @@ import Testing
 @testable import BGeoForensics
 
 /// One redactor at every sink (issue 23): the same secret set and the same rules for every
-/// output of every command — text, JSON, NDJSON, CSV, HTML, GPX, KML, GeoJSON, fleet rows and
-/// findings, sanitised copies — on a dump that holds its secrets in the forms that leaked before
+/// output of every command — text, JSON, NDJSON, Timesketch JSONL, CSV, HTML, GPX, KML, GeoJSON,
+/// fleet rows and findings, sanitised copies — on a dump that holds its secrets in the forms that leaked before
 /// (`SecretFormsDump`). With `--show-secrets` the same outputs do hold them (the test can fail).
 @Suite(.serialized) struct SecretsAtEverySinkTests {
     static let dir = TestDirectory("secret-sinks")
@@ -23,6 +23,7 @@ import Testing
         var runs: [(name: String, words: [String], file: String?)] = [
             ("inspect", ["inspect", dump], nil), ("inspect --json", ["inspect", dump, "--json"], nil),
             ("timeline", ["timeline", dump], nil), ("timeline --json", ["timeline", dump, "--json"], nil),
+            ("timeline timesketch", ["timeline", dump, "--format", "timesketch"], nil),
             ("replay --json", ["replay", dump, "--json", "--fixes"], nil),
             ("report", ["report", dump, "-o", out + "/r.html"], out + "/r.html"),
             ("gpx", ["gpx", dump, "-o", out + "/t.gpx"], out + "/t.gpx"),
