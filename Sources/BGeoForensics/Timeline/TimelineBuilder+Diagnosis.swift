@@ -88,6 +88,9 @@ extension TimelineBuilder {
                        queueAttempts: queueAttempts, firstAt: firstAt, lastAt: lastAt, prunes: prunes, deferrals: deferrals,
                        connected: connected, gaps: gaps)
         facts.locationLines = locationLineCount
+        facts.logUploadFailures = logUploadFailures
+        facts.logUploadStatuses = logUploadStatuses
+        facts.lastLogUploadSucceeded = lastLogUploadSucceeded
         facts.offline = offline
         facts.clockSteps = clockSteps
         let log = dump.logBounds()

@@ -74,6 +74,8 @@ public final class TimelineBuilder {
     var connected: Bool?
     var transport: String?
     var logUploadFailures = Tally()
+    var logUploadStatuses: [Int: Int] = [:]
+    var lastLogUploadSucceeded: Bool?
 
     var locationLines = LocationLineFolder()
     let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
@@ -448,8 +450,10 @@ public final class TimelineBuilder {
         case "log.upload":
             let status = UploadTracker.int(data?["status"])
             let count = UploadTracker.int(data?["count"])
+            if let status { lastLogUploadSucceeded = (200...299).contains(status) }
             if let status, !(200...299).contains(status), !(400...499).contains(status) || status == 429 {
                 logUploadFailures.add(entry)
+                logUploadStatuses[status, default: 0] += 1
             }
             add(.logUpload, entry, "log upload" + (count.map { ": \($0) rows" } ?? "") + (status.map { " → \($0)" } ?? ""),
                 key: "logupload\u{1}" + (status.map { String($0 / 100) } ?? "?"))

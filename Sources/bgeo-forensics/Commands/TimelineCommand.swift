@@ -11,7 +11,7 @@ enum TimelineCommand: CLICommand {
             refresh and backoff, checks each step against the SDK's upload policy, finds tracking
             gaps, and lists findings (queue.stranded, auth.refresh_failing, auth.no_refresh,
             poison.dropped, policy.violation, queue.attempts, queue.pruned, sync.deferred, tracking.gap,
-            clock.stepped) with the
+            clock.stepped, log.upload_failing) with the
             log rows and uuids they rest on, who is to blame (the app's config, the server, the engine,
             the device, or nobody) and what to do. Secrets are redacted unless --show-secrets.
 

@@ -101,4 +101,29 @@ import Testing
         for (i, t) in ([100, 200, 150, 160] as [Double]).enumerated() { small.note(time: t, row: Int64(i + 1)) }
         #expect(small.count == 0, "a 50 s correction is not a step")
     }
+
+    /// Log-lane 429s beside healthy location uploads: an info finding about the log lane alone,
+    /// nothing about the queue.
+    @Test func logLaneThrottlingIsNotTakenForTheLocationUploads() throws {
+        let path = Self.directory.file("log-lane.db")
+        let f = try TimelineFixture(path: path)
+        try f.config(TimelineFixture.plainConfig)
+        var rows: [Int64] = []
+        for round in 0..<4 {
+            let batch = [try f.fix(), try f.fix()]
+            try f.request(batch)
+            try f.response(200, count: 2)
+            let status: Int64 = round < 3 ? 429 : 200
+            let row = try f.log("log.upload", level: 4, ["count": 50, "status": .int(status)])
+            if round < 3 { rows.append(row) }
+        }
+        try f.close()
+        let timeline = try Scenarios.timeline(path)
+        #expect(timeline.findings.allSatisfy { $0.severity == .info }, "\(timeline.findings.map(\.summary))")
+        #expect(timeline.findings(code: "queue.stranded").isEmpty && timeline.findings(code: "policy.violation").isEmpty)
+        let lane = try #require(timeline.findings(code: "log.upload_failing").first)
+        #expect(lane.allLogIds == rows)
+        #expect(lane.summary.contains("3 log uploads (the log lane, logUrl) failed (status 429 ×3)"), "\(lane.summary)")
+        #expect(lane.summary.contains("the lane recovered") && lane.summary.contains("not affected"))
+    }
 }

@@ -28,6 +28,10 @@ struct DiagnosisFacts: Sendable {
     var connected: Bool?
     /// Every gap, with its context (the listing's limit does not apply here).
     var gaps: [TrackingGap]
+    /// Failed uploads of the log lane (a retryable status), their statuses, and the lane's last outcome.
+    var logUploadFailures = TimelineBuilder.Tally()
+    var logUploadStatuses: [Int: Int] = [:]
+    var lastLogUploadSucceeded: Bool?
     /// The `location` log lines read: the only place a dropped or evicted fix may survive.
     var locationLines = 0
     /// Offline stretches from the `connectivity` rows (an hour or more).

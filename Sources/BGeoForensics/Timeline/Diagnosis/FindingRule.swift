@@ -13,6 +13,7 @@ enum FindingRules {
     static let all: [any FindingRule] = [
         QueueStrandedRule(), AuthRefreshFailingRule(), AuthNoRefreshRule(), PoisonDroppedRule(), PolicyViolationRule(),
         QueueAttemptsRule(), QueuePrunedRule(), SyncDeferredRule(), TrackingGapRule(), ClockSteppedRule(),
+        LogUploadFailingRule(),
     ]
 
     /// Every rule's findings, most severe first (ties keep the rules' order).
