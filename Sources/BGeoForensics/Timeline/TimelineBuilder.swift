@@ -28,9 +28,24 @@ public final class TimelineBuilder {
 
     var coverage: CoverageMap
     var collector: EventCollector
-    /// Made when the log scan first needs it (it keeps the redactor).
-    lazy var tracker = UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
-                                     attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
+    /// Made when the log scan first needs it (it keeps the redactor, which may still be being
+    /// learned). Not a `lazy var`: a class's lazy property is read out and written back around
+    /// every mutation, so the tracker's arrays were never uniquely referenced and every append
+    /// copied them (time per upload attempt grew with the attempts kept). `_modify` mutates the
+    /// stored value in place.
+    private var trackerStorage: UploadTracker?
+    var tracker: UploadTracker {
+        get { trackerStorage ?? makeTracker() }
+        _modify {
+            if trackerStorage == nil { trackerStorage = makeTracker() }
+            yield &trackerStorage!
+        }
+    }
+
+    private func makeTracker() -> UploadTracker {
+        UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
+                      attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
+    }
     var marks: [ContextMark] = []
 
     // Queue at the moment of the dump.
