@@ -82,7 +82,7 @@ extension ReportBuilder {
     }
 
     static func note(_ shown: Int, _ total: Int, _ command: String) -> String {
-        "Showing \(shown) of \(total) rows (the first and last ones, and every row a finding cites). Full data: `bgeo-forensics \(command) DUMP --format csv`."
+        "Showing \(shown) of \(total) rows (the first and last ones, and every row a finding cites). Full data: bgeo-forensics \(command) DUMP --format csv."
     }
 
     /// What the log table shows of a row: its cells, and its line under a finding that cites it.

@@ -12,7 +12,7 @@ public enum ReportFindings {
             let uuids = f.allUuids
             var notes = f.evidence.compactMap(\.note)
             let omitted = max(0, logIds.count - evidenceLimit) + f.evidence.reduce(0) { $0 + $1.omittedLogIds } + f.omittedEvidence
-            if omitted > 0 { notes.append("\(omitted) more evidence item\(omitted == 1 ? "" : "s") not listed (see `bgeo-forensics timeline`).") }
+            if omitted > 0 { notes.append("\(omitted) more evidence item\(omitted == 1 ? "" : "s") not listed (bgeo-forensics timeline lists them all).") }
             var seen: Set<Int64> = []
             let refs = logIds.filter { seen.insert($0).inserted }.prefix(evidenceLimit).map { EvidenceRef.log(rowId: $0) }
             let moreUuids = f.citedUuidCount - min(uuids.count, uuidLimit)

@@ -31,7 +31,8 @@ enum TimelineCommand: CLICommand {
             OptionSpec("--all-gaps", help: "List every tracking gap with its context (default: expected stationary gaps share one line)."),
             OptionSpec("--policy", value: "ENGINE", help: "bgeo | longping: the policy to check against; it must be the dump's own engine's (default: the dump's format)."),
             OptionSpec("--gap", value: "DURATION", help: "Silence between fixes that counts as a tracking gap, with a unit: 90s, 15m, 2h (default 15m)."),
-            OptionSpec("--format", value: "FORMAT", help: "text | json | timesketch (default text; --json is --format json)."),
+            OptionSpec("--format", value: "FORMAT", help: "text | json | timesketch | ticket (default text; --json is --format json)."),
+            OptionSpec("--ticket", help: "A Markdown summary of at most 30 lines to paste into a ticket (--format ticket)."),
             CommandSupport.jsonOption,
             CommandSupport.showSecretsOption,
         ])
@@ -60,6 +61,15 @@ enum TimelineCommand: CLICommand {
             CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))
         case "timesketch":
             writeTimesketch(timeline, dump: dump, redactor: redactor.redactor, findingsOnly: findingsOnly)
+        case "ticket":
+            // The options that shaped this timeline, so the ticket's command reproduces it.
+            var words: [String] = []
+            for option in ["--since", "--until", "--policy", "--gap"] {
+                if let value = arguments.value(option) { words += [option, value] }
+            }
+            let output = CommandSupport.stdout
+            for line in TimelineTicketRenderer(reproduceArguments: words).lines(timeline) { output.line(line) }
+            output.flush()
         default:
             let output = CommandSupport.stdout
             let renderer = TimelineTextRenderer(colour: output.isTerminal, allGaps: arguments.flag("--all-gaps"))
@@ -75,7 +85,14 @@ enum TimelineCommand: CLICommand {
 
     /// `--format`, with `--json` as its shorthand; the two together only when they agree.
     static func outputFormat(_ arguments: ParsedArguments) throws -> String {
-        let named = try arguments.choice("--format", ["text", "json", "timesketch"])
+        let named = try arguments.choice("--format", ["text", "json", "timesketch", "ticket"])
+        if arguments.flag("--ticket") {
+            if let named, named != "ticket" {
+                throw UsageError(message: "--ticket and --format \(named) contradict each other (--ticket means --format ticket); give one")
+            }
+            if arguments.flag("--json") { throw UsageError(message: "--ticket and --json contradict each other; give one") }
+            return "ticket"
+        }
         if arguments.flag("--json") {
             if let named, named != "json" {
                 throw UsageError(message: "--json and --format \(named) contradict each other (--json means --format json); give one")

@@ -361,7 +361,7 @@ public struct HTMLReportRenderer: Sendable {
                 h += "<li>\(label): \(e(w.message))</li>"
             }
             h += "</ul>"
-            if all.count > 500 { h += "<p class=\"note\">… and \(all.count - 500) more (see `bgeo-forensics inspect`).</p>" }
+            if all.count > 500 { h += "<p class=\"note\">… and \(all.count - 500) more (see <code>bgeo-forensics inspect</code>).</p>" }
         }
         h += "</section>\n"
     }

@@ -15,7 +15,7 @@ struct QueueAttemptsRule: FindingRule {
                                     evidence: [Evidence(note: "the records with the most attempts (\(facts.queueAttempts.highest))",
                                                         logIds: [], uuids: facts.queueAttempts.highestUUIDs.values)],
                                     responsible: .server,
-                                    action: "Find out why the server rejects these records (its 4xx answers) and fix that, or re-send them with `resync` before the next rejection deletes them."))
+                                    action: "Find out why the server rejects these records (its 4xx answers) and fix that, or re-send them with bgeo-forensics resync before the next rejection deletes them."))
         }
         return found
     }
