@@ -31,7 +31,8 @@ let commands: [any CLICommand.Type] = [
 }
 
 @MainActor func runMain() -> Int32 {
-    let words = Array(CommandLine.arguments.dropFirst())
+    // As the kernel passed them: `CommandLine.arguments` loses the bytes of a name that is not UTF-8.
+    let words = Array(RawPath.commandLine().dropFirst())
     guard let first = words.first, first != "--help", first != "-h", first != "help" else {
         if words.count >= 2, words[0] == "help", let command = commands.first(where: { $0.spec.name == words[1] }) {
             print(command.spec.helpText(), terminator: "")
@@ -67,7 +68,8 @@ let commands: [any CLICommand.Type] = [
         CommandSupport.stdout.flush()
         CommandSupport.stderr.line(TerminalText.escaped(error.description))
         CommandSupport.stderr.flush()
-        return 2
+        // A full or refused $TMPDIR is the machine's failure, not bad input.
+        return error.isEnvironmental ? 1 : 2
     } catch let error as UsageError {
         CommandSupport.stdout.flush()
         let stop = error.message.hasSuffix("?") || error.message.hasSuffix(".") ? " " : ". "

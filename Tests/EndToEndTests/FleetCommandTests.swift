@@ -297,3 +297,186 @@ import Testing
         #expect(help.exitCode == 0 && help.stdout.contains("Usage: bgeo-forensics fleet [PATH…] [options]"))
     }
 }
+
+/// Trust, round 3: what the machine does wrong is never blamed on a dump, every file gets its row
+/// whatever bytes its name holds, and no analysis outlives its fleet.
+extension FleetCommandTests {
+    /// A sample dump copied into `folder` under `name` (bytes: any but "/" and NUL), written with
+    /// the C API so that the name is exactly those bytes. Returns the folder.
+    static func dump(named name: [UInt8], in folder: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let data = try Data(contentsOf: URL(fileURLWithPath: ReportE2E.packageRoot + "/Samples/healthy-day.db"))
+        let path = Array(folder.utf8) + [0x2F] + name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+        try #require(fd >= 0, "cannot create the file: \(String(cString: strerror(errno)))")
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try #require(written == data.count)
+        return folder
+    }
+
+    /// A TMPDIR that cannot hold a folder (a regular file, or a path under one: even root cannot
+    /// make a folder there) used to stop the whole run; it is each dump's failed row, naming the
+    /// folder and the reason, and a resume with a usable TMPDIR retries and analyses it.
+    @Test(arguments: ["", "/sub"])
+    func aTMPDIRThatCannotHoldAFolderIsAFailedRowThatAResumeRetries(under: String) throws {
+        let folder = FleetCommandTests.directory.file("no-tmp-\(UUID().uuidString)")
+        _ = try FleetCommandTests.dump(named: Array("dump.db".utf8), in: folder)
+        let file = folder + "/tmp-is-a-file"
+        try "not a folder".write(toFile: file, atomically: false, encoding: .utf8)
+        let rows = folder + "/rows.ndjson"
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = file + under
+        let refused = try ToolRunner.run(["fleet", folder + "/dump.db", "-o", rows, "--json"], environment: environment)
+        #expect(refused.exitCode == 0, "\(refused.stderr)")
+        let row = try #require(try FleetCommandTests.lines(rows).first)
+        #expect(row["status"] as? String == "failed" && row["exitCode"] as? Int == 1, "\(row)")
+        let error = row["error"] as? String ?? ""
+        #expect(error.contains(file + under) && error.contains("Not a directory") && error.hasSuffix("."), "\(error)")
+        #expect(row["sha256"] as? String == (try EvidenceCopy.sha256(ofFile: folder + "/dump.db")))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder")
+        let resumed = try ToolRunner.run(["fleet", folder + "/dump.db", "-o", rows, "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8)) as? [String: Any])
+        #expect(summary["analysed"] as? Int == 1 && summary["droppedRows"] as? Int == 1, "\(resumed.stdout)")
+        #expect(try FleetCommandTests.lines(rows).map { $0["status"] as? String } == ["ok"])
+    }
+
+    static var noPrivateMount: String? {
+        if let reason = PrivateMount.unavailable { return reason }
+        let probe = try? ReportE2E.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/true"])
+        return probe?.exitCode == 0 ? nil : "unshare -m is not permitted here: \(probe?.stderr ?? "")"
+    }
+
+    /// A TMPDIR with no room (a real 64 kB tmpfs in a private mount namespace) made valid dumps
+    /// `not_a_dump` rows a resume never retried: now a failed row saying so, nothing left in the
+    /// tmpfs, `inspect` exits 1 with the same sentence, and a resume with room analyses the dump.
+    @Test(.enabled(if: FleetCommandTests.noPrivateMount == nil, "\(FleetCommandTests.noPrivateMount ?? "")"))
+    func aFullTMPDIRIsAFailedRowNeverNotADump() throws {
+        let folder = FleetCommandTests.directory.file("full-tmp-\(UUID().uuidString)")
+        _ = try FleetCommandTests.dump(named: Array("dump.db".utf8), in: folder)
+        let mount = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let rows = folder + "/rows.ndjson"
+        let full = try PrivateMount.run(["fleet", folder + "/dump.db", "-o", rows], tmpfs: mount, kilobytes: 64,
+                                        before: "export TMPDIR='\(mount)'")
+        #expect(full.exitCode == 0, "\(full.stderr)")
+        #expect(!full.stdout.contains("LEFT:"), "\(full.stdout)")
+        let row = try #require(try FleetCommandTests.lines(rows).first)
+        #expect(row["status"] as? String == "failed" && row["exitCode"] as? Int == 1, "\(row)")
+        let error = row["error"] as? String ?? ""
+        #expect(error.contains(mount) && error.contains("No space left on device"), "\(error)")
+        let inspect = try PrivateMount.run(["inspect", folder + "/dump.db"], tmpfs: mount, kilobytes: 64, before: "export TMPDIR='\(mount)'")
+        #expect(inspect.exitCode == 1, "\(inspect.stderr)")
+        #expect(inspect.stderr.contains("was not read: its private copy cannot be made in \(mount) (No space left on device)"), "\(inspect.stderr)")
+        #expect(!inspect.stdout.contains("LEFT:"), "\(inspect.stdout)")
+        let resumed = try ToolRunner.run(["fleet", folder + "/dump.db", "-o", rows])
+        #expect(resumed.exitCode == 0)
+        #expect(try FleetCommandTests.lines(rows).map { $0["status"] as? String } == ["ok"])
+    }
+
+    /// An analysis that runs out of file descriptors (a real `ulimit -n`, from the tightest an
+    /// analysis can start with up to one it finishes with) is `ok` or `failed`, never `not_a_dump`.
+    @Test func anAnalysisOutOfDescriptorsIsNeverNotADump() throws {
+        let folder = FleetCommandTests.directory.file("fds-\(UUID().uuidString)")
+        _ = try FleetCommandTests.dump(named: Array("dump.db".utf8), in: folder)
+        var statuses: [Int: String] = [:]
+        for limit in 4...16 {
+            let result = try ReportE2E.run("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" fleet --worker \"$1\"",
+                                                       ToolRunner.executable, folder + "/dump.db"])
+            guard let line = result.stdout.split(separator: "\n").first,
+                  let row = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            statuses[limit] = row["status"] as? String
+            #expect(row["status"] as? String != "not_a_dump", "ulimit -n \(limit): \(row["error"] ?? "")")
+        }
+        #expect(statuses.values.contains("failed") && statuses.values.contains("ok"), "\(statuses)")
+    }
+
+    /// A dump whose name holds bytes that are not UTF-8 (0xFF 0xFE) got no row from a folder walk,
+    /// and `inspect` said "no such file": now its row is `ok`, `path` shows the bytes as `\x{ff}`,
+    /// `pathBytes` holds them exactly, and `fleet FILE` and `inspect` open it by that name.
+    @Test func aDumpNamedWithBytesThatAreNotUTF8GetsItsRowAndOpens() throws {
+        let folder = try FleetCommandTests.dump(named: Array("dump-".utf8) + [0xFF, 0xFE] + Array(".db".utf8),
+                                                in: FleetCommandTests.directory.file("bytes-\(UUID().uuidString)"))
+        let raw = Array(folder.utf8) + Array("/dump-".utf8) + [0xFF, 0xFE] + Array(".db".utf8)
+        let rows = FleetCommandTests.directory.file("bytes-\(UUID().uuidString).ndjson")
+        let walked = try ToolRunner.run(["fleet", folder, "-o", rows])
+        #expect(walked.exitCode == 0, "\(walked.stderr)")
+        let lines = try FleetCommandTests.lines(rows)
+        #expect(lines.count == 1)
+        let row = try #require(lines.first)
+        #expect(row["status"] as? String == "ok", "\(row)")
+        #expect(row["path"] as? String == folder + "/dump-\\x{ff}\\x{fe}.db")
+        #expect((row["pathBytes"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) == raw)
+        #expect(row["sha256"] as? String == (try EvidenceCopy.sha256(ofFile: ReportE2E.packageRoot + "/Samples/healthy-day.db")))
+
+        // The name as the shell passes it: raw bytes in argv.
+        let named = "exec \"$0\" \"$1\" \"$2/dump-$(printf '\\377\\376').db\""
+        let inspect = try ReportE2E.run("/bin/sh", ["-c", named, ToolRunner.executable, "inspect", folder])
+        #expect(inspect.exitCode == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("dump-\\x{ff}\\x{fe}.db") && !inspect.stdout.contains("\u{FFFD}"), "\(inspect.stdout)")
+        let single = FleetCommandTests.directory.file("bytes-\(UUID().uuidString).ndjson")
+        let fleet = try ReportE2E.run("/bin/sh", ["-c", named + " -o \"$3\"", ToolRunner.executable, "fleet", folder, single])
+        #expect(fleet.exitCode == 0, "\(fleet.stderr)")
+        let one = try #require(try FleetCommandTests.lines(single).first)
+        #expect(one["status"] as? String == "ok" && one["pathBytes"] as? String == row["pathBytes"] as? String, "\(one)")
+    }
+
+    /// The children of `pid` (from /proc), and whether a process is still running (a zombie
+    /// waiting for its new parent to reap it has ended).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.range(of: ")", options: .backwards) else { return false }
+            let fields = stat[close.upperBound...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[1]) == pid
+        }
+    }
+
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.range(of: ")", options: .backwards) else { return false }
+        return stat[close.upperBound...].split(separator: " ").first != "Z"
+    }
+
+    /// `kill -9` of the fleet left its analyses running (no longer bound by --timeout) and their
+    /// folders behind: now the analysis ends within a few seconds, and TMPDIR is left empty.
+    @Test func aFleetKilledWithSIGKILLLeavesNoAnalysisAndNoFolder() throws {
+        let folder = FleetCommandTests.directory.file("kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Big enough that its analysis takes many seconds: it is running when the fleet dies.
+        let big = try ToolRunner.run(["simulate", "--scenario", "healthy-day", "--records", "80000", "-o", folder + "/big.db"])
+        try #require(big.exitCode == 0, "\(big.stderr)")
+        let temporary = TestDirectory("fleet-kill-tmp")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.executable)
+        process.arguments = ["fleet", folder + "/big.db", "-o", folder + "/rows.ndjson", "--jobs", "1"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the analysis to be under way: its process started, its private copy made.
+        var workers: [pid_t] = []
+        let started = Date().addingTimeInterval(60)
+        func copyMade() -> Bool {
+            FileManager.default.enumerator(atPath: temporary.path)?.contains { ($0 as? String)?.hasSuffix("/dump.db") == true } ?? false
+        }
+        while Date() < started, workers.isEmpty || !copyMade() {
+            workers = FleetCommandTests.children(of: process.processIdentifier)
+            usleep(20_000)
+        }
+        try #require(!workers.isEmpty && copyMade(), "the analysis never started")
+        kill(process.processIdentifier, SIGKILL)
+        // Waited for only afterwards: Foundation learns of the end through a socket every process
+        // it started inherits, so waiting first would also wait for the analysis.
+        defer { process.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, workers.contains(where: FleetCommandTests.isRunning)
+            || !((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty {
+            usleep(50_000)
+        }
+        #expect(!workers.contains(where: FleetCommandTests.isRunning), "analysis \(workers) still running after its fleet died")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "folders left behind")
+        for worker in workers where FleetCommandTests.isRunning(worker) { kill(worker, SIGKILL) }
+    }
+}

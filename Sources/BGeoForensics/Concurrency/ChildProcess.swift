@@ -29,6 +29,8 @@ struct ChildProcess {
     /// Added to (or replacing in) this process's environment.
     var environment: [String: String] = [:]
     var timeout: Double?
+    /// Descriptors of this process the child also gets: its number there → the descriptor here.
+    var passing: [Int32: Int32] = [:]
     var maxOutput = 64 << 20
     /// How many of standard error's last bytes are kept.
     var stderrTail = 4096
@@ -60,9 +62,11 @@ struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for (target, source) in passing { posix_spawn_file_actions_adddup2(&actions, source, target) }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Each argument as the bytes it stands for: a file name need not be UTF-8 (`RawPath`).
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map(RawPath.duplicate) + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }

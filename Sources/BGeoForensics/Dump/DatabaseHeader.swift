@@ -20,7 +20,10 @@ struct DatabaseHeader {
     /// Reads the header of `copyPath` (the private copy; `originalPath` names the evidence in errors).
     init(copyPath: String, originalPath: String) throws(DumpError) {
         let fd = open(copyPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: originalPath, reason: "the private copy cannot be opened") }
+        // The copy is ours: failing to open it is the machine's failure (no descriptor left), not the dump's.
+        guard fd >= 0 else {
+            throw .environment(path: originalPath, reason: "its private copy cannot be opened (\(String(cString: strerror(errno))))")
+        }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 100)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }

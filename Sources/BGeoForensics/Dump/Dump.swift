@@ -16,6 +16,8 @@ public final class Dump {
         }
         return evidence.inputs
     }
+    /// Why an input could not be hashed, if one could not (waits for the hashes, as `inputs`).
+    public var hashFailure: DumpError? { evidence.hashFailure }
     public let layout: DumpLayout
     /// Problems found so far, one per row and message.
     public let warnings = WarningLog()
@@ -142,9 +144,26 @@ public final class Dump {
         switch error.primaryCode {
         case SQLITE_NOTADB: return .notADatabase(path: path)
         case SQLITE_CORRUPT: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
-        default: return .unreadable(path: path, reason: error.message)
+        default:
+            guard isEnvironmental(error) else { return .unreadable(path: path, reason: error.message) }
+            return .environment(path: path, reason: "SQLite could not use its private copy (\(error.message))")
         }
     }
+
+    /// SQLite failed on the machine's account, on the private copy (ours, in `$TMPDIR`): no room
+    /// (recovering a WAL or rolling back a journal writes), no memory (`--memory-limit`), no
+    /// descriptor, or a write, sync or shared-memory call that failed. Nothing said about the dump.
+    static func isEnvironmental(_ error: SQLiteError) -> Bool {
+        switch error.primaryCode {
+        case SQLITE_FULL, SQLITE_NOMEM, SQLITE_CANTOPEN: return true
+        case SQLITE_IOERR: return copyWriteFailures.contains(error.code)
+        default: return false
+        }
+    }
+
+    /// SQLITE_IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _NOMEM, _SHMOPEN, _SHMSIZE, _SHMMAP (the
+    /// extended codes, which C macros Swift cannot import): writing or mapping the copy failed.
+    private static let copyWriteFailures = Set([3, 4, 5, 6, 12, 18, 19, 21].map { SQLITE_IOERR | Int32($0) << 8 })
 
     private static func detectLayout(_ db: Database, path: String) throws(DumpError) -> DumpLayout {
         var tables: [String] = []

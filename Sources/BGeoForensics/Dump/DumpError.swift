@@ -1,5 +1,7 @@
+import Foundation
+
 /// Why a dump could not be opened. Each case renders as one plain sentence naming the file;
-/// the CLI prints it and exits with code 2.
+/// the CLI prints it and exits with code 2 (1 for `environment`: the machine failed, not the input).
 public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
     case missing(path: String)
     case unreadable(path: String, reason: String)
@@ -9,11 +11,16 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownSchema(path: String, tables: [String])
     /// A FIFO, socket or device: never read (it could block forever or never end).
     case notARegularFile(path: String, kind: String)
+    /// This machine, not the file, stopped the read: the private folder or copy could not be made
+    /// (`$TMPDIR` full, read-only or not a folder), or the process ran out of file descriptors or
+    /// memory. Nothing is known about the file; `reason` names the folder when one is at fault.
+    /// `fleet` makes it a `failed` row (tried again), never `not_a_dump`.
+    case environment(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .missing(let p), .unreadable(let p, _), .empty(let p), .notADatabase(let p),
-             .damaged(let p, _), .unknownSchema(let p, _), .notARegularFile(let p, _):
+             .damaged(let p, _), .unknownSchema(let p, _), .notARegularFile(let p, _), .environment(let p, _):
             return p
         }
     }
@@ -35,6 +42,25 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(path) is an SQLite database but has none of the BGeo or LongPing tables (it has \(list))."
         case .notARegularFile(let path, let kind):
             return "\(path) is \(kind), not a regular file, so it is not read as evidence (copy the dump to a file first)."
+        case .environment(let path, let reason):
+            return "\(path) was not read: \(reason)."
         }
+    }
+
+    /// True for `environment`: the input may well be a dump, so a later run should try it again.
+    public var isEnvironmental: Bool {
+        if case .environment = self { return true }
+        return false
+    }
+
+    /// The process is out of descriptors or memory (the evidence itself may be fine).
+    static func isExhaustion(_ code: Int32) -> Bool {
+        code == EMFILE || code == ENFILE || code == ENOMEM
+    }
+
+    /// The sentence's reason when the private copy cannot be made in `folder`.
+    static func copyReason(in folder: String, _ code: Int32) -> String {
+        "its private copy cannot be made in \(folder) (\(String(cString: strerror(code))))"
+            + (isExhaustion(code) ? "" : "; set TMPDIR to a writable folder with room")
     }
 }

@@ -59,18 +59,23 @@ public final class EvidenceCopy: @unchecked Sendable {
         hashing = hashes ? EvidenceCopy.startHashing(present) : BackgroundWork {
             (present.map { DumpInput(path: $0, bytes: (try? EvidenceCopy.size(of: $0)) ?? 0, sha256: "not computed (not reported by this command)") }, nil)
         }
-        folder = try PrivateFolder(in: privateParent ?? FileManager.default.temporaryDirectory.path)
+        let parent = privateParent ?? FileManager.default.temporaryDirectory.path
+        do throws(DumpError) { folder = try PrivateFolder(in: parent) } catch {
+            // Nothing was read: the machine, not the file, failed (a `fleet` row retried later).
+            guard case .environment(_, let reason) = error else { throw error }
+            throw .environment(path: path, reason: reason)
+        }
         copyPath = folder.path + "/dump.db"
         var sizes: [(path: String, bytes: Int64)] = []
         do throws(DumpError) {
-            sizes.append((path, try EvidenceCopy.copy(main, source: path, to: copyPath)))
+            sizes.append((path, try EvidenceCopy.copy(main, source: path, to: copyPath, in: parent)))
             for companion in companions {
                 // -shm is hashed as evidence but not copied; see the type comment.
                 if companion.path.hasSuffix("-shm") {
                     sizes.append((companion.path, try EvidenceCopy.size(of: companion.fd, path: companion.path)))
                 } else {
                     let suffix = String(companion.path.dropFirst(path.count))
-                    sizes.append((companion.path, try EvidenceCopy.copy(companion.fd, source: companion.path, to: copyPath + suffix)))
+                    sizes.append((companion.path, try EvidenceCopy.copy(companion.fd, source: companion.path, to: copyPath + suffix, in: parent)))
                 }
             }
         } catch {
@@ -147,7 +152,7 @@ public final class EvidenceCopy: @unchecked Sendable {
 
     static func size(of path: String) throws(DumpError) -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard RawPath.stat(path, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         return Int64(info.st_size)
     }
 
@@ -169,14 +174,16 @@ public final class EvidenceCopy: @unchecked Sendable {
         return DumpInput(path: source, bytes: total, sha256: hasher.finalizeHex())
     }
 
-    /// Copies the open evidence file `input` to `destination`; returns the bytes copied.
-    private static func copy(_ input: Int32, source: String, to destination: String) throws(DumpError) -> Int64 {
+    /// Copies the open evidence file `input` to `destination` (a private copy inside `folder`);
+    /// returns the bytes copied. A copy that cannot be created or written (a full, read-only or
+    /// refused folder) says nothing about the dump: `environment`, naming the folder the user can
+    /// change. A read of the evidence that fails is the file's problem, as everywhere.
+    private static func copy(_ input: Int32, source: String, to destination: String, in folder: String) throws(DumpError) -> Int64 {
+        func cannotWrite(_ code: Int32) -> DumpError { .environment(path: source, reason: DumpError.copyReason(in: folder, code)) }
         let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard output >= 0 else {
-            throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
-        }
+        guard output >= 0 else { throw cannotWrite(errno) }
         defer { close(output) }
-        if let copied = try copyInKernel(from: input, source: source, to: output) { return copied }
+        if let copied = try copyInKernel(from: input, to: output, cannotWrite) { return copied }
         var total: Int64 = 0
         try readChunks(input, source: source) { chunk throws(DumpError) in
             total += Int64(chunk.count)
@@ -185,7 +192,7 @@ public final class EvidenceCopy: @unchecked Sendable {
                 let w = write(output, chunk.baseAddress! + written, chunk.count - written)
                 if w < 0 {
                     if errno == EINTR { continue }
-                    throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
+                    throw cannotWrite(errno)
                 }
                 written += w
             }
@@ -194,17 +201,22 @@ public final class EvidenceCopy: @unchecked Sendable {
     }
 
     /// Copies with `sendfile` (file to file on Linux): the bytes never pass through a user buffer,
-    /// which halves the copy's cost on a gigabyte dump. Returns the bytes copied, or nil (nothing
-    /// written) when the kernel refuses this pair of files: the caller then copies through a buffer.
-    private static func copyInKernel(from input: Int32, source: String, to output: Int32) throws(DumpError) -> Int64? {
+    /// which halves the copy's cost on a gigabyte dump. Returns the bytes copied, or nil when the
+    /// copy must go through a buffer: the kernel refuses this pair of files, or it failed in a way
+    /// that does not say which side failed (EIO: a bad evidence disk or a bad $TMPDIR) — the
+    /// buffered copy starts again and tells a read of the evidence from a write of the copy.
+    private static func copyInKernel(from input: Int32, to output: Int32,
+                                     _ cannotWrite: (Int32) -> DumpError) throws(DumpError) -> Int64? {
         var offset: off_t = 0
         while true {
             let n = sendfile(output, input, &offset, 1 << 30)
             if n > 0 { continue }
             if n == 0 { return Int64(offset) }
             if errno == EINTR { continue }
-            if offset == 0, errno == EINVAL || errno == ENOSYS { return nil }
-            throw .unreadable(path: source, reason: "cannot write the private copy: \(String(cString: strerror(errno)))")
+            // Only the copy's side can be full, read-only or too big.
+            if [ENOSPC, EDQUOT, EROFS, EFBIG].contains(errno) { throw cannotWrite(errno) }
+            guard offset == 0 || (ftruncate(output, 0) == 0 && lseek(output, 0, SEEK_SET) == 0) else { throw cannotWrite(errno) }
+            return nil
         }
     }
 
@@ -219,7 +231,7 @@ public final class EvidenceCopy: @unchecked Sendable {
             let n = pread(input, buffer.baseAddress, chunk, offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable(path: source, reason: String(cString: strerror(errno)))
+                throw EvidenceFile.failure(source, errno)
             }
             if n == 0 { return }
             offset += off_t(n)

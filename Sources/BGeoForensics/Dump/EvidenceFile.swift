@@ -14,13 +14,13 @@ enum EvidenceFile {
     /// swapped for a FIFO after the check cannot block; then checked again on the descriptor.
     static func open(_ path: String) throws(DumpError) -> Int32 {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard RawPath.stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .missing(path: path) }
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw failure(path, errno)
         }
         try requireRegular(info, path: path)
-        let fd = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let fd = RawPath.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw failure(path, errno) }
         var opened = stat()
         guard fstat(fd, &opened) == 0 else {
             close(fd)
@@ -31,6 +31,14 @@ enum EvidenceFile {
             throw error
         }
         return fd
+    }
+
+    /// Why `path` could not be opened: the process's own limits (no descriptor or memory left)
+    /// say nothing about the file, so they are `environment`; anything else is the file's.
+    static func failure(_ path: String, _ code: Int32) -> DumpError {
+        let reason = String(cString: strerror(code))
+        guard DumpError.isExhaustion(code) else { return .unreadable(path: path, reason: reason) }
+        return .environment(path: path, reason: "this process cannot open it (\(reason))")
     }
 
     private static func requireRegular(_ info: stat, path: String) throws(DumpError) {

@@ -39,18 +39,18 @@ final class PrivateFolder: @unchecked Sendable {
     init(in parent: String) throws(DumpError) {
         PrivateFolder.removeStale(in: parent)
         let folder = (parent as NSString).appendingPathComponent(PrivateFolder.namePrefix + UUID().uuidString)
-        guard mkdir(folder, 0o700) == 0 else {
-            throw .unreadable(path: parent, reason: "cannot create a private working folder there: \(String(cString: strerror(errno)))")
-        }
+        // Failures here are the machine's (a full, read-only or missing $TMPDIR, no descriptor
+        // left), never the dump's: `environment`, which `EvidenceCopy` words for the dump.
+        guard mkdir(folder, 0o700) == 0 else { throw .environment(path: parent, reason: DumpError.copyReason(in: parent, errno)) }
         // Locked under a temporary name, then renamed: a sweeper never sees an unlocked owner.lock.
         let pending = folder + "/" + PrivateFolder.lockName + ".new"
         let fd = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(pending, folder + "/" + PrivateFolder.lockName) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             if fd >= 0 { close(fd) }
             _ = unlink(pending)
             _ = rmdir(folder)
-            throw .unreadable(path: parent, reason: "cannot lock a private working folder there: \(reason)")
+            throw .environment(path: parent, reason: DumpError.copyReason(in: parent, code))
         }
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }

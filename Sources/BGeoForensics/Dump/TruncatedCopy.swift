@@ -34,12 +34,15 @@ struct TruncatedCopy {
             throw .damaged(path: originalPath, reason: repaired.description + ", and its first page (the schema) is not whole")
         }
         let fd = open(copyPath, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: originalPath, reason: "the private copy cannot be repaired") }
+        // Failing to write the copy (ours) is the machine's failure, not the dump's.
+        guard fd >= 0 else {
+            throw .environment(path: originalPath, reason: "its private copy cannot be repaired (\(String(cString: strerror(errno))))")
+        }
         defer { close(fd) }
         var count = UInt32(truncatingIfNeeded: pages).bigEndian
         guard ftruncate(fd, off_t(pages * pageSize)) == 0,
               withUnsafeBytes(of: &count, { pwrite(fd, $0.baseAddress, 4, 28) }) == 4 else {
-            throw .unreadable(path: originalPath, reason: "the private copy cannot be repaired: \(String(cString: strerror(errno)))")
+            throw .environment(path: originalPath, reason: "its private copy cannot be repaired (\(String(cString: strerror(errno))))")
         }
         return repaired
     }

@@ -15,7 +15,11 @@ public enum FleetAnalysis {
         do {
             dump = try Dump(path: path)
         } catch {
-            return Output(row: notADump(path: path, error: error), findings: [])
+            // Only a file that really is not a dump is final; a full or refused $TMPDIR, or no
+            // descriptor left, says nothing about it: a failed row, tried again on a re-run.
+            guard error.isEnvironmental else { return Output(row: notADump(path: path, error: error), findings: []) }
+            return Output(row: FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .failed,
+                                                error: error.description, exitCode: 1), findings: [])
         }
         let redactor = dump.makeRedactor(enabled: !showSecrets)
         let summary = DumpSummary(dump: dump, redactor: redactor)
@@ -36,6 +40,11 @@ public enum FleetAnalysis {
         var row = FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .ok, error: "", exitCode: 0)
         row["error"] = .null
         let inputs = summary.inputs
+        // A hash the process had no descriptor to compute would key the row by its excuse: tried again instead.
+        if let failure = dump.hashFailure, failure.isEnvironmental {
+            return Output(row: FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .failed,
+                                                error: failure.description, exitCode: 1), findings: [])
+        }
         let main = inputs.first
         let wal = inputs.first { $0.path.hasSuffix("-wal") }
         row["size"] = main.map { .int($0.bytes) } ?? .null
@@ -154,10 +163,10 @@ public enum FleetAnalysis {
     /// The row for an input that is not a dump: the sentence the single-dump commands print, exit code 2.
     static func notADump(path: String, error: DumpError) -> JSONObject {
         var info = stat()
-        let size = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int64(info.st_size) : nil
+        let size = RawPath.stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int64(info.st_size) : nil
         let sha = size == nil ? nil : try? EvidenceCopy.sha256(ofFile: path)
         let walPath = path + "-wal"
-        let wal = FileManager.default.fileExists(atPath: walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
+        let wal = EvidenceFile.exists(walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
         return FleetRow.failure(path: path, size: size, sha256: sha, walSha256: wal, status: .notADump,
                                 error: error.description, exitCode: 2)
     }

@@ -4,14 +4,19 @@ import Foundation
 /// pandas and Spark infer one schema (a failed input has nulls where an analysed dump has facts).
 /// Strings from the dump are clipped to `FleetRow.maxText` characters (a hostile 100 kB field
 /// does not make a 100 kB row); the whole row is redacted by the caller.
+///
+/// `path` is the input's name as every text output shows it: a byte that is not UTF-8 (Linux
+/// names may hold any byte) appears as `\x{ff}`, so `path` alone cannot always name the file.
+/// `pathBytes` can: the path's bytes exactly as given or found, base64 (standard alphabet,
+/// padded) — `from_base64(pathBytes)` in DuckDB, `base64.b64decode` in Python — on every row.
 public enum FleetRow {
     /// Longest string from a dump a row carries (longer ones end with "…").
     public static let maxText = 200
 
     /// The keys of every row, in order.
     public static let keys = [
-        "path", "status", "error", "exitCode", "size", "sha256", "walSha256", "inputs", "format", "layout", "schema", "legacy",
-        "device", "span", "queue", "log", "uploads", "findings", "findingCodes", "worstSeverity", "odometer", "warnings",
+        "path", "pathBytes", "status", "error", "exitCode", "size", "sha256", "walSha256", "inputs", "format", "layout", "schema",
+        "legacy", "device", "span", "queue", "log", "uploads", "findings", "findingCodes", "worstSeverity", "odometer", "warnings",
         "config", "tool",
     ]
 
@@ -26,6 +31,7 @@ public enum FleetRow {
         var row = JSONObject()
         for key in keys { row[key] = .null }
         row["path"] = .string(path)
+        row["pathBytes"] = .string(pathBytes(path))
         row["status"] = .string(status.rawValue)
         row["error"] = .string(error)
         row["exitCode"] = .int(Int64(exitCode))
@@ -34,6 +40,11 @@ public enum FleetRow {
         row["walSha256"] = .from(walSha256)
         row["tool"] = .string("\(ToolInfo.name) \(ToolInfo.version)")
         return row
+    }
+
+    /// The bytes `path` stands for (`RawPath`), base64: the lossless form of `path`.
+    public static func pathBytes(_ path: String) -> String {
+        Data(RawPath.bytes(path)).base64EncodedString()
     }
 
     /// `text` cut to `maxText` characters.

@@ -4,7 +4,10 @@ import Foundation
 /// most `jobs` at a time, each line appended to the ledger as soon as its input is done. One
 /// input's crash, runaway memory (the worker caps its own address space) or hang (the deadline
 /// kills it) becomes that input's `failed` row; the run goes on. Each process gets a private
-/// temporary folder for its evidence copy, removed when the process ends, however it ends.
+/// temporary folder for its evidence copy, removed when the process ends, however it ends, and
+/// dies with this process (`FleetLifeline`). A machine that fails an analysis (no room or no
+/// folder in $TMPDIR, no descriptor left) makes a `failed` row, tried again on a re-run; only an
+/// input that is not a dump is `not_a_dump`.
 public final class FleetRunner: @unchecked Sendable {
     public struct Settings: Sendable {
         /// The program to run as the worker (this tool) and the words before the input path.
@@ -37,26 +40,36 @@ public final class FleetRunner: @unchecked Sendable {
     private var summary = FleetRunSummary()
     private var cancelled = false
     private var running: Set<pid_t> = []
-    private let scratch: String
+    /// The run's working folder in $TMPDIR, holding one job folder per running analysis: locked
+    /// while this process lives, so the next run removes it if this one is killed. Nil when it
+    /// cannot be made (`scratchProblem` says why, for `DumpError.environment`): every analysis is then a failed row.
+    private let scratch: PrivateFolder?
+    private let scratchProblem: String?
+    private let lifeline: FleetLifeline.Holder
 
     public init(inputs: [FleetInputs.Input], ledger: FleetLedger, settings: Settings, progress: FleetProgress) throws(FleetError) {
         self.inputs = inputs
         self.ledger = ledger
         self.settings = settings
         self.progress = progress
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bgeo-fleet-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = FileManager.default.temporaryDirectory.path
+        do throws(DumpError) {
+            scratch = try PrivateFolder(in: temporary)
+            scratchProblem = nil
         } catch {
-            throw FleetError("cannot create a private working folder: \(error.localizedDescription)")
+            // A full or refused $TMPDIR is no reason to give up the run: each input gets its
+            // failed row saying so, and a re-run (with room) retries them.
+            scratch = nil
+            guard case .environment(_, let reason) = error else { throw FleetError(error.description) }
+            scratchProblem = reason
         }
-        scratch = root
+        lifeline = try FleetLifeline.Holder()
         summary.inputs = inputs.count
         summary.resumedRows = ledger.resumedRows
         summary.droppedRows = ledger.droppedRows
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: scratch) }
+    deinit { scratch?.remove() }
 
     /// Analyses every input; returns when all are done or the run was cancelled.
     public func run() -> FleetRunSummary {
@@ -72,7 +85,7 @@ public final class FleetRunner: @unchecked Sendable {
         }
         group.wait()
         progress.finish()
-        try? FileManager.default.removeItem(atPath: scratch)
+        scratch?.remove()
         lock.lock()
         defer { lock.unlock() }
         summary.seconds = Date().timeIntervalSince(started)
@@ -139,24 +152,35 @@ public final class FleetRunner: @unchecked Sendable {
         let sha: String
         var size: Int64?
         var info = stat()
-        if stat(input.path, &info) == 0 { size = Int64(info.st_size) }
+        if RawPath.stat(input.path, &info) == 0 { size = Int64(info.st_size) }
         do { sha = try EvidenceCopy.sha256(ofFile: input.path) } catch {
-            return failure(input.path, size: size, sha: nil, wal: nil, .notADump, error.description, exitCode: 2)
+            // No descriptor left to read it with says nothing about the file.
+            let (status, code) = error.isEnvironmental ? (FleetRowStatus.failed, 1) : (.notADump, 2)
+            return failure(input.path, size: size, sha: nil, wal: nil, status, error.description, exitCode: code)
         }
         let walPath = input.path + "-wal"
-        let wal = FileManager.default.fileExists(atPath: walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
+        let wal = EvidenceFile.exists(walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
         guard ledger.claim(FleetRow.key(sha256: sha, walSha256: wal)) else { return nil }
 
         // Each analysis has a private temporary folder for its evidence copy, removed here even
-        // when the process was killed before it could clean up.
-        let folder = scratch + "/job-\(slot)"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // when the process was killed before it could clean up, and by the analysis itself when
+        // this process is killed (`FleetLifeline`).
+        guard let scratch else {
+            let sentence = DumpError.environment(path: input.path, reason: scratchProblem ?? "").description
+            return failure(input.path, size: size, sha: sha, wal: wal, .failed, sentence, exitCode: 1)
+        }
+        let folder = scratch.path + "/" + FleetLifeline.jobPrefix + "\(slot)"
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+            let sentence = DumpError.environment(path: input.path, reason: DumpError.copyReason(in: scratch.path, errno)).description
+            return failure(input.path, size: size, sha: sha, wal: wal, .failed, sentence, exitCode: 1)
+        }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let child = ChildProcess(executable: settings.executable, arguments: settings.workerArguments + [input.path],
+        var child = ChildProcess(executable: settings.executable, arguments: settings.workerArguments + [input.path],
                                  // One thread per analysis: the jobs are the parallelism.
-                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no",
-                                               ScanThreading.variable: "1"],
+                                 environment: ["TMPDIR": folder, "SWIFT_BACKTRACE": "enable=no", ScanThreading.variable: "1"]
+                                     .merging(lifeline.environment(jobFolder: folder)) { $1 },
                                  timeout: settings.timeout)
+        child.passing = [FleetLifeline.workerDescriptor: lifeline.readEnd]
         let outcome: ChildProcess.Outcome
         do {
             outcome = try startAndWait(child)
@@ -169,6 +193,12 @@ public final class FleetRunner: @unchecked Sendable {
             let lines = text.split(separator: "\n").map(String.init)
             if let first = lines.first, let row = (try? JSONParser.parse(first))?.objectValue,
                let status = row["status"]?.stringValue.flatMap(FleetRowStatus.init(rawValue:)) {
+                // A failure the analysis reported (its copy could not be made…): with the sizes and hashes known here.
+                if status == .failed, let error = row["error"]?.stringValue {
+                    var result = failure(input.path, size: size, sha: sha, wal: wal, .failed, error, exitCode: 1)
+                    result?.peakMB = peakMB
+                    return result
+                }
                 return Result(status: status, row: first, findings: Array(lines.dropFirst()), peakMB: peakMB)
             }
         }

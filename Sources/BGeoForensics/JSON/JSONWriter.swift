@@ -131,6 +131,9 @@ extension JSONWriter {
         case 0x3C where htmlSafe: return "\\u003c"
         case 0x3E where htmlSafe: return "\\u003e"
         case 0x26 where htmlSafe: return "\\u0026"
+        case RawPath.byteScalars:
+            // A file name's byte that is not UTF-8 has no JSON form: shown as the text views show it.
+            return "\\" + TerminalText.visible(value)
         default:
             guard TerminalText.isControl(value) else { return nil }
             let hex = String(value, radix: 16)

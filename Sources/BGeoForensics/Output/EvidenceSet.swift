@@ -44,7 +44,7 @@ public struct EvidenceSet: Sendable {
     /// Device and inode of what `path` names, following symbolic links (nil: nothing there).
     static func identity(of path: String) -> Identity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard RawPath.stat(path, &info) == 0 else { return nil }
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 

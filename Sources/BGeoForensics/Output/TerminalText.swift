@@ -9,12 +9,14 @@ public enum TerminalText {
     /// isolates and marks (U+202E turns `fdp.exe` around), the Unicode line and paragraph
     /// separators, zero-width characters and invisible operators (a uuid with a U+200B inside looks
     /// like another), the byte-order mark, the interlinear annotation marks and the noncharacters
-    /// U+FFFE / U+FFFF.
+    /// U+FFFE / U+FFFF. Also the scalars that carry a file name's bytes that are not UTF-8
+    /// (`RawPath`): no terminal could show those bytes as the name holds them.
     public static func isControl(_ value: UInt32) -> Bool {
         switch value {
         case 0..<0x20, 0x7F...0x9F: return true
         case 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069: return true
         case 0xFEFF, 0xFFF9...0xFFFB, 0xFFFE, 0xFFFF: return true
+        case RawPath.byteScalars: return true
         default: return false
         }
     }
@@ -35,9 +37,10 @@ public enum TerminalText {
         return out
     }
 
-    /// The shown form of one control: `\u{1b}`.
+    /// The shown form of one control: `\u{1b}`; of a file name's byte that is not UTF-8: `\x{ff}`.
     public static func visible(_ value: UInt32) -> String {
-        "\\u{" + String(value, radix: 16) + "}"
+        if let byte = RawPath.byte(standingFor: value) { return RawPath.visible(byte) }
+        return "\\u{" + String(value, radix: 16) + "}"
     }
 
     /// Fields longer than this many characters are shortened by `field`.
@@ -74,6 +77,7 @@ public enum TerminalText {
                     if last == 0x80, (0x8B...0x8F).contains(byte) || (0xA8...0xAE).contains(byte) { return true }  // U+200B…200F, U+2028…202E
                     if last == 0x81, (0xA0...0xA9).contains(byte) { return true }  // U+2060…2069
                 }
+                if last == 0xF4, byte == 0x8F { return true }  // U+10F000…: may be a raw byte of a file name (RawPath)
                 if beforeLast == 0xEF {
                     if last == 0xBB, byte == 0xBF { return true }  // U+FEFF
                     if last == 0xBF, (0xB9...0xBB).contains(byte) || byte >= 0xBE { return true }  // U+FFF9…FFFB, U+FFFE/F

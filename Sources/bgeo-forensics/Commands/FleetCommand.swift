@@ -15,7 +15,8 @@ enum FleetCommand: CLICommand {
             SHA-256, format, schema, device, time span, queue depth by kind and the oldest pending
             record, log rows, findings (code, severity, count, first/last time), recorded vs
             replayed odometer, warnings, config highlights. An input that is not a dump gets a row
-            with the sentence and exit code 2 (status not_a_dump). Rows are appended as inputs
+            with the sentence and exit code 2 (status not_a_dump); a TMPDIR that is full or not
+            a folder fails the analysis instead (status failed, retried). Rows are appended as inputs
             finish (in that order); re-running with the same -o skips the dumps already there (by
             SHA-256), retries failed ones and repairs a line cut short by a kill. Secrets are
             redacted unless --show-secrets. A progress bar on a terminal.
@@ -103,6 +104,8 @@ enum FleetCommand: CLICommand {
     /// `fleet --worker FILE`: the analysis of one input, in this process — its row, then one line
     /// per finding, on stdout. The parent reads them; a crash here is the parent's failed row.
     static func worker(_ path: String, memoryLimit: UInt64?, showSecrets: Bool) -> Int32 {
+        // First: from here on, the fleet's death ends this analysis and removes its folder.
+        FleetLifeline.watchInWorker()
         if let memoryLimit, memoryLimit > 0 {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimit), rlim_max: rlim_t(memoryLimit))
             _ = setrlimit(Int32(RLIMIT_AS.rawValue), &limit)

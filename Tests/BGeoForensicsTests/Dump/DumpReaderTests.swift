@@ -164,6 +164,20 @@ import Testing
         }
     }
 
+    /// A private folder that cannot be made (its parent is a regular file: even root cannot make a
+    /// folder there) is the machine's failure, naming the folder and the reason, not the dump's:
+    /// `environment`, never `unreadable` (which `fleet` took for "not a dump").
+    @Test func aPrivateCopyThatCannotBeMadeIsTheMachinesFailure() throws {
+        let dir = TestDirectory("no-private-folder")
+        let file = dir.file("a-file")
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        for parent in [file, file + "/sub"] {
+            let error = #expect(throws: DumpError.self) { try Dump(path: ReportFixture.dumpPath, privateParent: parent) }
+            #expect(error?.description == "\(ReportFixture.dumpPath) was not read: its private copy cannot be made in \(parent) "
+                + "(Not a directory); set TMPDIR to a writable folder with room.")
+        }
+    }
+
     /// A file cut in half is read up to the cut (it was refused whole), with one warning that
     /// says how much is missing and which table may be incomplete; only a cut inside the first
     /// page (no schema left) is refused, with one sentence.

@@ -142,3 +142,41 @@ import Testing
         #expect(line.contains("ETA 11 s"))
     }
 }
+
+extension FleetPartsTests {
+    /// A file whose name is not UTF-8 (bytes 0xFF 0xFE, made with the C API) was missing from the
+    /// walk (FileManager drops it): it is an input, and its row shows the bytes as `\x{ff}` and
+    /// carries them exactly, base64, in `pathBytes`.
+    @Test func walkFindsANameThatIsNotUTF8AndItsRowCarriesItsBytes() throws {
+        let root = FleetPartsTests.directory.file("bytes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let raw = Array(root.utf8) + Array("/a-".utf8) + [0xFF, 0xFE] + Array(".db".utf8)
+        let data = try Data(contentsOf: URL(fileURLWithPath: ReportFixture.dumpPath))
+        let fd = (raw + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        try #require(fd >= 0)
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let inputs = FleetInputs.collect([root], excluding: [])
+        #expect(inputs.count == 1 && inputs.first?.problem == nil)
+        let row = try #require(inputs.first.map { FleetAnalysis.analyse(path: $0.path).row })
+        #expect(row["status"]?.stringValue == "ok")
+        #expect(row.members.map(\.key) == FleetRow.keys)
+        let line = JSONWriter().string(.object(row))
+        #expect(line.hasPrefix("{\"path\":\"\(root)/a-\\\\x{ff}\\\\x{fe}.db\",\"pathBytes\":\"\(Data(raw).base64EncodedString())\""), "\(line.prefix(300))")
+    }
+
+    /// `é.db` written precomposed and decomposed are two files (macOS clients make the second): Swift
+    /// calls the two names equal, and the second got no row.
+    @Test func namesThatOnlyLookEqualAreTwoInputs() throws {
+        let root = FleetPartsTests.directory.file("nf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in ["\u{E9}.db", "e\u{301}.db", "e\u{301}.db-wal"] {
+            let fd = open(root + "/" + name, O_WRONLY | O_CREAT, 0o644)
+            try #require(fd >= 0)
+            close(fd)
+        }
+        let inputs = FleetInputs.collect([root], excluding: [])
+        let names = inputs.map { $0.path.utf8.split(separator: 0x2F).last.map(Array.init) ?? [] }
+        #expect(names == [Array("e\u{301}.db".utf8), Array("\u{E9}.db".utf8)])
+    }
+}
