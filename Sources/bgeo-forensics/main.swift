@@ -13,6 +13,7 @@ let commands: [any CLICommand.Type] = [
         "\(ToolInfo.name) \(ToolInfo.version): read BGeo / LongPing device dumps as evidence, replay them, explain them, re-sync them.",
         "",
         "Usage: \(ToolInfo.name) <command> [arguments] [options]",
+        "       \(ToolInfo.name) --version | -V | version",
         "",
         "Commands:",
     ]
@@ -35,7 +36,7 @@ let commands: [any CLICommand.Type] = [
     let words = Array(RawPath.commandLine().dropFirst())
     guard let first = words.first, first != "--help", first != "-h", first != "help" else {
         if words.count >= 2, words[0] == "help", let command = commands.first(where: { $0.spec.name == words[1] }) {
-            print(command.spec.helpText(), terminator: "")
+            print(command.spec.helpText(width: CommandSupport.stdout.helpWidth), terminator: "")
         } else if words.count >= 2, words[0] == "help" {
             CommandSupport.stderr.line("Unknown command '\(words[1])'.\(suggestion(for: words[1])) Run '\(ToolInfo.name) --help' for the list.")
             CommandSupport.stderr.flush()
@@ -45,19 +46,29 @@ let commands: [any CLICommand.Type] = [
         }
         return words.isEmpty ? 2 : 0
     }
-    if first == "--version" {
+    if ["--version", "-V", "version"].contains(first) {
         print("\(ToolInfo.name) \(ToolInfo.version)")
         return 0
     }
     guard let command = commands.first(where: { $0.spec.name == first }) else {
+        if first.hasPrefix("-") {
+            let hint = Suggestion.closest(to: first, among: ["--version", "--help"]).map { " Did you mean '\($0)'?" } ?? ""
+            CommandSupport.stderr.line("Unknown option '\(first)'.\(hint) Run '\(ToolInfo.name) --help' for the commands and their options.")
+            CommandSupport.stderr.flush()
+            return 2
+        }
         CommandSupport.stderr.line("Unknown command '\(first)'.\(suggestion(for: first)) Run '\(ToolInfo.name) --help' for the list.")
         CommandSupport.stderr.flush()
         return 2
     }
     do {
         let arguments = try command.spec.parse(Array(words.dropFirst()))
+        if let when = try arguments.choice("--color", ColourChoice.allCases.map(\.rawValue)).flatMap(ColourChoice.init(rawValue:)) {
+            CommandSupport.stdout.useColour(when)
+            CommandSupport.stderr.useColour(when)
+        }
         if arguments.flag("--help") {
-            print(command.spec.helpText(), terminator: "")
+            print(command.spec.helpText(width: CommandSupport.stdout.helpWidth), terminator: "")
             return 0
         }
         let code = try command.run(arguments)

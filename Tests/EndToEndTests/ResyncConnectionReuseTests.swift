@@ -17,7 +17,7 @@ import Testing
     static func run(_ dump: String, _ dir: TestDirectory, _ server: ResyncIngestServer, _ ca: TestCertificateAuthority?,
                     _ extra: [String]) throws -> ToolResult {
         let arguments = ["resync", dump, "--work", dir.file("work"), "--url", server.url("/locs"),
-                         "--backoff-initial", "0.01", "--backoff-max", "0.05", "--json"] + extra
+                         "--backoff-initial", "0.01s", "--backoff-max", "0.05s", "--json"] + extra
         return try ca.map { try $0.run(arguments) } ?? ToolRunner.run(arguments)
     }
 

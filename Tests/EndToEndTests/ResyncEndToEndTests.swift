@@ -40,7 +40,7 @@ import Testing
     }
 
     static func resync(_ dump: String, _ dir: TestDirectory, _ extra: [String]) throws -> ToolResult {
-        try ToolRunner.run(["resync", dump, "--work", dir.file("work"), "--backoff-initial", "0.01", "--backoff-max", "0.05"] + extra)
+        try ToolRunner.run(["resync", dump, "--work", dir.file("work"), "--backoff-initial", "0.01s", "--backoff-max", "0.05s"] + extra)
     }
 
     static func summary(_ result: ToolResult) throws -> JSONValue {
@@ -296,7 +296,7 @@ import Testing
         let before = try EvidenceCopy.sha256(ofFile: dump)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ToolRunner.executable)
-        process.arguments = ["resync", dump, "--work", dir.file("work"), "--url", server.url("/locs"), "--backoff-initial", "0.01"]
+        process.arguments = ["resync", dump, "--work", dir.file("work"), "--url", server.url("/locs"), "--backoff-initial", "0.01s"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -137,7 +137,7 @@ import Testing
         // 503 first, then hang-ups: the progress line and the summary keep the last HTTP status.
         let again = try ResyncIngestServer(dir, behaviour: ["paths": ["/locs": ["statuses": [503, "drop"]]]])
         let text = try ToolRunner.run(["resync", dump, "--work", dir.file("work-last-status"), "--url", again.url("/locs"),
-                                       "--max-attempts", "2", "--backoff-initial", "0.01"])
+                                       "--max-attempts", "2", "--backoff-initial", "0.01s"])
         #expect(text.stderr.contains("last: status 503"), "\(text.stderr)")
         #expect(text.stderr.contains("last: no response (reset: ") && text.stderr.contains("last HTTP status 503"), "\(text.stderr)")
         #expect(text.stdout.contains("last HTTP status 503"), "\(text.stdout)")
@@ -255,7 +255,7 @@ import Testing
         // A 30 s backoff is cut short.
         let down = try ResyncIngestServer(dir, behaviour: ["default_status": 503])
         let (waiting, waitOut, _) = try Self.start(["resync", dump, "--work", dir.file("work2"), "--url", down.url("/locs"),
-                                                    "--backoff-initial", "30", "--max-attempts", "2"], dir: dir, tag: "backoff")
+                                                    "--backoff-initial", "30s", "--max-attempts", "2"], dir: dir, tag: "backoff")
         Self.waitFor { down.requests().count == 1 }
         usleep(300_000)
         let sent = Date()

@@ -33,7 +33,7 @@ import Testing
             "batchSync": true, "headers": ["X-Api-Key": .string(ResyncEndToEndTests.apiKey)],
             "authorization": ["accessToken": .string(access)]])
         let result = try ca.run(["resync", dump, "--work", dir.file("work"), "--url", server.url("/locs"), "--max-attempts", "2",
-                                 "--backoff-initial", "0.01", "--json"])
+                                 "--backoff-initial", "0.01s", "--json"])
         #expect(result.exitCode == 3, "\(result.stderr)")
         #expect(elsewhere.requests().isEmpty, "a request reached the redirect target")
         let seen = server.requests()
@@ -66,7 +66,7 @@ import Testing
                               "refreshHeaders": ["X-Api-Key": .string(ResyncEndToEndTests.apiKey)]]])
         let result = try ca.run(["resync", dump, "--work", dir.file("work"), "--url", server.url("/locs"),
                                  "--set", "authorization.refreshUrl=\(server.url("/refresh"))", "--max-attempts", "2",
-                                 "--backoff-initial", "0.01", "--json"])
+                                 "--backoff-initial", "0.01s", "--json"])
         #expect(result.exitCode == 3, "\(result.stderr)")
         #expect(elsewhere.requests().isEmpty, "the refresh request (refresh token, api key) reached the redirect target")
         let seen = server.requests()

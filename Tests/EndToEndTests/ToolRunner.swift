@@ -61,10 +61,11 @@ enum ToolRunner {
 extension ToolRunner {
     /// Runs the tool on a real pseudo-terminal (Python's pty module), as a person at a terminal
     /// would: returns the exit code and everything the terminal showed (stdout and stderr mixed).
-    static func runOnTerminal(_ arguments: [String]) throws -> (exitCode: Int32, shown: String) {
+    /// `setting`: environment variables as `NAME=value` words for env(1).
+    static func runOnTerminal(_ arguments: [String], setting: [String] = []) throws -> (exitCode: Int32, shown: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)", executable] + arguments
+        process.arguments = setting + ["python3", "-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)", executable] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice

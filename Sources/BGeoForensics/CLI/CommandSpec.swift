@@ -51,11 +51,15 @@ public struct CommandSpec: Sendable {
         self.abstract = abstract
         self.discussion = discussion
         self.positionals = positionals
-        self.options = options + [OptionSpec("--help", short: "-h", help: "Show this help.")]
+        self.options = options + [
+            OptionSpec("--color", value: "WHEN", help: "never | auto | always: colour in text views (auto: on a terminal, unless NO_COLOR is set)."),
+            OptionSpec("--help", short: "-h", help: "Show this help."),
+        ]
     }
 
-    /// The help text: usage line, abstract, arguments, options.
-    public func helpText(tool: String = "bgeo-forensics") -> String {
+    /// The help text: usage line, abstract, arguments, options, wrapped to `width` columns (80,
+    /// or the terminal's width when the caller knows it).
+    public func helpText(tool: String = "bgeo-forensics", width: Int = 80) -> String {
         var lines: [String] = []
         let positionalUsage = positionals.map { p in
             let word = p.name + (p.variadic ? "…" : "")
@@ -63,15 +67,18 @@ public struct CommandSpec: Sendable {
         }.joined(separator: " ")
         lines.append("Usage: \(tool) \(name) \(positionalUsage) [options]".replacingOccurrences(of: "  ", with: " "))
         lines.append("")
-        lines.append(abstract)
+        lines.append(contentsOf: CommandSpec.wrap(abstract, width: width))
         if !discussion.isEmpty {
-            lines.append("")
-            lines.append(discussion)
+            // Paragraphs are re-flowed; their hand-made line breaks do not survive a narrow screen.
+            for paragraph in discussion.components(separatedBy: "\n\n") {
+                lines.append("")
+                lines.append(contentsOf: CommandSpec.wrap(paragraph.split(separator: "\n").joined(separator: " "), width: width))
+            }
         }
         if !positionals.isEmpty {
             lines.append("")
             lines.append("Arguments:")
-            for p in positionals { lines.append(CommandSpec.row(p.name, p.help)) }
+            for p in positionals { lines.append(CommandSpec.row(p.name, p.help, width: width)) }
         }
         lines.append("")
         lines.append("Options:")
@@ -79,16 +86,44 @@ public struct CommandSpec: Sendable {
             var left = option.short.map { "\($0), " } ?? ""
             left += option.name
             if let value = option.valueName { left += " \(value)" }
-            lines.append(CommandSpec.row(left, option.help + (option.repeatable ? " (repeatable)" : "")))
+            lines.append(CommandSpec.row(left, option.help + (option.repeatable ? " (repeatable)" : ""), width: width))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func row(_ left: String, _ right: String) -> String {
-        let width = 28
+    /// An option's row: its name in the left column, its help wrapped in the right one.
+    static func row(_ left: String, _ right: String, width: Int = 80) -> String {
+        let column = 28
         let padded = "  " + left
-        if padded.count >= width { return padded + "\n" + String(repeating: " ", count: width) + right }
-        return padded + String(repeating: " ", count: width - padded.count) + right
+        let wrapped = wrap(right, width: max(20, width - column))
+        let indent = String(repeating: " ", count: column)
+        var lines: [String] = []
+        if padded.count >= column {
+            lines.append(padded)
+            lines += wrapped.map { indent + $0 }
+        } else {
+            lines.append(padded + String(repeating: " ", count: column - padded.count) + (wrapped.first ?? ""))
+            lines += wrapped.dropFirst().map { indent + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
     }
 
     /// Parses `arguments` (the words after the command name).

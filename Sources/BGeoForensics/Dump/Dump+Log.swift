@@ -70,6 +70,8 @@ extension Dump {
         let scan = RowScan(columns: "id, ts, level, src, event, message, data, uploaded", table: table,
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
         let needle = query.grep?.lowercased()
+        let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
+        var statusFields: [FieldScanner.Field] = []
         var emitted = 0
         try scanRows(scan) { stmt, rowId in
             if let continuing, !continuing(rowId) { return false }
@@ -86,6 +88,16 @@ extension Dump {
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
+            if let statusScanner {
+                // The status as the row states it: a number (or a string holding one).
+                let status: Int? = stmt.withUTF8(6) { data in
+                    guard let data, statusScanner.scan(data, into: &statusFields) else { return nil }
+                    let field = statusFields[0]
+                    if let number = field.double, number.rounded() == number, abs(number) < 1e6 { return Int(number) }
+                    return field.withStringBytes(in: data) { $0.flatMap { Int(String(decoding: $0, as: UTF8.self)) } }
+                }
+                guard let status, query.statuses.contains(status) else { return true }
+            }
             let quick = needle == nil ? handledWithoutText : nil
             let row = LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)
             // Checked here before anything else sees the row, unless the handler checks what it takes.

@@ -34,6 +34,11 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
         case .empty(let path):
             return "\(path) is empty (0 bytes), so it is not a bgeo.db or LongPing dump."
         case .notADatabase(let path):
+            // A companion named by mistake: name the database to open instead.
+            if let database = DumpError.database(ofCompanion: path) {
+                let kind = path.hasSuffix("-wal") ? "write-ahead log" : path.hasSuffix("-shm") ? "shared-memory index" : "rollback journal"
+                return "\(path) is the \(kind) of \(database), not a database itself: open \(database) (the files beside it are read with it)."
+            }
             return "\(path) is not an SQLite database, so it is not a bgeo.db or LongPing dump."
         case .damaged(let path, let reason):
             return "\(path) is a damaged or truncated SQLite database (\(reason))."
@@ -45,6 +50,14 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
         case .environment(let path, let reason):
             return "\(path) was not read: \(reason)."
         }
+    }
+
+    /// `x.db` for `x.db-wal`, `x.db-shm` or `x.db-journal`; nil for any other name.
+    static func database(ofCompanion path: String) -> String? {
+        for suffix in ["-wal", "-shm", "-journal"] where path.hasSuffix(suffix) && path.count > suffix.count {
+            return String(path.dropLast(suffix.count))
+        }
+        return nil
     }
 
     /// True for `environment`: the input may well be a dump, so a later run should try it again.

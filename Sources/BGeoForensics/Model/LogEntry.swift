@@ -85,6 +85,9 @@ public struct LogQuery: Sendable {
     public var until: Double?
     /// Case-insensitive substring of message or data.
     public var grep: String?
+    /// Only rows whose data states one of these HTTP statuses (`status`: http.response,
+    /// auth.refresh.result, queue.drop, log.upload); empty: no filter.
+    public var statuses: Set<Int> = []
     /// Whether `tsText`, `src`, `message` and `dataText` are filled in. Counting scans (inspect)
     /// skip them: building those strings is most of a million-row scan's cost.
     public var includeText = true

@@ -14,12 +14,34 @@ public final class TextOutput: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
-    /// True when the descriptor is a terminal (colour, progress bars, aligned tables).
+    /// True when the descriptor is a terminal (progress bars, aligned tables).
     public let isTerminal: Bool
+    /// Whether the tool's own colour codes are written: on a terminal unless `NO_COLOR` is set (to
+    /// any value, as no-color.org asks) or `TERM` is `dumb`; `--color` overrides (`useColour`).
+    public private(set) var usesColour: Bool
+
     public init(fd: Int32) {
         self.fd = fd
         isTerminal = isatty(fd) == 1
+        let environment = ProcessInfo.processInfo.environment
+        usesColour = isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         buffer.reserveCapacity(capacity)
+    }
+
+    /// The width help text is wrapped to: `COLUMNS` on a terminal when the shell exports it
+    /// (between 40 and 200), else 80. (ioctl's TIOCGWINSZ is a variadic C call Swift cannot make.)
+    public var helpWidth: Int {
+        guard isTerminal, let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text) else { return 80 }
+        return min(200, max(40, columns))
+    }
+
+    /// `--color WHEN`: `always`, `never`, or `auto` (the default described at `usesColour`).
+    public func useColour(_ choice: ColourChoice) {
+        switch choice {
+        case .always: usesColour = true
+        case .never: usesColour = false
+        case .auto: break
+        }
     }
 
     public static let standardOutput = TextOutput(fd: 1)
@@ -28,7 +50,7 @@ public final class TextOutput: @unchecked Sendable {
     /// Writes text for a human view.
     public func write(_ text: String) {
         if TerminalText.needsEscaping(text, keepingNewlines: true) {
-            append(TerminalText.forTextView(text, colour: isTerminal, keepingNewlines: true, longestRun: .max))
+            append(TerminalText.forTextView(text, colour: usesColour, keepingNewlines: true, longestRun: .max))
         } else {
             append(text)
         }
@@ -96,4 +118,9 @@ public final class TextOutput: @unchecked Sendable {
     }
 
     deinit { flush() }
+}
+
+/// `--color never|auto|always`, accepted by every command.
+public enum ColourChoice: String, Sendable, CaseIterable {
+    case never, auto, always
 }

@@ -11,7 +11,7 @@ enum LocationsCommand: CLICommand {
             CommandSupport.untilOption("records"),
             OptionSpec("--uuid", value: "UUID", help: "Only the record with this uuid."),
             OptionSpec("--kind", value: "KIND", help: "location | geofence."),
-            OptionSpec("--limit", value: "N", help: "At most N records."),
+            OptionSpec("--limit", value: "N", help: "At most N records (0 = all, as in every command)."),
             CommandSupport.formatOption(),
             CommandSupport.jsonFormatOption,
             CommandSupport.showSecretsOption,
@@ -22,21 +22,20 @@ enum LocationsCommand: CLICommand {
         let window = try arguments.timeWindow()
         let query = QueueQuery(
             since: window.since, until: window.until, uuid: arguments.value("--uuid"),
-            limit: try arguments.int("--limit", range: 0...Int.max),
+            // One meaning of --limit 0 across commands: no limit (logs reads it the same way).
+            limit: try arguments.int("--limit", range: 0...Int.max).flatMap { $0 == 0 ? nil : $0 },
             kind: try arguments.choice("--kind", ["location", "geofence"]).flatMap(RecordKind.init(rawValue:)))
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let writer = RowWriter(format: format, columns: LocationListing.columns, output: CommandSupport.stdout)
-        if query.limit != 0 {
-            dump.forEachRecord(query) { record in
-                writer.row(cells: LocationListing.cells(record, redactor: redactor),
-                           json: LocationListing.json(record, redactor: redactor))
-            }
+        dump.forEachRecord(query) { record in
+            writer.row(cells: LocationListing.cells(record, redactor: redactor),
+                       json: LocationListing.json(record, redactor: redactor))
         }
         writer.finish()
         if writer.count == 0 {
             let filters = CommandSupport.typedFilters(arguments, ["--since", "--until", "--uuid", "--kind", "--limit"])
-            CommandSupport.stderr.line(query.limit == 0 ? "--limit 0: no records listed." : EmptyListingNote.queue(dump, filters: filters))
+            CommandSupport.stderr.line(EmptyListingNote.queue(dump, filters: filters))
         } else if format == .table, CommandSupport.stdout.isTerminal {
             CommandSupport.stderr.line("\(writer.count) record\(writer.count == 1 ? "" : "s").")
         }

@@ -14,6 +14,7 @@ enum LogsCommand: CLICommand {
             CommandSupport.sinceOption("rows"),
             CommandSupport.untilOption("rows"),
             OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive)."),
+            OptionSpec("--status", value: "CODE", repeatable: true, help: "Only rows whose data states this HTTP status (http.response, auth.refresh.result, queue.drop, log.upload); 0 is a network error."),
             OptionSpec("--oldest-first", help: "Oldest first instead."),
             CommandSupport.formatOption(),
             CommandSupport.jsonFormatOption,
@@ -31,11 +32,17 @@ enum LogsCommand: CLICommand {
         }
         let limit = try arguments.int("--limit", range: 0...Int.max) ?? 500
         let window = try arguments.timeWindow()
-        let query = LogQuery(order: arguments.flag("--oldest-first") ? .oldestFirst : .newestFirst,
+        var query = LogQuery(order: arguments.flag("--oldest-first") ? .oldestFirst : .newestFirst,
                              limit: limit == 0 ? nil : limit, maxLevel: level,
                              events: arguments.all("--event").flatMap { $0.split(separator: ",").map(String.init) },
                              src: arguments.value("--src"), since: window.since,
                              until: window.until, grep: arguments.value("--grep"))
+        for text in arguments.all("--status").flatMap({ $0.split(separator: ",").map(String.init) }) {
+            guard let code = Int(text), (0...999).contains(code) else {
+                throw UsageError(message: "--status takes an HTTP status code such as 401 or 0 (network error), not '\(text)'")
+            }
+            query.statuses.insert(code)
+        }
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
@@ -44,7 +51,7 @@ enum LogsCommand: CLICommand {
         }
         writer.finish()
         if writer.count == 0 {
-            let filters = CommandSupport.typedFilters(arguments, ["--level", "--event", "--src", "--since", "--until", "--grep"])
+            let filters = CommandSupport.typedFilters(arguments, ["--level", "--event", "--src", "--since", "--until", "--grep", "--status"])
             CommandSupport.stderr.line(EmptyListingNote.log(dump, query: query, filters: filters))
         }
         CommandSupport.reportWarnings(dump)

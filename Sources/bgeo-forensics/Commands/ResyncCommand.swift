@@ -24,8 +24,8 @@ enum ResyncCommand: CLICommand {
                        help: "Override a config key; dotted paths, e.g. authorization.refreshUrl=https://…"),
             OptionSpec("--config", value: "FILE.json", help: "Merge a JSON config over the dump's recorded config."),
             OptionSpec("--policy", value: "POLICY", help: "bgeo | longping (default: the dump's engine)."),
-            OptionSpec("--backoff-initial", value: "S", help: "First backoff delay in seconds (policy default 5 / 10)."),
-            OptionSpec("--backoff-max", value: "S", help: "Backoff cap in seconds (policy default 300 / 900)."),
+            OptionSpec("--backoff-initial", value: "DURATION", help: "First backoff delay, with a unit: 1s, 0.5s (policy default 5s / 10s)."),
+            OptionSpec("--backoff-max", value: "DURATION", help: "Backoff cap, with a unit: 60s, 5m (policy default 5m / 15m)."),
             OptionSpec("--max-attempts", value: "N", help: "Stop after N consecutive failed attempts (records stay queued)."),
             OptionSpec("--deadline", value: "DURATION", help: "Stop after DURATION (e.g. 90s, 15m); records stay queued."),
             OptionSpec("--logs", help: "Log lane: re-upload log_entries not yet uploaded to --log-url (the recorded logUrl only with --to-recorded-url)."),
@@ -41,11 +41,9 @@ enum ResyncCommand: CLICommand {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let stderr = CommandSupport.stderr
         let policyName = try arguments.choice("--policy", UploadPolicy.Engine.allCases.map(\.rawValue))
-        let backoffInitial = try arguments.double("--backoff-initial")
-        let backoffMax = try arguments.double("--backoff-max")
-        for (name, value) in [("--backoff-initial", backoffInitial), ("--backoff-max", backoffMax)] {
-            if let value, value < 0 { throw UsageError(message: "\(name) must not be negative") }
-        }
+        // Durations take a unit, as every duration option does (--deadline, --gap).
+        let backoffInitial = try arguments.duration("--backoff-initial")
+        let backoffMax = try arguments.duration("--backoff-max")
         let maxAttempts = try arguments.int("--max-attempts", range: 1...Int.max)
         let deadline = try arguments.duration("--deadline")
         let dryRunCount = try arguments.int("--requests", range: 1...10_000) ?? 3

@@ -72,7 +72,7 @@ enum TimelineCommand: CLICommand {
             output.flush()
         default:
             let output = CommandSupport.stdout
-            let renderer = TimelineTextRenderer(colour: output.isTerminal, allGaps: arguments.flag("--all-gaps"))
+            let renderer = TimelineTextRenderer(colour: output.usesColour, allGaps: arguments.flag("--all-gaps"))
             for line in renderer.lines(timeline, findingsOnly: findingsOnly) { output.line(line) }
             output.flush()
         }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// Issue 26, items 3 and 4: one meaning per option across commands, and the conventions a
+/// command-line user expects (NO_COLOR, --color, -V / version, suggestions, 80-column help,
+/// logs --status).
+@Suite struct CommandConventionsTests {
+    static let samples = ReportE2E.packageRoot + "/Samples"
+
+    @Test func limitZeroMeansNoLimitInEveryListing() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        let locations = try ToolRunner.run(["locations", path, "--limit", "0", "--format", "ndjson"])
+        #expect(locations.exitCode == 0)
+        #expect(locations.stdout.split(separator: "\n").count == 400, "locations --limit 0 listed \(locations.stdout.split(separator: "\n").count)")
+        let logs = try ToolRunner.run(["logs", path, "--limit", "0", "--format", "ndjson"])
+        #expect(logs.stdout.split(separator: "\n").count == 1734)
+    }
+
+    @Test func everyDurationOptionTakesAUnitAndSaysSoTheSameWay() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        for (option, extra) in [("--backoff-initial", ["resync", path, "--dry-run"]), ("--backoff-max", ["resync", path, "--dry-run"]),
+                                ("--deadline", ["resync", path, "--dry-run"]), ("--gap", ["timeline", path])] {
+            let bare = try ToolRunner.run(extra + [option, "15"])
+            #expect(bare.exitCode == 2, "\(option) 15: \(bare.stderr)")
+            #expect(bare.stderr.contains("\(option) needs a unit: 15s, 15m or 15h?"), "\(option): \(bare.stderr)")
+        }
+    }
+
+    @Test func colourFollowsNoColorAndTheColorOption() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        // A colour (SGR) sequence; the progress line's own line clearing is not colour.
+        func coloured(_ text: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            for i in scalars.indices where scalars[i] == "\u{1b}" && i + 1 < scalars.count && scalars[i + 1] == "[" {
+                var j = i + 2
+                while j < scalars.count, ("0"..."9").contains(scalars[j]) || scalars[j] == ";" { j += 1 }
+                if j < scalars.count, scalars[j] == "m" { return true }
+            }
+            return false
+        }
+        // The test runner itself sets NO_COLOR: each run says what it wants.
+        let terminal = try ToolRunner.runOnTerminal(["timeline", path, "--findings-only"], setting: ["-u", "NO_COLOR", "TERM=xterm"])
+        #expect(terminal.exitCode == 0 && coloured(terminal.shown), "no colour on a terminal")
+        let plain = try ToolRunner.runOnTerminal(["timeline", path, "--findings-only"], setting: ["TERM=xterm", "NO_COLOR=1"])
+        #expect(plain.exitCode == 0 && !coloured(plain.shown), "NO_COLOR=1 ignored")
+        let empty = try ToolRunner.runOnTerminal(["timeline", path, "--findings-only"], setting: ["TERM=xterm", "NO_COLOR="])
+        #expect(!coloured(empty.shown), "NO_COLOR set to any value means no colour")
+        let never = try ToolRunner.runOnTerminal(["timeline", path, "--findings-only", "--color", "never"], setting: ["-u", "NO_COLOR", "TERM=xterm"])
+        #expect(!coloured(never.shown))
+        let always = try ToolRunner.run(["timeline", path, "--findings-only", "--color", "always"])
+        #expect(always.exitCode == 0 && coloured(always.stdout), "--color always on a pipe")
+        let bad = try ToolRunner.run(["timeline", path, "--color", "sometimes"])
+        #expect(bad.exitCode == 2 && bad.stderr.contains("--color"))
+    }
+
+    @Test func versionHasItsThreeSpellingsAndMistypesGetASuggestion() throws {
+        for word in ["--version", "-V", "version"] {
+            let run = try ToolRunner.run([word])
+            #expect(run.exitCode == 0 && run.stdout == "\(ToolInfo.name) \(ToolInfo.version)\n", "\(word)")
+        }
+        let typo = try ToolRunner.run(["--versoin"])
+        #expect(typo.exitCode == 2 && typo.stderr.contains("Did you mean '--version'?"), "\(typo.stderr)")
+        let command = try ToolRunner.run(["timelin"])
+        #expect(command.exitCode == 2 && command.stderr.contains("Did you mean 'timeline'?"))
+        let option = try ToolRunner.run(["timeline", Self.samples + "/healthy-day.db", "--findings-onyl"])
+        #expect(option.exitCode == 2 && option.stderr.contains("did you mean '--findings-only'?"), "\(option.stderr)")
+    }
+
+    @Test func everyHelpFitsEightyColumns() throws {
+        let overview = try ToolRunner.run(["--help"])
+        let listing = overview.stdout.components(separatedBy: "Commands:").last ?? ""
+        let names = listing.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  ") else { return nil }
+            return line.split(separator: " ").first.map(String.init)
+        }
+        #expect(names.count >= 12)
+        for name in names {
+            let help = try ToolRunner.run([name, "--help"])
+            #expect(help.exitCode == 0)
+            for line in help.stdout.split(separator: "\n") {
+                #expect(line.count <= 80, "\(name) --help: \(line.count) columns: \(line)")
+            }
+            #expect(help.stdout.contains("--color WHEN"), "\(name) lacks --color")
+        }
+    }
+
+    @Test func logsStatusKeepsOnlyRowsThatStateThatStatus() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        let run = try ToolRunner.run(["logs", path, "--limit", "0", "--status", "401", "--format", "ndjson"])
+        #expect(run.exitCode == 0)
+        let rows = run.stdout.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
+        #expect(rows.count > 100)
+        for row in rows {
+            let data = row?["data"]
+            #expect(data?["status"]?.intValue == 401, "\(String(describing: row))")
+        }
+        let events = Set(rows.compactMap { $0?["event"]?.stringValue })
+        #expect(events == ["http.response", "auth.refresh.result"], "\(events)")
+        let two = try ToolRunner.run(["logs", path, "--limit", "0", "--status", "401", "--status", "400", "--format", "ndjson"])
+        #expect(two.stdout.split(separator: "\n").count > rows.count)
+        let bad = try ToolRunner.run(["logs", path, "--status", "abc"])
+        #expect(bad.exitCode == 2 && bad.stderr.contains("--status takes an HTTP status code"))
+    }
+}
+
+extension CommandConventionsTests {
+    /// `inspect bgeo.db-wal` named the WAL "not an SQLite database"; it now names the database.
+    @Test func aCompanionFileNamesTheDatabaseToOpen() throws {
+        let wal = Self.samples + "/wal-mode.db-wal"
+        let run = try ToolRunner.run(["inspect", wal])
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("is the write-ahead log of \(Self.samples)/wal-mode.db, not a database itself: open \(Self.samples)/wal-mode.db"),
+                "\(run.stderr)")
+    }
+}
