@@ -6,11 +6,12 @@ let commands: [any CLICommand.Type] = [
     InspectCommand.self, LocationsCommand.self, LogsCommand.self, ReplayCommand.self, TimelineCommand.self,
     ReportCommand.self, GPXCommand.self, ExportCommand.self, FleetCommand.self, ResyncCommand.self, SanitizeCommand.self,
     SimulateCommand.self,
+    CompletionsCommand.self, ManPageCommand.self,
 ]
 
 @MainActor func overview() -> String {
     var lines = [
-        "\(ToolInfo.name) \(ToolInfo.version): read BGeo / LongPing device dumps as evidence, replay them, explain them, re-sync them.",
+        "\(ToolInfo.name) \(ToolInfo.version): \(ToolInfo.summary)",
         "",
         "Usage: \(ToolInfo.name) <command> [arguments] [options]",
         "       \(ToolInfo.name) --version | -V | version",
