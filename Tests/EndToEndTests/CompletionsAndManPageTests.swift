@@ -13,7 +13,8 @@ import Testing
         return names.map { name in
             let help = (try? ToolRunner.run([name, "--help"]).stdout) ?? ""
             let rows = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Options:" }.dropFirst()
-            let options = rows.flatMap { row -> [String] in
+            // An option's own row starts "  -"; its help's wrapped lines are indented further.
+            let options = rows.filter { $0.hasPrefix("  -") }.flatMap { row -> [String] in
                 let words = row.split(separator: " ").prefix(3).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
                 return words.prefix { $0.hasPrefix("-") }
             }

@@ -66,7 +66,7 @@ import Testing
         #expect(try Set(complete(["bgeo-forensics", ""])) == ["timeline", "fleet", "simulate", "help", "--help", "-h", "--version"])
         #expect(try complete(["bgeo-forensics", "help", "fl"]) == ["fleet"])
         #expect(try complete(["bgeo-forensics", "timeline", "--s"]) == ["--since", "--set"])
-        #expect(try Set(complete(["bgeo-forensics", "fleet", "-"])) == ["--jobs", "-j", "--json", "--help", "-h"])
+        #expect(try Set(complete(["bgeo-forensics", "fleet", "-"])) == ["--jobs", "-j", "--json", "--color", "--help", "-h"])
         #expect(try Set(complete(["bgeo-forensics", "timeline", "a"])) == ["a.db", "adir"], "DUMP: files")
         #expect(try complete(["bgeo-forensics", "timeline", "-o", "a"]).contains("a.db"), "FILE: files")
         #expect(try complete(["bgeo-forensics", "timeline", "--work", "a"]) == ["adir"], "DIR: folders only")
