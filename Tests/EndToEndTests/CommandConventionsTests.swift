@@ -114,3 +114,18 @@ extension CommandConventionsTests {
                 "\(run.stderr)")
     }
 }
+
+extension CommandConventionsTests {
+    /// A missing --config file was "cannot read 'nope.json'" in replay and "nope.json: cannot be
+    /// read" in resync; both now say the same sentence, naming the reason.
+    @Test func aMissingConfigFileIsNoSuchFileInEveryCommand() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        let folder = TestDirectory("config")
+        for words in [["replay", path], ["resync", path, "--dry-run"]] {
+            let missing = try ToolRunner.run(words + ["--config", "nope.json"])
+            #expect(missing.exitCode == 2 && missing.stderr.contains("--config nope.json: no such file"), "\(words[0]): \(missing.stderr)")
+            let dir = try ToolRunner.run(words + ["--config", folder.path])
+            #expect(dir.exitCode == 2 && dir.stderr.contains("a folder, not a JSON file"), "\(words[0]): \(dir.stderr)")
+        }
+    }
+}

@@ -75,14 +75,7 @@ public struct ReplayConfiguration: Sendable {
     /// Merges a JSON config file's object over this config (`--config FILE.json`). A file holding
     /// `{"config": {...}}` (a saved state value) is unwrapped.
     public mutating func apply(configFile path: String) throws(UsageError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(message: "--config: cannot read '\(path)'")
-        }
-        let value: JSONValue
-        do { value = try JSONParser.parse(String(decoding: data, as: UTF8.self)) } catch {
-            throw UsageError(message: "--config: '\(path)' is not valid JSON (\(error))")
-        }
-        guard var object = value.objectValue else { throw UsageError(message: "--config: '\(path)' must hold a JSON object") }
+        var object = try ConfigFile.object(at: path)
         if let inner = object.valueIgnoringCase("config")?.objectValue,
            !FilterConfig.keys.contains(where: { object.valueIgnoringCase($0) != nil }) {
             object = inner

@@ -13,16 +13,9 @@ public enum ResyncSetup {
         var config = recorded
         var named = SDKConfig()
         if let configFile {
-            guard let data = FileManager.default.contents(atPath: configFile) else {
-                throw ResyncSettings.Invalid(description: "--config \(configFile): cannot be read")
-            }
-            let text = String(decoding: data, as: UTF8.self)
-            let parsed: JSONValue
-            do { parsed = try JSONParser.parse(text) } catch {
-                throw ResyncSettings.Invalid(description: "--config \(configFile): \(error.description)")
-            }
-            guard let object = parsed.objectValue else {
-                throw ResyncSettings.Invalid(description: "--config \(configFile): not a JSON object")
+            let object: JSONObject
+            do { object = try ConfigFile.object(at: configFile) } catch {
+                throw ResyncSettings.Invalid(description: error.message)
             }
             try SDKConfigSchema.check(config: object, file: configFile)
             config.merge(object)
