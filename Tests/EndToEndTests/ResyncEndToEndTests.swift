@@ -47,6 +47,20 @@ import Testing
         try JSONParser.parse(result.stdout)
     }
 
+    /// Without a terminal the last progress line was printed twice (issue 26).
+    @Test func withoutATerminalNoProgressLineIsRepeated() throws {
+        let dir = TestDirectory("resync-progress")
+        // Long enough (> 2 s) for the plain lines' timer to print the last one before the end does.
+        let dump = try Self.makeDump(dir, count: 60, config: [:])
+        let server = try ResyncIngestServer(dir, behaviour: ["delay_ms": 45])
+        let result = try Self.resync(dump, dir, ["--url", server.url("/locs")])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("locations: ") }
+        #expect(!progress.isEmpty, "\(result.stderr)")
+        let counts = progress.map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+        for (a, b) in zip(counts, counts.dropFirst()) { #expect(a != b, "repeated: \(a)\n\(result.stderr)") }
+    }
+
     // MARK: body shapes
 
     @Test func defaultSingleRecordBodyIsTheStoredRecordVerbatim() throws {

@@ -306,6 +306,8 @@ final class ProgressRenderer {
     private let output: TextOutput
     private let tty: Bool
     private var lastPlain = -10.0
+    /// The last plain line: the engine reports the end of a lane more than once, shown once.
+    private var lastPlainText: String?
     /// The failure the last plain line showed: a new one gets a line at once.
     private var lastShownFailure: ResyncFailure?
     private var barShown = false
@@ -345,6 +347,10 @@ final class ProgressRenderer {
                 output.flush()
             } else if p.elapsed - lastPlain >= 2 || p.remaining == 0 || p.backoff > 0
                         || (p.failing != nil && p.failing != lastShownFailure) {
+                // The rate and ETA move with time; the counts say whether anything happened.
+                let counts = "\(p.lane) \(done) \(p.remaining) \(p.quarantined) \(p.requests) \(p.backoff) \(p.failing?.short ?? "")"
+                guard counts != lastPlainText else { return }
+                lastPlainText = counts
                 lastPlain = p.elapsed
                 lastShownFailure = p.failing
                 output.line(text)
