@@ -129,3 +129,23 @@ extension CommandConventionsTests {
         }
     }
 }
+
+extension CommandConventionsTests {
+    /// Issue 26, item 2: `--dry-run` sends nothing, so it refuses nothing: it shows the requests and
+    /// says what a real run would refuse, with the flag that fixes it. A real run still refuses.
+    @Test func aDryRunShowsWhatARealRunWouldRefuseInsteadOfRefusing() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        let work = TestDirectory("dry-run-targets")
+        let dry = try ToolRunner.run(["resync", path, "--work", work.file("w"), "--url", "http://127.0.0.1:9/x", "--dry-run", "--requests", "1"])
+        #expect(dry.exitCode == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("POST http://127.0.0.1:9/x"))
+        #expect(dry.stdout.contains("# a real run would refuse: the dump's authorization.refreshUrl is"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("--set authorization.refreshUrl=URL"))
+        let noURL = try ToolRunner.run(["resync", path, "--work", work.file("w"), "--dry-run", "--requests", "1"])
+        #expect(noURL.exitCode == 0 && noURL.stdout.contains("a real run would refuse: no --url given"), "\(noURL.stdout)")
+        #expect(noURL.stdout.contains("--to-recorded-url"))
+        let real = try ToolRunner.run(["resync", path, "--work", work.file("w"), "--url", "http://127.0.0.1:9/x"])
+        #expect(real.exitCode == 2 && real.stderr.contains("another origin"), "\(real.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.file("w/work.db")), "a refused run made a working copy")
+    }
+}

@@ -32,49 +32,70 @@ public struct ResyncTargets: Sendable, Equatable {
     /// The option that names the endpoint of `logLane`.
     static func option(logLane: Bool) -> String { logLane ? "--log-url" : "--url" }
 
-    /// Decides the endpoints, or says (exit 2) why it will not.
+    /// What a run would do with these settings: the endpoints it can show, and every reason a real
+    /// run would refuse to send, each naming the flag that fixes it. `decide` refuses on the first;
+    /// `--dry-run` prints them all and still shows the requests (it sends nothing).
+    public struct Plan: Sendable, Equatable {
+        /// nil when no usable endpoint URL is known at all.
+        public var targets: ResyncTargets?
+        public var refusals: [String]
+    }
+
+    /// The one place the endpoint rules live (see the type's comment).
     /// - Parameters:
     ///   - settings: the effective settings (dump, then the operator's overrides).
     ///   - named: the operator's own overrides alone (`ResyncSetup.effectiveConfig`'s `named`).
     ///   - toRecorded: `--to-recorded-url`: the dump's recorded endpoints may be used.
-    public static func decide(settings: ResyncSettings, named: SDKConfig, toRecorded: Bool,
-                              logLane: Bool) throws(ResyncSettings.Invalid) -> ResyncTargets {
+    public static func plan(settings: ResyncSettings, named: SDKConfig, toRecorded: Bool, logLane: Bool) -> Plan {
         let key = logLane ? "logUrl" : "url"
         let option = option(logLane: logLane)
         let chosen = logLane ? settings.logURL : settings.url
         let givenByOperator = named[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        let url: String
+        var refusals: [String] = []
+        var url: String?
         if let givenByOperator {
             url = givenByOperator
         } else if let recorded = chosen {
-            guard toRecorded else {
-                throw ResyncSettings.Invalid(description: "no \(option) given. The dump records \(key) \(recorded) — the customer's "
+            url = recorded
+            if !toRecorded {
+                refusals.append("no \(option) given. The dump records \(key) \(recorded) — the customer's "
                     + "own endpoint, which would receive their records and credentials. To send there on purpose, run again with "
                     + "--to-recorded-url; to send elsewhere, pass \(option) URL")
             }
-            url = recorded
         } else {
-            throw ResyncSettings.Invalid(description: "no endpoint: pass \(option) URL (the dump's config has no \(key))")
+            refusals.append("no endpoint: pass \(option) URL (the dump's config has no \(key))")
         }
-        guard HTTPClient.target(url) != nil else {
-            throw ResyncSettings.Invalid(description: "the \(key) '\(url)' is not an http:// or https:// URL; pass \(option) URL")
+        if let given = url, HTTPClient.target(given) == nil {
+            refusals.append("the \(key) '\(given)' is not an http:// or https:// URL; pass \(option) URL")
+            url = nil
         }
         var refreshURL: String?
         if let refresh = settings.authorization?.refreshURL {
             let namedRefresh = named["authorization"]?.objectValue?.valueIgnoringCase("refreshUrl")?.stringValue
-            guard HTTPClient.target(refresh) != nil else {
-                throw ResyncSettings.Invalid(description: "authorization.refreshUrl '\(refresh)' is not an http:// or https:// URL; "
+            if HTTPClient.target(refresh) == nil {
+                refusals.append("authorization.refreshUrl '\(refresh)' is not an http:// or https:// URL; "
                     + "pass --set authorization.refreshUrl=URL")
+            } else {
+                if namedRefresh == nil, !toRecorded, let url, origin(refresh) != origin(url) {
+                    refusals.append("the dump's authorization.refreshUrl is \(refresh), another origin than "
+                        + "\(origin(url)): a token refresh would send the customer's refresh token there. Name the refresh endpoint "
+                        + "with --set authorization.refreshUrl=URL (or =null to send without refreshing), or run with --to-recorded-url to use "
+                        + "the recorded one")
+                }
+                refreshURL = refresh
             }
-            if namedRefresh == nil, !toRecorded, origin(refresh) != origin(url) {
-                throw ResyncSettings.Invalid(description: "the dump's authorization.refreshUrl is \(refresh), another origin than "
-                    + "\(origin(url)): a token refresh would send the customer's refresh token there. Name the refresh endpoint "
-                    + "with --set authorization.refreshUrl=URL (or =null to send without refreshing), or run with --to-recorded-url to use "
-                    + "the recorded one")
-            }
-            refreshURL = refresh
         }
-        return ResyncTargets(lane: logLane ? "logs" : "locations", url: url, refreshURL: refreshURL)
+        let targets = url.map { ResyncTargets(lane: logLane ? "logs" : "locations", url: $0, refreshURL: refreshURL) }
+        return Plan(targets: targets, refusals: refusals)
+    }
+
+    /// Decides the endpoints, or says (exit 2) why it will not: the plan's first refusal.
+    public static func decide(settings: ResyncSettings, named: SDKConfig, toRecorded: Bool,
+                              logLane: Bool) throws(ResyncSettings.Invalid) -> ResyncTargets {
+        let plan = plan(settings: settings, named: named, toRecorded: toRecorded, logLane: logLane)
+        if let refusal = plan.refusals.first { throw ResyncSettings.Invalid(description: refusal) }
+        guard let targets = plan.targets else { throw ResyncSettings.Invalid(description: "no endpoint: pass \(option(logLane: logLane)) URL") }
+        return targets
     }
 
     /// The line printed before anything is sent.

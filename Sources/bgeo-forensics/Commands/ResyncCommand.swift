@@ -104,6 +104,15 @@ enum ResyncCommand: CLICommand {
         }
 
         // Before anything can be sent: where to (never guessed), and headers that can go on the wire.
+        // A dry run sends nothing, so it refuses nothing: it shows what a real run would refuse.
+        let plan = ResyncTargets.plan(settings: settings, named: named, toRecorded: arguments.flag("--to-recorded-url"),
+                                      logLane: logLane)
+        if arguments.flag("--dry-run") {
+            var refusals = plan.refusals
+            if let problem = settings.headerProblem { refusals.append(problem) }
+            return try dryRun(arguments, dump: dump, settings: settings, plan: plan, refusals: refusals, sets: sets,
+                              workDir: workDir, workPath: workPath, redactor: &redactor, count: dryRunCount, logLane: logLane)
+        }
         let targets: ResyncTargets
         do {
             targets = try ResyncTargets.decide(settings: settings, named: named, toRecorded: arguments.flag("--to-recorded-url"),
@@ -112,46 +121,6 @@ enum ResyncCommand: CLICommand {
             return usage(error.description)
         }
         if let problem = settings.headerProblem { return refuse(problem + "; nothing was sent") }
-
-        if arguments.flag("--dry-run") {
-            let hasWorkingCopy = FileManager.default.fileExists(atPath: workPath)
-            let lock = hasWorkingCopy ? lockWorkingCopy(workDir) : nil
-            if hasWorkingCopy && lock == nil { return 2 }
-            defer { withExtendedLifetime(lock) {} }
-            let wc: WorkingCopy?
-            if hasWorkingCopy { wc = try openWorkingCopy(workPath, dump: dump) } else {
-                wc = try WorkingCopy(path: ":memory:", dump: dump) { stderr.line("warning: \($0)") }
-            }
-            guard let wc else { return 2 }
-            try wc.learnSecrets(into: &redactor)
-            let tokens = ResyncSetup.initialTokens(settings: settings, explicit: ResyncSetup.explicitTokens(sets: sets),
-                                                   stored: try wc.storedTokens(), stateAuth: dump.engineState().auth)
-            for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
-            if let problem = tokenProblem(tokens, settings: settings) { return refuse(problem) }
-            let requests = try ResyncDryRun.requests(wc, settings: settings, tokens: tokens, url: targets.url,
-                                                     logLane: logLane, count: dryRunCount)
-            if arguments.flag("--json") {
-                CommandSupport.printJSON(.array(requests.map { request in
-                    ["method": .string(request.method), "url": .string(redactor.redact(text: request.url)),
-                     "headers": request.redactedHeaders(redactor), "body": .string(redactor.redact(text: request.bodyText))]
-                }))
-            } else {
-                let out = CommandSupport.stdout
-                let pending = logLane ? wc.pendingLogs : wc.remaining
-                let source = hasWorkingCopy
-                    ? "read from the working copy \(workPath) (left by an earlier run; pass --work DIR for a fresh one)"
-                    : "read from the dump (no working copy yet)"
-                out.line("# dry run: nothing is sent. \(pending) \(logLane ? "log row" : "record")\(pending == 1 ? "" : "s") pending, \(source)"
-                         + (requests.isEmpty ? "; nothing left to send." : "; first \(requests.count) request\(requests.count == 1 ? "" : "s"):"))
-                out.line("# \(targets.sentence(redactor: redactor))")
-                for (index, request) in requests.enumerated() {
-                    out.line("")
-                    out.line("--- request \(index + 1) (\(request.body.count) bytes)")
-                    out.line(request.rendered(redactor: redactor))
-                }
-            }
-            return 0
-        }
 
         try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -214,6 +183,61 @@ enum ResyncCommand: CLICommand {
         CommandSupport.reportWarnings(dump)
         if let refusal { return refuse(refusal) }
         return summary.exitCode
+    }
+
+    /// `--dry-run`: nothing is sent, so nothing is refused. It prints what a real run would refuse
+    /// (each with the flag that fixes it) and the first requests as they would be sent.
+    static func dryRun(_ arguments: ParsedArguments, dump: Dump, settings: ResyncSettings, plan: ResyncTargets.Plan,
+                       refusals: [String], sets: [String], workDir: String, workPath: String, redactor: inout Redactor,
+                       count dryRunCount: Int, logLane: Bool) throws -> Int32 {
+        let stderr = CommandSupport.stderr
+        let hasWorkingCopy = FileManager.default.fileExists(atPath: workPath)
+        let lock = hasWorkingCopy ? lockWorkingCopy(workDir) : nil
+        if hasWorkingCopy && lock == nil { return 2 }
+        defer { withExtendedLifetime(lock) {} }
+        let wc: WorkingCopy?
+        if hasWorkingCopy { wc = try openWorkingCopy(workPath, dump: dump) } else {
+            wc = try WorkingCopy(path: ":memory:", dump: dump) { stderr.line("warning: \($0)") }
+        }
+        guard let wc else { return 2 }
+        try wc.learnSecrets(into: &redactor)
+        let tokens = ResyncSetup.initialTokens(settings: settings, explicit: ResyncSetup.explicitTokens(sets: sets),
+                                               stored: try wc.storedTokens(), stateAuth: dump.engineState().auth)
+        for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) { redactor.learn(secret: token) }
+        var refusals = refusals
+        if let problem = tokenProblem(tokens, settings: settings) { refusals.append(problem) }
+        // Without any endpoint the requests are shown against a placeholder, said as such.
+        let url = plan.targets?.url ?? "https://URL.invalid/"
+        let requests = try ResyncDryRun.requests(wc, settings: settings, tokens: tokens, url: url,
+                                                 logLane: logLane, count: dryRunCount)
+        let refusalLines = refusals.map { "a real run would refuse: " + redactor.redact(text: $0) + "." }
+        if arguments.flag("--json") {
+            for line in refusalLines { stderr.line("note: " + line) }
+            CommandSupport.printJSON(.array(requests.map { request in
+                ["method": .string(request.method), "url": .string(redactor.redact(text: request.url)),
+                 "headers": request.redactedHeaders(redactor), "body": .string(redactor.redact(text: request.bodyText))]
+            }))
+        } else {
+            let out = CommandSupport.stdout
+            let pending = logLane ? wc.pendingLogs : wc.remaining
+            let source = hasWorkingCopy
+                ? "read from the working copy \(workPath) (left by an earlier run; pass --work DIR for a fresh one)"
+                : "read from the dump (no working copy yet)"
+            out.line("# dry run: nothing is sent. \(pending) \(logLane ? "log row" : "record")\(pending == 1 ? "" : "s") pending, \(source)"
+                     + (requests.isEmpty ? "; nothing left to send." : "; first \(requests.count) request\(requests.count == 1 ? "" : "s"):"))
+            if let targets = plan.targets {
+                out.line("# " + (refusals.isEmpty ? "" : "a real run, once allowed: ") + targets.sentence(redactor: redactor))
+            } else {
+                out.line("# no endpoint is known: the requests below show https://URL.invalid/ where --url URL would go.")
+            }
+            for line in refusalLines { out.line("# " + line) }
+            for (index, request) in requests.enumerated() {
+                out.line("")
+                out.line("--- request \(index + 1) (\(request.body.count) bytes)")
+                out.line(request.rendered(redactor: redactor))
+            }
+        }
+        return 0
     }
 
     /// Why the Authorization header cannot carry the starting access token (exit 2, nothing sent).
