@@ -72,7 +72,8 @@ extension ReportBuilder {
 
     static func buildQueueTable(_ picked: PickedRows<QueueRow, [JSONValue]>, offsets: inout Set<Int>) -> ReportTable {
         for (row, _) in picked.rows { offset(row.timestampText, into: &offsets) }
-        let columns = [ReportTable.Column("row", numeric: true), .init("uuid"), .init("timestamp"), .init("kind"),
+        let columns = [ReportTable.Column("row", numeric: true), .init("uuid", identifier: true), .init("timestamp", identifier: true),
+                       .init("kind", identifier: true),
                        .init("latitude", numeric: true), .init("longitude", numeric: true), .init("accuracy m", numeric: true),
                        .init("speed m/s", numeric: true), .init("odometer m", numeric: true), .init("event"), .init("extras / record")]
         let cells = picked.rows.map(\.shown)
@@ -102,7 +103,8 @@ extension ReportBuilder {
 
     static func buildLogTable(_ picked: PickedRows<LogEntry, LogRowShown>, offsets: inout Set<Int>) -> ReportTable {
         for (e, _) in picked.rows { offset(e.tsText, into: &offsets) }
-        let columns = [ReportTable.Column("row", numeric: true), .init("ts"), .init("level"), .init("src"), .init("event"),
+        let columns = [ReportTable.Column("row", numeric: true), .init("ts", identifier: true), .init("level", identifier: true),
+                       .init("src", identifier: true), .init("event", identifier: true),
                        .init("message"), .init("data")]
         let rows = picked.rows.map(\.shown.cells)
         var table = ReportTable(id: "log", title: "Log", columns: columns, rows: rows, anchors: picked.rows.map { "log-\($0.row.rowId)" },

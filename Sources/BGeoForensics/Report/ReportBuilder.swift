@@ -150,7 +150,7 @@ public enum ReportBuilder {
     static func buildAttemptsTable(_ attempts: [ReportAttempt], cap: Int) -> ReportTable {
         var sampler = RowSampler<ReportAttempt>(head: cap / 2, tail: cap - cap / 2)
         for a in attempts { sampler.add(a, force: false) }
-        let columns = [ReportTable.Column("log row", numeric: true), .init("time"), .init("records", numeric: true),
+        let columns = [ReportTable.Column("log row", numeric: true), .init("time", identifier: true), .init("records", numeric: true),
                        .init("status", numeric: true), .init("outcome"), .init("backoff s", numeric: true), .init("uuids")]
         var rows: [[JSONValue]] = []
         var anchors: [String] = []

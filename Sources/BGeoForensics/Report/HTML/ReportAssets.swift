@@ -90,6 +90,7 @@ enum ReportAssets {
     table.dt th.asc::after{content:" \\25B2"}table.dt th.desc::after{content:" \\25BC"}
     table.dt td{padding:4px 8px;border-bottom:1px solid #eef1f4;vertical-align:top;max-width:420px;overflow-wrap:anywhere}
     table.dt td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+    table.dt td.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;white-space:nowrap}
     table.dt tr.hit td{background:#fef9c3}
     table.dt tr:nth-child(even) td{background:#fafbfc}
     table.dt tr.hit:nth-child(even) td{background:#fef9c3}
@@ -166,7 +167,12 @@ enum ReportAssets {
       for(var p=start;p<end;p++){
         var i=st.view[p],tr=el('tr');tr.id=st.data.anchors[i];tr.setAttribute('data-row','1');
         if(hit&&tr.id===hit)tr.className='hit';
-        for(var c=0;c<cols.length;c++){tr.appendChild(el('td',cols[c].num?'num':null,cellText(rows[i][c])));}
+        for(var c=0;c<cols.length;c++){
+          var text=cellText(rows[i][c]),td=el('td',cols[c].num?'num':(cols[c].id?'id':null),text);
+          // Whole on one line up to 60 characters (a uuid is 36); longer ones end in an ellipsis, whole on hover.
+          if(cols[c].id){td.title=text;if(text.length>60)td.textContent=text.slice(0,59)+'\\u2026';}
+          tr.appendChild(td);
+        }
         frag.appendChild(tr);
       }
       st.tbody.textContent='';st.tbody.appendChild(frag);

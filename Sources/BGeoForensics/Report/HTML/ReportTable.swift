@@ -4,9 +4,13 @@ public struct ReportTable: Sendable {
     public struct Column: Sendable {
         public var label: String
         public var numeric: Bool
-        public init(_ label: String, numeric: Bool = false) {
+        /// Ids, uuids, kinds and times: one line in monospace, cut with an ellipsis and shown
+        /// whole on hover, never wrapped mid-word ("locati/on").
+        public var identifier: Bool
+        public init(_ label: String, numeric: Bool = false, identifier: Bool = false) {
             self.label = label
             self.numeric = numeric
+            self.identifier = identifier
         }
     }
 
@@ -40,7 +44,11 @@ public struct ReportTable: Sendable {
     public var json: JSONValue {
         .object(JSONObject([
             ("id", .string(id)),
-            ("columns", .array(columns.map { .object(JSONObject([("label", .string($0.label)), ("num", .bool($0.numeric))])) })),
+            ("columns", .array(columns.map { column in
+                var members: [(String, JSONValue)] = [("label", .string(column.label)), ("num", .bool(column.numeric))]
+                if column.identifier { members.append(("id", .bool(true))) }
+                return .object(JSONObject(members))
+            })),
             ("anchors", .array(anchors.map { .string($0) })),
             ("rows", .array(rows.map { .array($0) })),
             ("total", .int(Int64(total))),
