@@ -7,7 +7,9 @@ import Foundation
 /// each get their row, and the output has one row per input however the inputs were split
 /// between stages (a run over a file skips a copy already analysed; here that would depend on
 /// which stage got which copy). Rows come out in the order of the inputs (`keepsInputOrder`),
-/// one `write` per row, so two stages never interleave a line. There is no findings file here.
+/// each in one `write`, so stages sharing one output do not cut into each other's rows as long as
+/// the writes stay whole (a pipe promises that only up to PIPE_BUF, 4 KiB: GNU parallel collects
+/// each stage's output instead). There is no findings file here.
 public final class FleetStream: FleetSink, @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()

@@ -16,7 +16,7 @@ enum FleetCommand: CLICommand {
             record, log rows, findings (code, severity, count, first/last time), recorded vs
             replayed odometer, warnings, config highlights. An input that is not a dump gets a row
             with the sentence and exit code 2 (status not_a_dump); a TMPDIR that is full or not
-            a folder fails the analysis instead (status failed, retried). Rows are appended as inputs
+            a folder fails the analysis instead (status failed, retried). Rows go to -o FILE as inputs
             finish (in that order); re-running with the same -o skips the dumps already there (by
             SHA-256), retries failed ones and repairs a line cut short by a kill. Secrets are
             redacted unless --show-secrets. A progress bar on a terminal.
