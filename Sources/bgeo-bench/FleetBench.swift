@@ -5,7 +5,9 @@ import Foundation
 /// a device), with one job and with two, alternately, three rounds each: the speed-up of the best
 /// rounds (target ≥ 1.6× on two cores; the machine is shared, so the best round is the one least
 /// disturbed), the fleet process's own peak RSS and the largest analysis process's (from
-/// `fleet --json`). Independent of the big dump.
+/// `fleet --json`). Then, when pyspark and Java are installed, the Spark job
+/// (`integrations/spark/fleet_job.py`) in local[2] on the same dumps: its dumps per second beside
+/// `fleet --jobs 2`'s, with and without Spark's start-up. Independent of the big dump.
 enum FleetBench {
     static let dumps = 100
     static let fixesPerDump = 2000
@@ -48,8 +50,38 @@ enum FleetBench {
         }
         lines.append(String(format: "the machine's own parallelism meanwhile: two CPU-bound Python loops at once ran %.2f× as fast as one after the other (2.0 = two free cores)",
                             try machineParallelism(context)))
+        lines.append(try spark(context, folder: folder, fleetSeconds: walls[2]?.min()))
         try? FileManager.default.removeItem(atPath: folder)
         context.report("Fleet", lines)
+    }
+
+    /// One run of the Spark job in local[2] over `folder`'s dumps (rows in Parquet, the query run):
+    /// the line saying its rate, or why it was not run.
+    static func spark(_ context: BenchContext, folder: String, fleetSeconds: Double?) throws -> String {
+        // This file's repository, where the job is (the bench runs from anywhere).
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let job = root + "/integrations/spark/fleet_job.py"
+        let probe = try context.timeCommand("/bin/sh", ["-c", "command -v java && python3 -c 'import pyspark'"])
+        guard probe.status == 0, FileManager.default.fileExists(atPath: job) else {
+            return "Spark local[2]: not run (pyspark or java missing, or no \(job))"
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".db") }.sorted()
+        let list = context.scratch + "/fleet-spark.list", out = context.scratch + "/fleet-spark.parquet", log = context.scratch + "/fleet-spark.log"
+        try names.map { folder + "/" + $0 + "\n" }.joined().write(toFile: list, atomically: false, encoding: .utf8)
+        let run = try context.timeCommand("/usr/bin/env", ["python3", job, "--list", list, "--out", out, "--overwrite", "--master", "local[2]",
+                                                           "--binary", context.toolPath], stdoutTo: log)
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: out)
+        try? FileManager.default.removeItem(atPath: list)
+        try? FileManager.default.removeItem(atPath: log)
+        // The job's own time for the analyses and the Parquet, from its summary line.
+        guard run.status == 0, let range = said.range(of: #"analysed and written in ([0-9.]+) s"#, options: .regularExpression),
+              let stage = Double(said[range].split(separator: " ")[4]) else {
+            return "Spark local[2]: the job failed (exit \(run.status))"
+        }
+        let fleet = fleetSeconds.map { String(format: "; fleet --jobs 2 (best round): %.1f dumps/s", Double(names.count) / $0) } ?? ""
+        return String(format: "Spark local[2] (fleet_job.py, one fleet --jobs 1 per partition): %.1f dumps/s for the analyses and the Parquet (%.2f s), %.1f dumps/s with Spark's start-up and the query (%.2f s wall)%@",
+                      Double(names.count) / stage, stage, Double(names.count) / run.seconds, run.seconds, fleet)
     }
 
     /// How much of two cores the machine gives right now: the same CPU-bound loop run twice

@@ -286,7 +286,7 @@ import Testing
         let precious = FleetCommandTests.directory.file("precious.txt")
         try "my notes\nmore notes\n".write(toFile: precious, atomically: false, encoding: .utf8)
         let inputs = FleetCommandTests.inputs
-        for words in [["fleet", "-o", "x.ndjson"], ["fleet", inputs], ["fleet", inputs, "-o", "-"],
+        for words in [["fleet", "-o", "x.ndjson"], ["fleet", inputs], ["fleet", inputs, "-o", "-", "--json"],
                       ["fleet", inputs, "-o", precious], ["fleet", inputs, "-o", "a.ndjson", "--findings", "a.ndjson"],
                       ["fleet", inputs, "-o", "b.ndjson", "--jobs", "0"], ["fleet", inputs, "-o", "b.ndjson", "--memory-limit", "lots"]] {
             let result = try ToolRunner.run(words, currentDirectory: FleetCommandTests.directory.path)

@@ -25,11 +25,12 @@ enum ToolRunner {
 
     static var executable: String { productsDirectory.appendingPathComponent("bgeo-forensics").path }
 
-    /// Runs the tool; `stdin` is closed. Output is read concurrently so large outputs cannot deadlock.
+    /// Runs the tool; `stdin` is fed to its standard input (written concurrently, then closed), or
+    /// when nil the standard input is empty. Output is read concurrently so large outputs cannot deadlock.
     /// `launcher`: a command that runs the tool for us (its words come first, then the tool's path
     /// and `arguments`), e.g. a private mount namespace that trusts a test CA.
     static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil,
-                    launcher: [String] = []) throws -> ToolResult {
+                    launcher: [String] = [], stdin: Data? = nil) throws -> ToolResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
@@ -39,8 +40,21 @@ enum ToolRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = stdin.map { _ in Pipe() }
+        // Our end must reach no other child (tests run in parallel): one that held it would keep
+        // the tool's standard input open after we close it.
+        if let input { _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC) }
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
+        if let input, let stdin {
+            let writer = input.fileHandleForWriting
+            // A tool that stops reading early must not leave this thread blocked: its error is ignored.
+            signal(SIGPIPE, SIG_IGN)
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: stdin)
+                try? writer.close()
+            }
+        }
         final class Box: @unchecked Sendable { var data = Data() }
         let outBox = Box()
         let group = DispatchGroup()

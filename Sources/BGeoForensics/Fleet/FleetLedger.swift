@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Lines are appended with one `write` each, a dump's findings before its row: the row is what
 /// marks a dump done, so a kill between the two only costs re-doing that dump.
-public final class FleetLedger: @unchecked Sendable {
+public final class FleetLedger: FleetSink, @unchecked Sendable {
     public let outputPath: String
     public let findingsPath: String?
     /// Keys of the dumps already done (loaded, then claimed during the run).
@@ -86,6 +86,9 @@ public final class FleetLedger: @unchecked Sendable {
         if let findings { for line in lines { write(findings, line) } }
         write(output, row)
     }
+
+    /// Rows are appended as inputs finish: whatever is done is on disk, whatever a slow input holds up.
+    public var keepsInputOrder: Bool { false }
 
     /// The first write that failed (disk full…), if any.
     public var failure: String? {

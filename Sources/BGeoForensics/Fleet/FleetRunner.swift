@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a fleet analysis: every input through its own analysis process (`fleet --worker`), at
-/// most `jobs` at a time, each line appended to the ledger as soon as its input is done. One
+/// most `jobs` at a time, each line handed to the sink as soon as its input is done — or, for a
+/// sink that keeps the input order (a pipe stage), as soon as every input before it is. One
 /// input's crash, runaway memory (the worker caps its own address space) or hang (the deadline
 /// kills it) becomes that input's `failed` row; the run goes on. Each process gets a private
 /// temporary folder for its evidence copy, removed when the process ends, however it ends, and
@@ -32,7 +33,7 @@ public final class FleetRunner: @unchecked Sendable {
     }
 
     private let inputs: [FleetInputs.Input]
-    private let ledger: FleetLedger
+    private let sink: any FleetSink
     private let settings: Settings
     private let progress: FleetProgress
     private let lock = NSLock()
@@ -40,6 +41,19 @@ public final class FleetRunner: @unchecked Sendable {
     private var summary = FleetRunSummary()
     private var cancelled = false
     private var running: Set<pid_t> = []
+    /// In input order only (`FleetSink.keepsInputOrder`): the results done before their turn, by
+    /// input index (nil: skipped), how many inputs have been handed to the sink, and whether a
+    /// thread is handing them over now (one at a time, and never while holding `order`, so a
+    /// reader that is slow to take the rows holds up only the thread writing them). Guarded by
+    /// `order`, which is never taken while `lock` is held.
+    private let order = NSCondition()
+    private var waiting: [Int: Result?] = [:]
+    private var emitted = 0
+    private var emitting = false
+    /// How far past the first unfinished input an analysis may start: one slow dump makes the
+    /// others wait at most this many rows ahead, so memory stays bounded (a few rows per job)
+    /// while the other jobs keep working.
+    private let window: Int
     /// The run's working folder in $TMPDIR, holding one job folder per running analysis: locked
     /// while this process lives, so the next run removes it if this one is killed. Nil when it
     /// cannot be made (`scratchProblem` says why, for `DumpError.environment`): every analysis is then a failed row.
@@ -47,10 +61,11 @@ public final class FleetRunner: @unchecked Sendable {
     private let scratchProblem: String?
     private let lifeline: FleetLifeline.Holder
 
-    public init(inputs: [FleetInputs.Input], ledger: FleetLedger, settings: Settings, progress: FleetProgress) throws(FleetError) {
+    public init(inputs: [FleetInputs.Input], sink: any FleetSink, settings: Settings, progress: FleetProgress) throws(FleetError) {
         self.inputs = inputs
-        self.ledger = ledger
+        self.sink = sink
         self.settings = settings
+        window = 4 * max(1, settings.jobs)
         self.progress = progress
         let temporary = FileManager.default.temporaryDirectory.path
         do throws(DumpError) {
@@ -65,8 +80,8 @@ public final class FleetRunner: @unchecked Sendable {
         }
         lifeline = try FleetLifeline.Holder()
         summary.inputs = inputs.count
-        summary.resumedRows = ledger.resumedRows
-        summary.droppedRows = ledger.droppedRows
+        summary.resumedRows = sink.resumedRows
+        summary.droppedRows = sink.droppedRows
     }
 
     deinit { scratch?.remove() }
@@ -101,23 +116,48 @@ public final class FleetRunner: @unchecked Sendable {
         let pids = running
         lock.unlock()
         for pid in pids { kill(pid, SIGKILL) }
+        // Wakes the analyses waiting for their turn in the window, to stop.
+        order.lock()
+        order.broadcast()
+        order.unlock()
     }
 
-    private func take() -> FleetInputs.Input? {
+    private var isCancelled: Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard !cancelled, next < inputs.count else { return nil }
-        defer { next += 1 }
-        return inputs[next]
+        return cancelled
+    }
+
+    /// The next input and its index; in input order, only once it is within `window` of the
+    /// first input whose lines are not out yet. Indices are handed out in order, so the input the
+    /// others wait for is always being analysed, never waiting itself.
+    private func take() -> (index: Int, input: FleetInputs.Input)? {
+        lock.lock()
+        guard !cancelled, next < inputs.count else {
+            lock.unlock()
+            return nil
+        }
+        let index = next
+        next += 1
+        lock.unlock()
+        if sink.keepsInputOrder {
+            order.lock()
+            while index >= emitted + window, !isCancelled { order.wait() }
+            order.unlock()
+            if isCancelled { return nil }
+        }
+        return (index, inputs[index])
     }
 
     private func work(slot: Int) {
-        while let input = take() {
-            let result = analyse(input, slot: slot)
+        while let taken = take() {
+            let index = taken.index
+            let result = analyse(taken.input, slot: slot)
             lock.lock()
             let stopped = cancelled
             lock.unlock()
             // A run stopped mid-analysis writes nothing for that input: it is redone next time.
+            // (In input order, nothing after it is written either: the rows out are a prefix of the inputs.)
             if stopped, result?.status == .failed { return }
             lock.lock()
             switch result?.status {
@@ -132,9 +172,44 @@ public final class FleetRunner: @unchecked Sendable {
             }
             let snapshot = summary
             lock.unlock()
-            if let result { ledger.append(row: result.row, findings: settings.writesFindings ? result.findings : []) }
+            if sink.keepsInputOrder {
+                handOver(index, result)
+            } else if let result {
+                sink.append(row: result.row, findings: settings.writesFindings ? result.findings : [])
+            }
             progress.update(snapshot)
+            // A full disk or a reader gone: analysing more would only lose more work.
+            if sink.failure != nil { cancel() }
         }
+    }
+
+    /// In input order: keeps `result` until every input before it is out, then hands over all
+    /// that are ready. One thread hands over at a time (the others leave their result and go on);
+    /// it writes without holding `order`, re-checking for results that arrived meanwhile.
+    private func handOver(_ index: Int, _ result: Result?) {
+        order.lock()
+        waiting[index] = .some(result)
+        guard !emitting else {
+            order.unlock()
+            return
+        }
+        emitting = true
+        while true {
+            var ready: [Result] = []
+            var advanced = false
+            while let next = waiting.removeValue(forKey: emitted) {
+                if let next { ready.append(next) }
+                emitted += 1
+                advanced = true
+            }
+            guard advanced else { break }
+            order.broadcast()
+            order.unlock()
+            for result in ready { sink.append(row: result.row, findings: settings.writesFindings ? result.findings : []) }
+            order.lock()
+        }
+        emitting = false
+        order.unlock()
     }
 
     private struct Result {
@@ -160,7 +235,7 @@ public final class FleetRunner: @unchecked Sendable {
         }
         let walPath = input.path + "-wal"
         let wal = EvidenceFile.exists(walPath) ? try? EvidenceCopy.sha256(ofFile: walPath) : nil
-        guard ledger.claim(FleetRow.key(sha256: sha, walSha256: wal)) else { return nil }
+        guard sink.claim(FleetRow.key(sha256: sha, walSha256: wal)) else { return nil }
 
         // Each analysis has a private temporary folder for its evidence copy, removed here even
         // when the process was killed before it could clean up, and by the analysis itself when
