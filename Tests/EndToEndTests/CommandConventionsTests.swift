@@ -149,3 +149,15 @@ extension CommandConventionsTests {
         #expect(!FileManager.default.fileExists(atPath: work.file("w/work.db")), "a refused run made a working copy")
     }
 }
+
+extension CommandConventionsTests {
+    /// `fleet nope -o f.ndjson` exited 0 with a not_a_dump row for a path that does not exist; a
+    /// path named on the command line is now refused like every command's missing input.
+    @Test func fleetRefusesANamedPathThatDoesNotExist() throws {
+        let folder = TestDirectory("fleet-missing")
+        let run = try ToolRunner.run(["fleet", folder.file("nope"), "-o", folder.file("f.ndjson")])
+        #expect(run.exitCode == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("nope: no such file or folder; nothing was analysed"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("f.ndjson")))
+    }
+}

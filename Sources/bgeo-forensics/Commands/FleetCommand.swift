@@ -61,6 +61,14 @@ enum FleetCommand: CLICommand {
         if let findingsPath, EvidenceOutputGuard.canonical(findingsPath) == EvidenceOutputGuard.canonical(output) {
             throw UsageError(message: "--findings must be another file than -o")
         }
+        // A path named on the command line that is not there is a typo, said at once like every
+        // command's missing input (exit 2, nothing written); a list's stale entry gets its row.
+        for path in arguments.positionals {
+            var info = stat()
+            if RawPath.stat(path, &info) != 0, errno == ENOENT {
+                throw UsageError(message: "\(TerminalText.prose(path)): no such file or folder; nothing was analysed")
+            }
+        }
         // The paths named, then the list's: read whole before the first analysis, so the progress knows the total.
         let paths = try arguments.positionals + (list.map { try FleetPathList.read($0, nullSeparated: arguments.flag("--null")) } ?? [])
         let cores = ProcessInfo.processInfo.activeProcessorCount
