@@ -106,13 +106,15 @@ import Testing
          { $0.hasPrefix(".ci/reports") }),
         ("benchmarks and fuzz runs on dumps of up to millions of records (minutes to hours; the fuzz line's seed S is the reader's)",
          { $0.contains("bgeo-bench") }),
+        ("needs a Spark cluster (spark://head:7077) and dumps on a filesystem its executors share; SparkFleetJobTests runs the job in local[2]",
+         { $0.contains("spark-submit --master spark://") }),
         ("writes the 1,000,000-record benchmark dump (about 1 GB, minutes); the --records 20000 line shows --records works",
          { $0.contains("simulate --records 1000000") }),
     ]
 
     /// Tools examples pipe into. .ci/run installs them all; on a machine without one, its lines are
     /// skipped (the line tests that tool as much as ours, and a missing tool says nothing about ours).
-    static let pipedTools = ["jq", "gpsbabel", "man"]
+    static let pipedTools = ["jq", "gpsbabel", "man", "parallel"]
 
     enum Decision {
         case run(String)
