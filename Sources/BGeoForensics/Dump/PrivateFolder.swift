@@ -63,9 +63,22 @@ final class PrivateFolder: @unchecked Sendable {
     func remove() {
         guard lockDescriptor >= 0 else { return }
         SignalCleanup.unregister(slot)
-        try? FileManager.default.removeItem(atPath: path)
+        PrivateFolder.removeTree(path)
         close(lockDescriptor)
         lockDescriptor = -1
+    }
+
+    /// Removes `folder` and what it holds. A file created inside while the tree is walked (SQLite
+    /// making a `-shm` or `-journal` for a connection a background reader still holds) makes the
+    /// last `rmdir` fail and left the folder behind (fuzz seed 20261204, case 5718, once under
+    /// load): the walk is tried again until the folder is gone, a few times.
+    static func removeTree(_ folder: String) {
+        for attempt in 0..<20 {
+            try? FileManager.default.removeItem(atPath: folder)
+            var info = stat()
+            guard lstat(folder, &info) == 0 else { return }
+            usleep(useconds_t(min(50_000, 1_000 << attempt)))
+        }
     }
 
     deinit { remove() }

@@ -82,7 +82,7 @@ enum SignalCleanup {
         defer { lock.unlock() }
         for slot in 0..<capacity {
             guard let path = folders[slot] else { continue }
-            if isFolder[slot] { try? FileManager.default.removeItem(atPath: String(cString: path)) } else { _ = unlink(path) }
+            if isFolder[slot] { PrivateFolder.removeTree(String(cString: path)) } else { _ = unlink(path) }
         }
     }
 
