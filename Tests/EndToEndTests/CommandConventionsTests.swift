@@ -161,3 +161,41 @@ extension CommandConventionsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("f.ndjson")))
     }
 }
+
+extension CommandConventionsTests {
+    /// Issue 26, item 2: after a run, `--dry-run` needed the refresh URL repeated. The working copy
+    /// remembers the endpoints a run was given; a later run or dry run on it uses them (and says
+    /// so), and whatever the new command line names wins.
+    @Test func theWorkingCopyRemembersTheTargetsARunWasGiven() throws {
+        let path = Self.samples + "/stranded-refresh.db"
+        let dir = TestDirectory("remembered-targets")
+        let server = try ResyncIngestServer(dir, behaviour: ["default_status": 503])
+        let work = dir.file("w")
+        let first = try ToolRunner.run(["resync", path, "--work", work, "--url", server.url("/locs"),
+                                        "--set", "authorization.refreshUrl=\(server.url("/auth/refresh"))",
+                                        "--max-attempts", "1", "--backoff-initial", "0.01s"])
+        #expect(first.exitCode == 3, "\(first.stderr)")
+        let sentByFirst = server.requests().count
+        #expect(sentByFirst >= 1)
+
+        let dry = try ToolRunner.run(["resync", path, "--work", work, "--dry-run", "--requests", "1"])
+        #expect(dry.exitCode == 0, "\(dry.stderr)")
+        #expect(!dry.stdout.contains("a real run would refuse"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("POST \(server.url("/locs"))"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("token refresh: \(server.url("/auth/refresh"))"), "\(dry.stdout)")
+        #expect(dry.stderr.contains("remembers from an earlier run: url \(server.url("/locs")), authorization.refreshUrl \(server.url("/auth/refresh"))"),
+                "\(dry.stderr)")
+
+        // Named again, a target wins over memory; the rest is still remembered.
+        let other = try ToolRunner.run(["resync", path, "--work", work, "--dry-run", "--requests", "1", "--url", "http://127.0.0.1:9/other"])
+        #expect(other.exitCode == 0 && other.stdout.contains("POST http://127.0.0.1:9/other"), "\(other.stdout)")
+        #expect(!other.stdout.contains("a real run would refuse"), "\(other.stdout)")
+        #expect(!other.stderr.contains("url \(server.url("/locs"))"), "\(other.stderr)")
+
+        // A real run with nothing named sends where the first run was told to, and only there.
+        let again = try ToolRunner.run(["resync", path, "--work", work, "--max-attempts", "1", "--backoff-initial", "0.01s"])
+        #expect(again.exitCode == 3, "\(again.stderr)")
+        #expect(server.requests().count > sentByFirst)
+        #expect(again.stderr.contains("Sending to \(ResyncTargets.origin(server.url("/locs"))) only"), "\(again.stderr)")
+    }
+}

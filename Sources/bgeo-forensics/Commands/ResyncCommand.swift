@@ -74,19 +74,27 @@ enum ResyncCommand: CLICommand {
         let sets = arguments.all("--set")
         let settings: ResyncSettings
         let named: SDKConfig
+        let workDir = work.path
+        let workPath = workDir + "/work.db"
+        // What an earlier run on this working copy was told (endpoints, --to-recorded-url) counts
+        // as told again, key by key, unless this command line names it anew.
+        var toRecorded = arguments.flag("--to-recorded-url")
         do {
-            let configs = try ResyncSetup.effectiveConfig(recorded: dump.recordedConfig().config,
+            var configs = try ResyncSetup.effectiveConfig(recorded: dump.recordedConfig().config,
                                                           configFile: arguments.value("--config"), sets: sets,
                                                           url: arguments.value("--url"), logURL: arguments.value("--log-url"))
+            let used = WorkingCopy.rememberedTargets(atPath: workPath)?.fill(&configs, toRecordedURL: &toRecorded) ?? []
             redactor.learnSecrets(in: .object(configs.effective.object))
+            if !used.isEmpty {
+                stderr.line("note: using what the working copy \(workPath) remembers from an earlier run: "
+                            + redactor.redact(text: used.joined(separator: ", ")) + " (name them again to change them)")
+            }
             settings = try ResyncSettings(config: configs.effective)
             named = configs.named
         } catch {
             return refuse(error.description)
         }
 
-        let workDir = work.path
-        let workPath = workDir + "/work.db"
         // Checked before anything is sent: the export must never land on the dump or the working copy.
         let quarantineExport = try arguments.value("--export-quarantine").map {
             try CommandSupport.outputFile($0, reading: [arguments.positionals[0], workPath])
@@ -105,7 +113,7 @@ enum ResyncCommand: CLICommand {
 
         // Before anything can be sent: where to (never guessed), and headers that can go on the wire.
         // A dry run sends nothing, so it refuses nothing: it shows what a real run would refuse.
-        let plan = ResyncTargets.plan(settings: settings, named: named, toRecorded: arguments.flag("--to-recorded-url"),
+        let plan = ResyncTargets.plan(settings: settings, named: named, toRecorded: toRecorded,
                                       logLane: logLane)
         if arguments.flag("--dry-run") {
             var refusals = plan.refusals
@@ -115,7 +123,7 @@ enum ResyncCommand: CLICommand {
         }
         let targets: ResyncTargets
         do {
-            targets = try ResyncTargets.decide(settings: settings, named: named, toRecorded: arguments.flag("--to-recorded-url"),
+            targets = try ResyncTargets.decide(settings: settings, named: named, toRecorded: toRecorded,
                                                logLane: logLane)
         } catch {
             return usage(error.description)
@@ -134,6 +142,7 @@ enum ResyncCommand: CLICommand {
         let tokens = ResyncSetup.initialTokens(settings: settings, explicit: ResyncSetup.explicitTokens(sets: sets),
                                                stored: try wc.storedTokens(), stateAuth: dump.engineState().auth)
         if let problem = tokenProblem(tokens, settings: settings) { return refuse(problem) }
+        try wc.remember(targets: RememberedTargets(named: named, toRecordedURL: toRecorded))
         var policy = UploadPolicy.named(policyName.flatMap(UploadPolicy.Engine.init(rawValue:))
                                         ?? (dump.layout.format == .longping ? .longping : .bgeo))
         policy.backoff = policy.backoff.scaled(initial: backoffInitial, cap: backoffMax)
