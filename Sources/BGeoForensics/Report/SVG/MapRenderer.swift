@@ -173,6 +173,26 @@ public struct MapRenderer: Sendable {
             svg += "<rect class=\"end\" x=\"\(SVGFormat.n(last.x - 4.5))\" y=\"\(SVGFormat.n(last.y - 4.5))\" width=\"9\" height=\"9\"><title>last accepted fix</title></rect>"
         }
 
+        // Queue head: the oldest pending record, the next the engine will try to upload. Found
+        // first so that its label has first choice of place; drawn above the geofences.
+        var headMark: (p: P, title: String, anchor: String)?
+        if let uuid = trace.queueHeadUUID {
+            if let fix = headFix {
+                headMark = (projection.point(latitude: fix.outputLatitude, longitude: fix.outputLongitude),
+                        "queue head (oldest pending record) \(uuid) at \(Timestamp.format(fix.time))", fix.source.anchor)
+            } else if let g = trace.geofences.first(where: { $0.uuid == uuid }) {
+                headMark = (projection.point(latitude: g.latitude, longitude: g.longitude),
+                        "queue head (oldest pending record) \(uuid)", g.source.anchor)
+            }
+        }
+        // Labels never cover each other, the scale bar or the north arrow.
+        let bar = projection.scaleBar()
+        let bx = 16.0, by = height - 18
+        var labels = MapLabelPlacer(width: width, height: height)
+        labels.reserve(.init(x0: bx - 6, y0: by - 20, x1: bx + bar.pixels + 6, y1: by + 10))
+        labels.reserve(.init(x0: width - 36, y0: 8, x1: width - 12, y1: 50))
+        let headLabel = headMark.flatMap { labels.place("queue head", x: $0.p.x, y: $0.p.y, clearance: 9) }
+
         // Geofence events.
         svg += "<g class=\"layer-geofences\">"
         var labelled: Set<String> = []
@@ -182,29 +202,17 @@ public struct MapRenderer: Sendable {
             let cls = g.action.uppercased() == "EXIT" ? "geo geo-exit" : "geo"
             svg += "<a href=\"#\(g.source.anchor)\"><path class=\"\(cls)\" d=\"M\(SVGFormat.n(p.x)) \(SVGFormat.n(p.y - 7))l6 10h-12z\"><title>\(title)</title></path></a>"
             let labelKey = g.identifier + "@\(Int(clamping: p.x / 40, to: Int.min...Int.max)):\(Int(clamping: p.y / 20, to: Int.min...Int.max))"
-            if labelled.insert(labelKey).inserted, labelled.count <= 40 {
-                svg += "<text class=\"geo-label\" x=\"\(SVGFormat.n(p.x + 8))\" y=\"\(SVGFormat.n(p.y - 4))\">\(HTMLEscape.escape(g.identifier))</text>"
+            if labelled.count < 40, labelled.insert(labelKey).inserted,
+               let spot = labels.place(g.identifier, x: p.x, y: p.y, clearance: 6) {
+                svg += "<text class=\"geo-label\" x=\"\(SVGFormat.n(spot.x))\" y=\"\(SVGFormat.n(spot.y))\" text-anchor=\"\(spot.anchor)\">\(HTMLEscape.escape(g.identifier))</text>"
             }
         }
         svg += "</g>"
 
-        // Queue head: the oldest pending record, the next the engine will try to upload.
-        var headDrawn = false
-        if let head = trace.queueHeadUUID {
-            if let fix = headFix {
-                let p = projection.point(latitude: fix.outputLatitude, longitude: fix.outputLongitude)
-                svg += headMarker(p, title: "queue head (oldest pending record) \(head) at \(Timestamp.format(fix.time))", anchor: fix.source.anchor)
-                headDrawn = true
-            } else if let g = trace.geofences.first(where: { $0.uuid == head }) {
-                let p = projection.point(latitude: g.latitude, longitude: g.longitude)
-                svg += headMarker(p, title: "queue head (oldest pending record) \(head)", anchor: g.source.anchor)
-                headDrawn = true
-            }
-        }
+        if let headMark { svg += headMarker(headMark.p, title: headMark.title, anchor: headMark.anchor, label: headLabel) }
+        let headDrawn = headMark != nil
 
         // Scale bar (bottom left) and north arrow (top right).
-        let bar = projection.scaleBar()
-        let bx = 16.0, by = height - 18
         svg += "<g class=\"scale\"><rect class=\"scale-bg\" x=\"\(SVGFormat.n(bx - 6))\" y=\"\(SVGFormat.n(by - 20))\" width=\"\(SVGFormat.n(bar.pixels + 12))\" height=\"30\"/>"
         svg += "<path class=\"scale-bar\" d=\"M\(SVGFormat.n(bx)) \(SVGFormat.n(by - 5))v5h\(SVGFormat.n(bar.pixels))v-5\"/>"
         svg += "<text class=\"scale-label\" x=\"\(SVGFormat.n(bx + bar.pixels / 2))\" y=\"\(SVGFormat.n(by - 8))\" text-anchor=\"middle\">\(MapProjection.distanceLabel(bar.metres))</text></g>"
@@ -223,9 +231,11 @@ public struct MapRenderer: Sendable {
         return Output(svg: svg, legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
     }
 
-    private func headMarker(_ p: (x: Double, y: Double), title: String, anchor: String) -> String {
-        "<a href=\"#\(anchor)\"><circle class=\"head\" cx=\"\(SVGFormat.n(p.x))\" cy=\"\(SVGFormat.n(p.y))\" r=\"9\"><title>\(HTMLEscape.escape(title))</title></circle></a>"
-            // Left of the marker: geofence labels sit to the right of theirs, often at the same place.
-            + "<text class=\"head-label\" x=\"\(SVGFormat.n(p.x - 12))\" y=\"\(SVGFormat.n(p.y + 16))\" text-anchor=\"end\">queue head</text>"
+    private func headMarker(_ p: (x: Double, y: Double), title: String, anchor: String, label: MapLabelPlacer.Spot?) -> String {
+        var svg = "<a href=\"#\(anchor)\"><circle class=\"head\" cx=\"\(SVGFormat.n(p.x))\" cy=\"\(SVGFormat.n(p.y))\" r=\"9\"><title>\(HTMLEscape.escape(title))</title></circle></a>"
+        if let label {
+            svg += "<text class=\"head-label\" x=\"\(SVGFormat.n(label.x))\" y=\"\(SVGFormat.n(label.y))\" text-anchor=\"\(label.anchor)\">queue head</text>"
+        }
+        return svg
     }
 }
