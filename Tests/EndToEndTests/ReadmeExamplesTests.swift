@@ -143,6 +143,11 @@ import Testing
         for tool in pipedTools where command.contains("| \(tool) ") && ReportE2E.tool(tool) == nil {
             return .skip("\(tool) is not installed here (.ci/run installs it)")
         }
+        // Spark examples need pyspark and java: skipped only where they are missing and this is not
+        // CI (where `.ci/run` installed them, so a missing one fails the example).
+        if command.contains("integrations/spark/"), !SparkFleetJobTests.hasSpark {
+            return .skip("pyspark or java is not installed here (.ci/run installs them)")
+        }
         return .run(command)
     }
 
