@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 
 /// `fleet`'s progress bar on a terminal (stderr): one line redrawn as inputs finish, with the
 /// counts, the rate and the time left; cleared at the end. Nothing when stderr is not a terminal.
 /// It shows counts only, never a path (paths may hold any character).
-public final class FleetProgress: @unchecked Sendable {
+public final class FleetProgress: Sendable {
     private let live: Bool
-    private let write: (String) -> Void
+    private let write: @Sendable (String) -> Void
     private let started = Date()
-    private var lastDraw = Date.distantPast
-    private let lock = NSLock()
-    private var shown = false
+    /// When the line was last drawn, and whether it is on screen: workers finish concurrently.
+    private let drawn = Mutex((at: Date.distantPast, shown: false))
 
     public init(live: Bool = isatty(STDERR_FILENO) == 1,
-                write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
         self.live = live
         self.write = write
     }
@@ -20,20 +20,20 @@ public final class FleetProgress: @unchecked Sendable {
     /// Redraws (at most 10 times a second, and always for the last input).
     public func update(_ summary: FleetRunSummary) {
         guard live else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 || summary.done == summary.inputs else { return }
-        lastDraw = now
-        write("\r\u{1B}[2K" + FleetProgress.line(summary, elapsed: now.timeIntervalSince(started)))
-        shown = true
+        drawn.withLock { drawn in
+            let now = Date()
+            guard now.timeIntervalSince(drawn.at) >= 0.1 || summary.done == summary.inputs else { return }
+            drawn.at = now
+            write("\r\u{1B}[2K" + FleetProgress.line(summary, elapsed: now.timeIntervalSince(started)))
+            drawn.shown = true
+        }
     }
 
     public func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { write("\r\u{1B}[2K") }
-        shown = false
+        drawn.withLock { drawn in
+            if drawn.shown { write("\r\u{1B}[2K") }
+            drawn.shown = false
+        }
     }
 
     /// `fleet [#########-----------] 45/100  3 not dumps  1 failed  12 skipped  4.2/s  ETA 13s`

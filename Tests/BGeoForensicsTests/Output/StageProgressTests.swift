@@ -1,11 +1,13 @@
+import Synchronization
 import Testing
 @testable import BGeoForensics
 
 @Suite struct StageProgressTests {
     /// On a terminal: each stage redraws one line, and finish clears it.
     @Test func liveLineIsRedrawnThenCleared() {
-        var written = ""
-        let progress = StageProgress(label: "report", live: true, timing: false) { written += $0 }
+        let collected = Mutex("")
+        var written: String { collected.withLock { $0 } }
+        let progress = StageProgress(label: "report", live: true, timing: false) { text in collected.withLock { $0 += text } }
         progress.stage("reading the log")
         progress.stage("drawing")
         progress.finish()
@@ -14,8 +16,9 @@ import Testing
 
     /// Not a terminal: nothing at all (scripts and CI logs stay clean).
     @Test func silentWhenNotATerminal() {
-        var written = ""
-        let progress = StageProgress(label: "report", live: false, timing: false) { written += $0 }
+        let collected = Mutex("")
+        var written: String { collected.withLock { $0 } }
+        let progress = StageProgress(label: "report", live: false, timing: false) { text in collected.withLock { $0 += text } }
         progress.stage("reading the log")
         progress.finish()
         #expect(written.isEmpty)
@@ -23,8 +26,9 @@ import Testing
 
     /// Timing: one line per finished stage, in order, each after the live line is cleared.
     @Test func timingLinesNameEachFinishedStage() {
-        var written = ""
-        let progress = StageProgress(label: "gpx", live: true, timing: true) { written += $0 }
+        let collected = Mutex("")
+        var written: String { collected.withLock { $0 } }
+        let progress = StageProgress(label: "gpx", live: true, timing: true) { text in collected.withLock { $0 += text } }
         progress.stage("reading")
         progress.stage("writing")
         progress.finish()
