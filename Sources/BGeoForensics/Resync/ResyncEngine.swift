@@ -1,57 +1,5 @@
 import Foundation
 
-/// Limits and knobs of one run.
-public struct ResyncOptions: Sendable {
-    /// The policy with its backoff already scaled by `--backoff-initial/--backoff-max`.
-    public var policy: UploadPolicy
-    /// Stop (records stay queued) after this many consecutive failed attempts; nil = never.
-    public var maxAttempts: Int?
-    /// Stop once this many seconds have passed, or a wait would cross it; nil = no deadline.
-    public var deadline: Double?
-    /// The URL of the location lane (already `--url` or config `url`).
-    public var url: String
-    /// The log lane's URL (`--log-url` or config `logUrl`).
-    public var logURL: String?
-
-    public init(policy: UploadPolicy, maxAttempts: Int? = nil, deadline: Double? = nil, url: String, logURL: String? = nil) {
-        self.policy = policy
-        self.maxAttempts = maxAttempts
-        self.deadline = deadline
-        self.url = url
-        self.logURL = logURL
-    }
-}
-
-/// Where a run is, for progress bars and plain progress lines.
-public struct ResyncProgress: Sendable {
-    public var lane: String
-    /// Records (or log rows) delivered this run.
-    public var sent: Int
-    public var remaining: Int
-    public var quarantined: Int
-    public var requests: Int
-    public var elapsed: Double
-    /// The wait in progress, seconds (0 when none).
-    public var backoff: Double
-    /// The last HTTP status a server answered this run (nil before any answer).
-    public var lastStatus: Int?
-    /// The failure of the last attempt when it failed (nil when it succeeded).
-    public var failing: ResyncFailure?
-}
-
-/// Something an operator should see.
-public enum ResyncEvent: Sendable {
-    case progress(ResyncProgress)
-    /// A one-line note: backoff, refresh, quarantine, split, halved batch, stop reason.
-    case note(String)
-}
-
-/// A run that cannot go on without sending something it must not (a refresh issued a token
-/// that cannot be a header): the command reports it as bad input (exit 2). Nothing more is sent.
-public struct ResyncRefusal: Error, CustomStringConvertible, Sendable {
-    public let description: String
-}
-
 /// Drains a working copy to an endpoint with the SDK's HTTP contract. All decisions come from
 /// `ResyncStateMachine`; every response and its consequence is committed in one transaction.
 public final class ResyncEngine {

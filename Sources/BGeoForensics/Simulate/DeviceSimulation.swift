@@ -1,26 +1,5 @@
 import Foundation
 
-/// One raw fix as the device's location provider delivered it (before the engine's filter).
-struct RawFix {
-    var t: Double
-    var latitude: Double
-    var longitude: Double
-    var accuracy: Double
-    var speed: Double
-    var heading: Double
-    var altitude: Double
-    var activity: String
-    var confidence: Int
-    var isMoving: Bool?
-    var event: String?
-}
-
-/// What the simulated server answers to one upload (or refresh) request.
-struct HTTPReply {
-    var status: Int
-    var response: String
-}
-
 /// A simulated BGeo engine writing its own dump: it runs each fix through the SDK's filter
 /// pipeline (`ReplayPipeline`, the one replay-semantics.md defines — the same code `replay`
 /// runs, so a replay of a simulated dump gives back its decisions and odometer), queues accepted records, and drains the queue to a scripted server under
@@ -55,26 +34,26 @@ final class DeviceSimulation {
     /// Called after a successful refresh with the new pair (the script may rotate tokens).
     var rotate: (DeviceSimulation) -> Void = { _ in }
 
-    private(set) var pending: [Pending] = []
-    private var head = 0
-    private(set) var failures = 0
-    private(set) var nextAttemptAt: Double?
-    private var attemptsByUUID: [String: Int] = [:]
-    private var deleteStatement: Statement?
-    private var lastLogRowId: Int64 = 0
-    private var logRowsSinceUpload = 0
-    private var lastUploadedLogRowId: Int64 = 0
+    var pending: [Pending] = []
+    var head = 0
+    var failures = 0
+    var nextAttemptAt: Double?
+    var attemptsByUUID: [String: Int] = [:]
+    var deleteStatement: Statement?
+    var lastLogRowId: Int64 = 0
+    var logRowsSinceUpload = 0
+    var lastUploadedLogRowId: Int64 = 0
 
     // Counters for the summary.
-    private(set) var fixes = 0
-    private(set) var acceptedFixes = 0
-    private(set) var rejectedFixes = 0
-    private(set) var geofences = 0
-    private(set) var uploaded = 0
-    private(set) var logRows = 0
-    private(set) var droppedUUIDs: [String] = []
-    private(set) var requests = 0
-    private(set) var pruned = 0
+    var fixes = 0
+    var acceptedFixes = 0
+    var rejectedFixes = 0
+    var geofences = 0
+    var uploaded = 0
+    var logRows = 0
+    var droppedUUIDs: [String] = []
+    var requests = 0
+    var pruned = 0
     /// Stops generation once this many fixes were accepted (queued as location records; nil = no limit).
     var fixLimit: Int?
     var isFull: Bool { fixLimit.map { acceptedFixes >= $0 } ?? false }
@@ -85,7 +64,7 @@ final class DeviceSimulation {
     /// Seconds between fixes while driving.
     var fixInterval = 10.0
     /// Row id of the newest queue row written.
-    private(set) var lastRecordRowId: Int64 = 0
+    var lastRecordRowId: Int64 = 0
     /// Row id of the newest log row written.
     var lastLogId: Int64 { lastLogRowId }
 
@@ -134,7 +113,7 @@ final class DeviceSimulation {
     func tick(_ milliseconds: Int) { now += Double(milliseconds) / 1000 }
     /// `now` as ISO-8601, memoised: a fix's timestamp, created_at and log ts are usually the same instant.
     var nowText: String { text(for: now) }
-    private var formatted: (seconds: Double, text: String) = (.nan, "")
+    var formatted: (seconds: Double, text: String) = (.nan, "")
 
     func text(for seconds: Double) -> String {
         if seconds != formatted.seconds { formatted = (seconds, Timestamp.format(seconds)) }
@@ -221,7 +200,7 @@ final class DeviceSimulation {
 
     /// `extras` as JSON text, cached: it changes only when a script sets it.
     var extras: JSONObject = [:] { didSet { extrasText = JSONValue.object(extras).jsonText } }
-    private(set) var extrasText = "{}"
+    var extrasText = "{}"
 
     func batteryValue() -> JSONValue {
         let b = nextBattery()
@@ -373,150 +352,6 @@ final class DeviceSimulation {
             tick(1)
         }
         autoSync(force: false)
-    }
-
-    // MARK: upload engine
-
-    /// The autoSync decision after an insert or a network change; `force` is an explicit sync().
-    func autoSync(force: Bool) {
-        guard pendingCount > 0 else { return }
-        if !force {
-            func deferred(_ reason: String) {
-                log("sync.deferred", level: 3, data: ["reason": .string(reason), "pending": .int(Int64(pendingCount))])
-            }
-            guard config["autoSync"]?.boolValue ?? true else { return }
-            guard url != nil else { return deferred("no_url") }
-            let threshold = config["autoSyncThreshold"]?.intValue ?? 0
-            if threshold > 0, pendingCount < threshold {
-                deferred("threshold")
-                return tick(1)
-            }
-            if config["disableAutoSyncOnCellular"]?.boolValue ?? false, transport == "cellular" {
-                deferred("cellular")
-                return tick(1)
-            }
-        }
-        // Inside the backoff window nothing is sent.
-        if let next = nextAttemptAt, now < next { return }
-        drain()
-    }
-
-    private func batch() -> [Pending] {
-        let batchSync = config["batchSync"]?.boolValue ?? false
-        guard batchSync else { return [pending[head]] }
-        let max = config["maxBatchSize"]?.intValue ?? -1
-        let size = max > 0 ? min(max, pendingCount) : pendingCount
-        return Array(pending[head..<(head + size)])
-    }
-
-    private func drain() {
-        while pendingCount > 0 {
-            if upload(batch(), allowRefresh: true) == false { return }
-        }
-    }
-
-    /// Sends `records` once and applies the policy. Returns false when draining must stop (backoff).
-    private func upload(_ records: [Pending], allowRefresh: Bool) -> Bool {
-        let reply = send(records)
-        switch policy.classifier.classify(status: reply.status, authorizationConfigured: hasAuthorization) {
-        case .success:
-            remove(records.count)
-            uploaded += records.count
-            if policy.successResetsBackoff {
-                failures = 0
-                nextAttemptAt = nil
-            }
-            return true
-        case .drop:
-            if records.count > 1, policy.splitDroppedBatch {
-                // Re-send one record at a time so only the poison record is dropped.
-                for record in records where upload([record], allowRefresh: true) == false { return false }
-                return true
-            }
-            log("queue.drop", level: 2, data: ["uuids": .array(records.map { .string($0.uuid) }), "status": .int(Int64(reply.status))])
-            tick(2)
-            droppedUUIDs.append(contentsOf: records.map(\.uuid))
-            remove(records.count)
-            return true
-        case .refresh where allowRefresh:
-            if refresh() { return upload(records, allowRefresh: false) }
-            backOff()
-            return false
-        default:
-            backOff()
-            return false
-        }
-    }
-
-    private func send(_ records: [Pending]) -> HTTPReply {
-        requests += 1
-        let first = records[0].uuid
-        let attempt = (attemptsByUUID[first] ?? 0) + 1
-        attemptsByUUID[first] = attempt
-        let bytes = records.reduce(16) { $0 + $1.bytes + 1 }
-        log("http.request", level: 3, data: [
-            "url": .string(url ?? ""), "method": .string(config["method"]?.stringValue ?? "POST"),
-            "count": .int(Int64(records.count)), "uuids": .array(records.map { .string($0.uuid) }),
-            "bytes": .int(Int64(bytes)), "attempt": .int(Int64(attempt))])
-        let reply: HTTPReply
-        let ms: Int
-        if transport == "none" {
-            reply = HTTPReply(status: 0, response: "The Internet connection appears to be offline.")
-            ms = rng.int(3...40)
-        } else {
-            reply = server(self, records)
-            ms = rng.int(70...480) + records.count * 3
-        }
-        tick(ms)
-        log("http.response", level: 3, data: [
-            "status": .int(Int64(reply.status)), "count": .int(Int64(records.count)), "ms": .int(Int64(ms)),
-            "response": .string(String(reply.response.prefix(1024)))])
-        tick(2)
-        return reply
-    }
-
-    private func refresh() -> Bool {
-        let auth = config["authorization"]?.objectValue
-        log("auth.refresh", level: 3, data: ["url": .string(auth?["refreshUrl"]?.stringValue ?? "")])
-        let reply = refreshServer(self)
-        tick(rng.int(80...350))
-        let success = (200...299).contains(reply.status)
-        log("auth.refresh.result", level: success ? 3 : 1, data: ["success": .bool(success), "status": .int(Int64(reply.status))])
-        tick(2)
-        if success { rotate(self) }
-        return success
-    }
-
-    private func backOff() {
-        failures += 1
-        let delay = policy.backoff.delay(afterFailures: failures)
-        let next = now + delay
-        nextAttemptAt = next
-        log("http.backoff", level: 3, data: [
-            "failures": .int(Int64(failures)),
-            "delay_s": delay.rounded() == delay ? .int(Int64(delay)) : .double(delay),
-            "next_attempt_at": .string(Timestamp.format(next))])
-        tick(1)
-    }
-
-    private func remove(_ count: Int) {
-        for index in head..<(head + count) {
-            let record = pending[index]
-            attemptsByUUID[record.uuid] = nil
-            do {
-                if deleteStatement == nil {
-                    deleteStatement = try writer.database.prepare("DELETE FROM location_events WHERE id = ?")
-                }
-                try deleteStatement?.run([.integer(record.rowId)])
-            } catch {
-                pendingError = pendingError ?? error
-            }
-        }
-        head += count
-        if head > 4096, head * 2 > pending.count {
-            pending.removeFirst(head)
-            head = 0
-        }
     }
 
     // MARK: end of dump

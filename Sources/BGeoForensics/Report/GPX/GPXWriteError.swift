@@ -1,0 +1,6 @@
+import Foundation
+
+/// Errors writing GPX.
+public struct GPXWriteError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}

@@ -1,0 +1,285 @@
+import Foundation
+
+/// The log pass: each row read once, oldest first, into the collectors the diagnosis reads.
+extension TimelineBuilder {
+    // MARK: log
+
+    var logQuery: LogQuery { LogQuery(order: .oldestFirst, since: options.since, until: options.until) }
+
+    func scanLog(_ split: SplitLogRead?) {
+        // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
+        // nothing: no LogEntry is built for them, unless an observer wants every entry (and
+        // not the location rows apart, from their cells).
+        let quickRows: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
+            // An observer sees every other row (the report reads queue depths from them); without
+            // one, `queue.insert` rows need nothing (`handleHot` ignores them).
+            // This handler checks the data of the rows it takes (folding them warns of nothing).
+            guard let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) else { return false }
+            if kind == .location { locationLineCount += 1 }
+            noteRow(at: row.time)
+            let checked = kind == .location && locationRowObserver?(row) == true
+            if !checked { row.checkData(dump.warnings) }
+            return true
+        }
+        dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
+                             handledWithoutText: quickRows, handlerChecksData: true) { entry in
+            noteRow(at: entry.time)
+            handle(entry)
+            logObserver?(entry)
+        }
+        guard let later = split?.finish() else { return }
+        // The later half, as this pass would have gone on: its other rows handled in order, its
+        // fixes joined to the coverage (which nothing reads before the scans end).
+        logPasses = 2
+        for entry in later.entries { handle(entry) }
+        logRows += later.rows
+        locationLineCount += later.locationLines
+        if firstAt == nil { firstAt = later.firstAt }
+        if let last = later.lastAt { lastAt = last }
+        coverage.absorb(later.coverage)
+    }
+
+    func noteRow(at time: Double) {
+        logRows += 1
+        if firstAt == nil { firstAt = time }
+        lastAt = time
+    }
+
+    /// Every row but the location and queue.insert lines taken from their cells, in id order
+    /// (both halves of a split read): enough rows to see the clock step back.
+    func handle(_ entry: LogEntry) {
+        clockSteps.note(time: entry.time, row: entry.rowId)
+        switch entry.event {
+        case "location":
+            locationLineCount += 1
+            addLocation(entry)
+        case "queue.insert", "http.request", "http.response", "http.backoff", "filter.reject", "filter.adjust":
+            handleHot(entry)
+        default:
+            handleEvent(entry, entry.data)
+        }
+    }
+
+    func addLocation(_ entry: LogEntry) {
+        guard var text = entry.dataText else {
+            addLocation(time: entry.time, rowId: entry.rowId, data: nil)
+            return
+        }
+        text.withUTF8 { addLocation(time: entry.time, rowId: entry.rowId, data: $0) }
+    }
+
+    /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
+    func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
+        locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
+    }
+
+    /// The few scalar fields of a frequent row as a small object, without building the whole
+    /// tree; falls back to a full parse when a wanted field is an object or array.
+    func quickData(_ entry: LogEntry, _ scanner: FieldScanner) -> JSONValue? {
+        guard var text = entry.dataText else { return nil }
+        guard text.withUTF8({ scanner.scan($0, into: &scanValues) }) else { return nil }
+        var object = JSONObject()
+        for (index, path) in scanner.paths.enumerated() {
+            switch scanValues[index] {
+            case .missing: continue
+            case .null: object[path] = .null
+            case .bool(let b): object[path] = .bool(b)
+            case .string(let s): object[path] = .string(s)
+            case .number(let d): object[path] = d.rounded() == d && abs(d) < 9e15 ? .int(Int64(d)) : .double(d)
+            case .composite: return entry.data
+            }
+        }
+        return .object(object)
+    }
+
+    /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
+    /// warning; the value is still used and shown as the number it is.
+    func warnOutOfRange(_ entry: LogEntry, _ data: JSONValue?, _ field: String, unit: String) {
+        guard let value = data?[field].flatMap(UploadTracker.double), !(0...LogNumberRanges.limit).contains(value) else { return }
+        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
+                          "\(entry.event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
+    }
+
+    /// Frequent rows: handled without building more than they need.
+    func handleHot(_ entry: LogEntry) {
+        switch entry.event {
+        case "queue.insert":
+            return
+        case "http.request":
+            tracker.request(entry, entry.data)
+        case "http.response":
+            tracker.response(entry, quickData(entry, responseScanner), authorizationConfigured: authorizationConfigured)
+        case "http.backoff":
+            let data = quickData(entry, backoffScanner)
+            warnOutOfRange(entry, data, "delay_s", unit: " s")
+            warnOutOfRange(entry, data, "failures", unit: "")
+            tracker.backoff(entry, data, authorizationConfigured: authorizationConfigured)
+        default:
+            let data = entry.data
+            let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
+            let verb = entry.event == "filter.adjust" ? "adjusted" : "rejected"
+            add(.filter, entry, "fix \(verb) by the filter (\(reason))")
+        }
+    }
+
+    func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
+        // Only app lines and unknown events show their message: scrub it only for them.
+        var message: String? { entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) } }
+        switch entry.event {
+        case "session.start":
+            let reason = data?["reason"]?.stringValue
+            add(.session, entry, "session started" + (reason.map { " (\($0))" } ?? ""))
+            mark(.sessionStart, entry, reason)
+        case "session.relaunch":
+            let reason = data?["reason"]?.stringValue
+            add(.relaunch, entry, "app relaunched: the process had been killed" + (reason.map { " (\($0))" } ?? ""))
+            relaunches.add(entry)
+            mark(.relaunch, entry, reason)
+        case "config":
+            if let object = data?.objectValue {
+                config = SDKConfig(object)
+                refreshReadiness = RefreshContract.readiness(config, storedAuth: storedAuth)
+                sawConfigLine = true
+            }
+            add(.config, entry, configSummary(config))
+        case "motionchange":
+            let state = (entry.message ?? data?["state"]?.stringValue ?? "?").uppercased()
+            let confidence = UploadTracker.int(data?["confidence"])
+            add(.motion, entry, "motion → \(state)" + (confidence.map { " (confidence \($0))" } ?? ""),
+                key: "motion\u{1}" + state)
+            mark(state == "STATIONARY" ? .motionStationary : .motionMoving, entry, nil)
+        case "motion.stationary":
+            add(.stationary, entry, "engine committed to stationary")
+            mark(.stationary, entry, nil)
+        case "wake.region.exit":
+            add(.regionExit, entry, "stationary geofence exit woke the engine")
+            mark(.regionExit, entry, nil)
+        case "headless.dispatch":
+            let name = data?["event"]?.stringValue ?? "event"
+            add(.headless, entry, "headless dispatch: \(name) (app code not running)")
+            mark(.headless, entry, name)
+        case "heartbeat":
+            add(.heartbeat, entry, "heartbeat")
+            mark(.heartbeat, entry, nil)
+        case "auth.refresh":
+            tracker.refreshRequest(entry)
+            add(.refresh, entry, "token refresh requested")
+        case "auth.refresh.result":
+            let before = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures
+            tracker.refreshResult(entry, data)
+            let success = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures > before
+                ? tracker.stats.lastRefreshSucceeded : nil
+            let status = UploadTracker.int(data?["status"])
+            let summary = success == true ? "token refresh succeeded"
+                : "token refresh failed" + (status.map { " (\($0))" } ?? "")
+            if collector.events.last?.kind == .refresh, collector.events.last?.summary == "token refresh requested" {
+                collector.completeLast(kind: .refresh, summary: summary)
+            } else {
+                add(.refresh, entry, summary)
+            }
+        case "queue.drop":
+            tracker.drop(entry, data, authorizationConfigured: authorizationConfigured)
+            let uuids = UploadTracker.strings(data?["uuids"])
+            let status = UploadTracker.int(data?["status"])
+            add(.poisonDrop, entry,
+                "dropped \(uuids.count) poison record\(uuids.count == 1 ? "" : "s")"
+                    + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
+                    + (uuids.count > 5 ? " …" : ""),
+                key: "drop\u{1}\(entry.rowId)")
+        case "queue.prune":
+            let reason = data?["reason"]?.stringValue ?? "unknown"
+            let count = UploadTracker.int(data?["count"]) ?? 0
+            prunes[reason, default: Tally()].add(entry, records: count)
+            add(.prune, entry, "queue pruned: \(count) record\(count == 1 ? "" : "s") evicted (\(reason))",
+                key: "prune\u{1}" + reason)
+        case "sync.deferred":
+            let reason = data?["reason"]?.stringValue ?? "unknown"
+            let pending = UploadTracker.int(data?["pending"])
+            deferrals[reason, default: Tally()].add(entry, pending: pending)
+            add(.deferral, entry, "upload deferred (\(reason))" + (pending.map { ", \($0) pending" } ?? ""),
+                key: "deferral\u{1}" + reason)
+        case "connectivity":
+            let isConnected = data?["connected"]?.boolValue
+            let via = data?["transport"]?.stringValue
+            connected = isConnected
+            transport = via
+            offline.note(connected: isConnected, at: entry.time, row: entry.rowId)
+            let summary = isConnected == false ? "offline" : "online" + (via.map { " via \($0)" } ?? "")
+            add(.connectivity, entry, summary)
+            mark(.connectivity, entry, summary)
+        case "log.upload":
+            let status = UploadTracker.int(data?["status"])
+            let count = UploadTracker.int(data?["count"])
+            if let status { lastLogUploadSucceeded = (200...299).contains(status) }
+            if let status, !(200...299).contains(status), !(400...499).contains(status) || status == 429 {
+                logUploadFailures.add(entry)
+                logUploadStatuses[status, default: 0] += 1
+            }
+            add(.logUpload, entry, "log upload" + (count.map { ": \($0) rows" } ?? "") + (status.map { " → \($0)" } ?? ""),
+                key: "logupload\u{1}" + (status.map { String($0 / 100) } ?? "?"))
+        case "app":
+            add(.app, entry, "app: " + (message ?? "") + (entry.dataText.map { " " + redacted($0) } ?? ""))
+        default:
+            // Unknown events are kept verbatim (redacted), never dropped.
+            var text = entry.event
+            if let message = message, !message.isEmpty { text += ": " + message }
+            if let dataText = entry.dataText { text += " " + redacted(dataText) }
+            add(.unknown, entry, text)
+        }
+    }
+
+    func redacted(_ dataText: String) -> String {
+        let clipped = dataText.count > 1000 ? String(dataText.prefix(1000)) + "…" : dataText
+        if let value = try? JSONParser.parse(dataText) {
+            let text = SecretScrubber(redactor: redactor).scrub(json: value).jsonText
+            return text.count > 1000 ? String(text.prefix(1000)) + "…" : text
+        }
+        return SecretScrubber(redactor: redactor).scrub(body: clipped)
+    }
+
+    func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
+        var event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
+        // Summaries quote dump strings (reasons, event names): scrubbed once per new entry; an
+        // event that joins the previous run keeps that run's (already scrubbed) text.
+        if collector.events.last?.collapseKey != event.collapseKey { event.summary = redactor.redact(text: summary) }
+        collector.add(event)
+    }
+
+    func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {
+        // Runs of the same mark (headless dispatches, heartbeats) keep only their edges.
+        if let last = marks.last, last.kind == kind, last.detail == detail, entry.time - last.lastAt < 300 {
+            marks[marks.count - 1].lastAt = entry.time
+            marks[marks.count - 1].lastLogId = entry.rowId
+            return
+        }
+        marks.append(ContextMark(kind: kind, at: entry.time, logId: entry.rowId, lastAt: entry.time,
+                                 lastLogId: entry.rowId, detail: detail))
+    }
+
+    func configSummary(_ config: SDKConfig) -> String {
+        var parts: [String] = []
+        if let url = config.string("url"), !url.isEmpty {
+            parts.append("url " + SecretScrubber(redactor: redactor).scrub(body: url))
+        } else {
+            parts.append("no url (persist-only)")
+        }
+        if config.bool("batchSync") == true {
+            parts.append("batchSync" + (config.int("maxBatchSize").map { " max \($0)" } ?? ""))
+        }
+        if let threshold = config.int("autoSyncThreshold"), threshold > 0 { parts.append("autoSyncThreshold \(threshold)") }
+        if config.bool("autoSync") == false { parts.append("autoSync off") }
+        if config.bool("disableAutoSyncOnCellular") == true { parts.append("no auto-sync on cellular") }
+        parts.append(TimelineBuilder.describe(RefreshContract.readiness(config, storedAuth: storedAuth)))
+        return "config applied: " + parts.joined(separator: ", ")
+    }
+
+    /// "token refresh configured", "no token refresh configured", "authorization without refreshUrl: no token refresh possible".
+    static func describe(_ readiness: RefreshContract.Readiness) -> String {
+        switch readiness {
+        case .ready: return "token refresh configured"
+        case .notConfigured: return "no token refresh configured"
+        case .incomplete(let missing):
+            return "authorization without " + missing.joined(separator: " or ") + ": no token refresh possible"
+        }
+    }
+}
