@@ -30,8 +30,8 @@ import Testing
         for file in Self.swiftFiles() {
             uses += try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "@unchecked Sendable").count - 1
         }
-        // 26 now (StageProgress and FleetProgress hold their state in a Mutex); lower it with every
+        // 25 now (StageProgress, FleetProgress and WarningLog hold their state in a Mutex); lower it with every
         // wrapper that becomes checkable.
-        #expect(uses <= 26, "\(uses) uses of @unchecked Sendable")
+        #expect(uses <= 25, "\(uses) uses of @unchecked Sendable")
     }
 }

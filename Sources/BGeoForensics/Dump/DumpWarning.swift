@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A located problem with one row (or one table) of a dump. The row is skipped or read in part;
 /// everything else is still read.
@@ -25,25 +26,24 @@ public struct DumpWarning: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Collects warnings once each, in the order found. Safe to add to from several threads.
-public final class WarningLog: @unchecked Sendable {
-    private var ordered: [DumpWarning] = []
-    private var seen: Set<DumpWarning> = []
-    private let lock = NSLock()
+/// Collects warnings once each, in the order found. Safe to add to from several threads: the
+/// list lives in a `Mutex`.
+public final class WarningLog: Sendable {
+    private struct Entries {
+        var ordered: [DumpWarning] = []
+        var seen: Set<DumpWarning> = []
+    }
+    private let entries = Mutex(Entries())
 
     public init() {}
 
     /// Every warning, in the order found.
-    public var all: [DumpWarning] {
-        lock.lock()
-        defer { lock.unlock() }
-        return ordered
-    }
+    public var all: [DumpWarning] { entries.withLock { $0.ordered } }
 
     public func add(_ warning: DumpWarning) {
-        lock.lock()
-        defer { lock.unlock() }
-        if seen.insert(warning).inserted { ordered.append(warning) }
+        entries.withLock { entries in
+            if entries.seen.insert(warning).inserted { entries.ordered.append(warning) }
+        }
     }
 
     public func add(table: String, rowId: Int64?, _ message: String) {
@@ -51,11 +51,7 @@ public final class WarningLog: @unchecked Sendable {
     }
 
     /// How many warnings there are so far (a place to `place` others at later).
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return ordered.count
-    }
+    public var count: Int { entries.withLock { $0.ordered.count } }
 
     /// Puts `other`'s warnings at `index` (a past `count`), in their order, as if they had been
     /// found there: one of them found since is moved there, not repeated. For work done on
@@ -64,14 +60,14 @@ public final class WarningLog: @unchecked Sendable {
     public func place(_ other: WarningLog, at index: Int) {
         let placed = other.all
         guard !placed.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let moving = Set(placed)
-        let head = ordered.prefix(min(index, ordered.count))
-        let tail = ordered.dropFirst(head.count)
-        let before = Set(head)
-        ordered = Array(head) + placed.filter { !before.contains($0) } + tail.filter { !moving.contains($0) }
-        seen.formUnion(moving)
+        entries.withLock { entries in
+            let moving = Set(placed)
+            let head = entries.ordered.prefix(min(index, entries.ordered.count))
+            let tail = entries.ordered.dropFirst(head.count)
+            let before = Set(head)
+            entries.ordered = Array(head) + placed.filter { !before.contains($0) } + tail.filter { !moving.contains($0) }
+            entries.seen.formUnion(moving)
+        }
     }
 
     /// Moves the warnings found since `start` (a past `count`) to `index` (an earlier one), as
@@ -79,11 +75,12 @@ public final class WarningLog: @unchecked Sendable {
     /// if it had been done before them.
     public func moveWarnings(since start: Int, to index: Int) {
         let moved = WarningLog()
-        lock.lock()
-        let tail = ordered.dropFirst(start)
-        ordered.removeLast(tail.count)
-        for warning in tail { seen.remove(warning) }
-        lock.unlock()
+        let tail = entries.withLock { entries in
+            let tail = Array(entries.ordered.dropFirst(start))
+            entries.ordered.removeLast(tail.count)
+            for warning in tail { entries.seen.remove(warning) }
+            return tail
+        }
         for warning in tail { moved.add(warning) }
         place(moved, at: index)
     }
