@@ -34,4 +34,18 @@ import Testing
         // wrapper that becomes checkable.
         #expect(uses <= 25, "\(uses) uses of @unchecked Sendable")
     }
+
+    /// Issue 24: SQL reading the dump's tables lives in `Dump/` alone. The only other folders with
+    /// SQL write and read their own files: copies (`Sanitize/`, `Resync/`'s working copy,
+    /// `Simulate/`, `Fuzz/`) and the trace's spill tables (`Trace/Storage/`); `bgeo-bench` hands
+    /// its baselines' SQL to the sqlite3 shell.
+    @Test func onlyTheReaderQueriesTheDump() throws {
+        let ownFiles = ["/Dump/", "/SQLite/", "/Sanitize/", "/Resync/", "/Simulate/", "/Fuzz/", "/Trace/Storage/", "/bgeo-bench/"]
+        var readers: [String] = []
+        for file in Self.swiftFiles() where !ownFiles.contains(where: { file.contains($0) }) {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            if text.contains("SELECT ") || text.contains(".prepare(") { readers.append(String(file.dropFirst(Self.sources.count + 1))) }
+        }
+        #expect(readers.isEmpty, "SQL outside the reader: \(readers)")
+    }
 }

@@ -75,11 +75,7 @@ public struct DumpSummary: Sendable {
     static func scanQueue(_ dump: Dump) -> QueueStats {
         var q = QueueStats()
         // Counted while the queue's later half is read (a count walks the whole index).
-        let tally = QueueTally.read(dump) {
-            guard let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
-                  (try? stmt.step()) == true else { return nil }
-            return stmt.int(0)
-        }
+        let tally = QueueTally.read(dump) { dump.queueRowCount() }
         // Every row is a pending record, the unreadable ones too: the count the parts add up to.
         q.count = max(tally.count, tally.rowCount ?? tally.count)
         q.locations = tally.locations
@@ -112,11 +108,7 @@ public struct DumpSummary: Sendable {
         return l
     }
 
-    static func logTimestampText(_ dump: Dump, rowId: Int64) -> String? {
-        guard let stmt = try? dump.database.prepare("SELECT ts FROM log_entries WHERE id = ?"),
-              (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true else { return nil }
-        return stmt.text(0)
-    }
+    static func logTimestampText(_ dump: Dump, rowId: Int64) -> String? { dump.logTimestampText(rowId: rowId) }
 
     static func stateJSON(_ engine: EngineState, config: SDKConfig, source: ConfigSource, redactor: Redactor,
                           reference: Double?) -> JSONValue {

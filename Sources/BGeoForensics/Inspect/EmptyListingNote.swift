@@ -9,16 +9,16 @@ public enum EmptyListingNote {
                 ? "This LongPing dump has no log (LongPing keeps only its queue): nothing to list. Try 'locations' or 'inspect'."
                 : "This dump has no log_entries table: nothing to list."
         }
-        let total = count(dump, "SELECT COUNT(*) FROM log_entries")
+        let total = dump.logRowCount() ?? 0
         guard total > 0 else { return "The log is empty (0 rows)." }
         guard !filters.isEmpty else { return "No log rows." }
         var sentence = "No log rows match \(filters.joined(separator: " ")) (the log has \(total) row\(total == 1 ? "" : "s"))"
         var hints: [String] = []
         if let src = query.src {
-            let sources = distinct(dump, "src")
+            let sources = dump.logValues(of: .src)
             if !sources.contains(src) { hints.append("--src is one of: " + sources.joined(separator: ", ")) }
         }
-        let events = distinct(dump, "event")
+        let events = dump.logValues(of: .event)
         for pattern in query.events where !pattern.hasSuffix("*") && !events.contains(pattern) {
             if events.contains(where: { $0.hasPrefix(pattern + ".") }) {
                 hints.append("for every '\(pattern).…' event write --event '\(pattern).*'")
@@ -35,24 +35,10 @@ public enum EmptyListingNote {
 
     /// The note for an empty `locations` listing.
     public static func queue(_ dump: Dump, filters: [String]) -> String {
-        guard let table = dump.layout.queueTable else { return "This dump has no queue table: nothing to list." }
-        let total = count(dump, "SELECT COUNT(*) FROM \"\(table)\"")
+        guard dump.layout.queueTable != nil else { return "This dump has no queue table: nothing to list." }
+        let total = dump.queueRowCount() ?? 0
         guard total > 0 else { return "The queue is empty (0 records): everything was uploaded, dropped or pruned." }
         guard !filters.isEmpty else { return "No records." }
         return TimelineTextRenderer.clean("No records match \(filters.joined(separator: " ")) (the queue holds \(total) record\(total == 1 ? "" : "s")).")
-    }
-
-    private static func count(_ dump: Dump, _ sql: String) -> Int {
-        guard let stmt = try? dump.database.prepare(sql), (try? stmt.step()) == true else { return 0 }
-        return stmt.int(0)
-    }
-
-    /// The distinct values of a log column, most frequent first (at most 40).
-    private static func distinct(_ dump: Dump, _ column: String) -> [String] {
-        guard let stmt = try? dump.database.prepare(
-            "SELECT \(column), COUNT(*) FROM log_entries GROUP BY \(column) ORDER BY 2 DESC, 1 LIMIT 40") else { return [] }
-        var values: [String] = []
-        while (try? stmt.step()) == true { if let text = stmt.text(0) { values.append(text) } }
-        return values
     }
 }

@@ -33,10 +33,7 @@ public struct ReportOverview: Sendable {
 
     init(dump: Dump, queue facts: QueueFacts, timeline: Timeline, redactor: Redactor) {
         var q = Queue()
-        if let table = dump.layout.queueTable, let stmt = try? dump.database.prepare("SELECT count(*) FROM \(quoteIdentifier(table))"),
-           (try? stmt.step()) == true {
-            q.count = stmt.int(0)
-        }
+        if let count = dump.queueRowCount() { q.count = count }
         q.locations = facts.locations
         q.geofences = facts.geofences
         q.oldestTime = facts.oldestTime
