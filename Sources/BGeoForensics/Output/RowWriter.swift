@@ -29,19 +29,21 @@ public final class RowWriter {
         }
     }
 
-    /// Writes one row: `cells` for table/csv, `json` for ndjson/json.
-    public func row(cells: [String], json: @autoclosure () -> JSONValue) {
+    /// Writes one row: `cells` for table/csv, `json` for ndjson/json. Only the form the format
+    /// shows is built (each cell of a listing is a redaction scan: a JSON listing built and threw
+    /// away twelve per row).
+    public func row(cells: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) {
         defer { rowCount += 1 }
         switch format {
         case .csv:
-            output.dataLine(cells.map(RowWriter.csvField).joined(separator: ","))
+            output.dataLine(cells().map(RowWriter.csvField).joined(separator: ","))
         case .ndjson:
             output.jsonLine(jsonWriter.string(json()))
         case .json:
             output.writeJSON(rowCount == 0 ? "\n" : ",\n")
             output.writeJSON(jsonWriter.string(json()))
         case .table:
-            let cells = cells.map(RowWriter.tableCell)
+            let cells = cells().map(RowWriter.tableCell)
             if widths == nil {
                 pending.append(cells)
                 if pending.count >= sampleSize { flushPending() }
