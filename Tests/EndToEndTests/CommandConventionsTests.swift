@@ -173,8 +173,13 @@ extension CommandConventionsTests {
         let work = dir.file("w")
         let first = try ToolRunner.run(["resync", path, "--work", work, "--url", server.url("/locs"),
                                         "--set", "authorization.refreshUrl=\(server.url("/auth/refresh"))",
-                                        "--max-attempts", "1", "--backoff-initial", "0.01s"])
+                                        "--max-attempts", "1", "--backoff-initial", "0.01s",
+                                        "--set", "authorization.accessToken=tok-resume-secret-9876"])
         #expect(first.exitCode == 3, "\(first.stderr)")
+        #expect(!first.stdout.contains("tok-resume-secret-9876") && !first.stderr.contains("tok-resume-secret-9876"))
+        #expect(first.stdout.contains("authorization.accessToken=‹redacted"), "\(first.stdout)")
+        // The resume line can be pasted: the refresh URL is shown, not mistaken for a credential.
+        #expect(first.stdout.contains("--set authorization.refreshUrl=\(server.url("/auth/refresh")) --max-attempts 1"), "\(first.stdout)")
         let sentByFirst = server.requests().count
         #expect(sentByFirst >= 1)
 

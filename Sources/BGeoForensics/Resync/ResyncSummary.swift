@@ -1,3 +1,4 @@
+import Foundation
 /// The end of a run, for the operator (text) and for scripts (`--json`).
 public struct ResyncSummary: Sendable {
     public var workingCopy: String
@@ -32,7 +33,8 @@ public struct ResyncSummary: Sendable {
     /// `SIGINT` / `SIGTERM` when a signal stopped the run (exit 130).
     public var interruptedBy: String?
     /// The command that resumes the run (shown when work remains).
-    public var resumeCommand: String?
+    /// The words of the command line that resumes the run (unquoted, unredacted; see `resume`).
+    public var resumeWords: [String]?
 
     public init(workingCopy: String, logLane: Bool = false, dumpSHA256: String, policy: String, delivered: Int, deliveredTotal: Int,
                 quarantinedThisRun: Int, quarantined: [WorkingCopy.QuarantinedRecord], remaining: Int, logsUploaded: Int,
@@ -88,7 +90,7 @@ public struct ResyncSummary: Sendable {
             "evidenceUnchanged": .bool(evidenceUnchanged), "exitCode": .int(Int64(exitCode)),
             "targets": targets?.json(redactor: redactor) ?? .null, "lastFailure": lastFailure?.json ?? .null,
             "lastStatus": .from(lastStatus), "interrupted": .from(interruptedBy),
-            "resume": .from(resumeCommand.map { redactor.redact(text: $0) }),
+            "resume": .from(resume(redactor: redactor)),
         ]
     }
 
@@ -121,8 +123,8 @@ public struct ResyncSummary: Sendable {
         }
         lines.append("  evidence:    " + (evidenceUnchanged ? "unchanged (sha256 re-checked)" : "CHANGED OR UNREADABLE after the run"))
         if let stopReason { lines.append("  \(stopReason)") }
-        if let resumeCommand, pending > 0 || interruptedBy != nil {
-            lines.append("  to resume:   \(redactor.redact(text: resumeCommand))")
+        if let resume = resume(redactor: redactor), pending > 0 || interruptedBy != nil {
+            lines.append("  to resume:   \(resume)")
         }
         if !quarantined.isEmpty {
             lines.append("Quarantine (export with --export-quarantine FILE.ndjson):")
@@ -133,5 +135,27 @@ public struct ResyncSummary: Sendable {
             if quarantined.count > 50 { lines.append("  … and \(quarantined.count - 50) more") }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The resume command as it can be pasted: each word redacted on its own and shell-quoted. A
+    /// `…refreshUrl=URL` word keeps its URL (only the URL's own secrets are hidden): redacted
+    /// whole, its name reads as a credential pair and the printed command could not run.
+    public func resume(redactor: Redactor) -> String? {
+        resumeWords.map { words in
+            words.map { word in
+                if let eq = word.firstIndex(of: "="), word[..<eq].lowercased().hasSuffix("refreshurl") {
+                    return ResyncSummary.shellQuoted(String(word[...eq]) + redactor.redact(text: String(word[word.index(after: eq)...])))
+                }
+                return ResyncSummary.shellQuoted(redactor.redact(text: word))
+            }.joined(separator: " ")
+        }
+    }
+
+    /// `word` as one shell word: as is when it holds only safe characters, else single-quoted.
+    public static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./:=@,+%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -180,7 +180,7 @@ enum ResyncCommand: CLICommand {
         summary.lastFailure = engine.lastFailure
         summary.lastStatus = engine.lastStatus
         summary.interruptedBy = engine.interruptedBy.map(InterruptSignal.name)
-        summary.resumeCommand = resumeCommand(workDir: workDir, arguments: arguments)
+        summary.resumeWords = resumeWords(workDir: workDir, arguments: arguments)
         let finalRedactor = engine.redactor
         if refusal == nil, let quarantineExport { try exportQuarantine(wc, to: quarantineExport, redactor: finalRedactor) }
         if arguments.flag("--json") {
@@ -258,17 +258,10 @@ enum ResyncCommand: CLICommand {
     }
 
     /// This command line again, with the working copy named explicitly: what resumes the run.
-    static func resumeCommand(workDir: String, arguments: ParsedArguments) -> String {
+    static func resumeWords(workDir: String, arguments: ParsedArguments) -> [String] {
         var words = Array(CommandLine.arguments.dropFirst())
         if arguments.value("--work") == nil { words += ["--work", workDir] }
-        return ([ToolInfo.name] + words).map(shellQuoted).joined(separator: " ")
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "-_./:=@,+%".unicodeScalars.contains($0)
-        }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return [ToolInfo.name] + words
     }
 
     /// The working copy's lock, or nil after saying why not (another run holds it).
