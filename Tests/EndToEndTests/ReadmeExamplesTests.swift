@@ -158,29 +158,9 @@ import Testing
 
     /// Runs `bash -c` in `folder` with `environment`; stdout and stderr read concurrently.
     static func shell(_ command: String, in folder: String, environment: [String: String]) throws -> ToolResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         // A hung example fails (exit 124) instead of hanging the suite.
-        process.arguments = ["--kill-after=5", "120", "/bin/bash", "-c", "set -o pipefail\n" + command]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return ToolResult(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        try ReportE2E.run("/usr/bin/timeout", ["--kill-after=5", "120", "/bin/bash", "-c", "set -o pipefail\n" + command],
+                          in: folder, environment: environment)
     }
 
     /// The parser itself, on a made-up document: fences, continuations, comments, exit codes.

@@ -31,11 +31,14 @@ enum ReportE2E {
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// Runs an external program; stdout and stderr separately.
-    static func run(_ path: String, _ arguments: [String]) throws -> ToolResult {
+    /// Runs an external program (in `folder`, with `environment`, when given); stdout and stderr separately.
+    static func run(_ path: String, _ arguments: [String], in folder: String? = nil,
+                    environment: [String: String]? = nil) throws -> ToolResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -15,13 +15,6 @@ public struct RememberedTargets: Sendable, Equatable {
     /// The `meta` key of the working copy that holds them, as one JSON object.
     static let metaKey = "named_targets"
 
-    public init(url: String? = nil, logURL: String? = nil, refreshURL: JSONValue? = nil, toRecordedURL: Bool = false) {
-        self.url = url
-        self.logURL = logURL
-        self.refreshURL = refreshURL
-        self.toRecordedURL = toRecordedURL
-    }
-
     /// What the operator named on this command line (`ResyncSetup.effectiveConfig`'s `named`).
     public init(named: SDKConfig, toRecordedURL: Bool) {
         url = named.string("url").flatMap { $0.isEmpty ? nil : $0 }
@@ -76,11 +69,6 @@ public struct RememberedTargets: Sendable, Equatable {
 }
 
 extension WorkingCopy {
-    /// The targets earlier runs on this copy were given, if any.
-    public func rememberedTargets() throws -> RememberedTargets? {
-        try meta(RememberedTargets.metaKey).flatMap(RememberedTargets.init(json:))
-    }
-
     /// Keeps `targets` (already merged with what was remembered) for later runs on this copy.
     public func remember(targets: RememberedTargets) throws {
         guard !targets.isEmpty else { return }

@@ -10,7 +10,7 @@ import Testing
         for text in ["queue head", "depot <north>", "depot <north>", "warehouse 7"] {
             let placed = placer.place(text, x: 400, y: 200, clearance: 9)
             let spot = try #require(placed)
-            boxes.append(MapLabelPlacer.box(spot, width: Double(text.count) * 11 * 0.6 + 4, fontSize: 11))
+            boxes.append(MapLabelPlacer.box(spot, width: MapLabelPlacer.width(of: text), fontSize: 11))
         }
         for i in boxes.indices { for j in boxes.indices where i < j { #expect(!boxes[i].meets(boxes[j]), "\(i) meets \(j)") } }
     }
@@ -19,7 +19,7 @@ import Testing
         var placer = MapLabelPlacer(width: 800, height: 400)
         let placed = placer.place("a long geofence name", x: 795, y: 5, clearance: 6)
         let spot = try #require(placed)
-        let box = MapLabelPlacer.box(spot, width: 20 * 11 * 0.6 + 4, fontSize: 11)
+        let box = MapLabelPlacer.box(spot, width: MapLabelPlacer.width(of: "a long geofence name"), fontSize: 11)
         #expect(box.x0 >= 0 && box.x1 <= 800 && box.y0 >= 0 && box.y1 <= 400, "\(box)")
     }
 

@@ -35,8 +35,7 @@ struct MapLabelPlacer {
     /// The first free spot for `text` around the marker at (`x`, `y`) whose radius is `clearance`,
     /// reserved for it; nil when every spot is taken.
     mutating func place(_ text: String, x: Double, y: Double, clearance: Double, fontSize: Double = 11) -> Spot? {
-        // Glyphs of an 11 px sans-serif average about 0.6 em; the halo (stroke 3 px) adds 2 px a side.
-        let w = Double(text.count) * fontSize * 0.6 + 4
+        let w = Self.width(of: text, fontSize: fontSize)
         let gap = clearance + 3
         let candidates: [Spot] = [
             Spot(x: x + gap, y: y - 4, anchor: "start"),
@@ -56,6 +55,12 @@ struct MapLabelPlacer {
             return spot
         }
         return nil
+    }
+
+    /// A label's estimated width: glyphs of a sans-serif average about 0.6 em; the halo (stroke
+    /// 3 px) adds 2 px a side.
+    static func width(of text: String, fontSize: Double = 11) -> Double {
+        Double(text.count) * fontSize * 0.6 + 4
     }
 
     /// The box a label of `width` pixels takes when drawn at `spot` (baseline at `spot.y`).
