@@ -83,12 +83,12 @@ enum ShapeBench {
         }
     }
 
-    static func run(_ context: BenchContext, shapes: [DumpShape], runs: Int, growth: Bool) throws {
+    static func run(_ context: BenchContext, shapes: [DumpShape], runs: Int, growth: Bool, keep: Bool) throws {
         let sizes = growth ? [context.records, context.records * 4] : [context.records]
         var perFix: [String: [Int: Double]] = [:]
         for shape in shapes {
             for fixes in sizes {
-                let seconds = try measureShape(context, shape, fixes: fixes, runs: runs)
+                let seconds = try measureShape(context, shape, fixes: fixes, runs: runs, keep: keep)
                 for (name, value) in seconds { perFix[shape.name + " / " + name, default: [:]][fixes] = value / Double(fixes) }
             }
         }
@@ -103,10 +103,11 @@ enum ShapeBench {
     }
 
     /// Writes one shaped dump, times every pair on it; returns our seconds by command.
-    static func measureShape(_ context: BenchContext, _ shape: DumpShape, fixes: Int, runs: Int) throws -> [String: Double] {
+    /// `keep`: leave the dump in the scratch folder for a profiler.
+    static func measureShape(_ context: BenchContext, _ shape: DumpShape, fixes: Int, runs: Int, keep: Bool) throws -> [String: Double] {
         let out = context.scratch, dump = out + "/shape-\(shape.name)-\(fixes).db"
         let made = try context.time { try shape.write(fixes: fixes, to: dump) }
-        defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: dump + suffix) } }
+        defer { if !keep { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: dump + suffix) } } }
         let size = ((try? FileManager.default.attributesOfItem(atPath: dump)[.size] as? Int) ?? 0) ?? 0
         let counts = (try? Dump(path: dump, hashesInputs: false)).map { ($0.queueRowCount() ?? 0, $0.logRowCount() ?? 0) } ?? (0, 0)
         var lines = [String(format: "%@ — %@: %d queue rows, %d log rows, %.0f MB, written in %.1f s",

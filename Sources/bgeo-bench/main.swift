@@ -64,5 +64,5 @@ if wanted("resync") { try ResyncBench.run(context) }
 if wanted("sanitize") { try SanitizeBench.run(context) }
 if wanted("fleet") { try FleetBench.run(context) }
 if wanted("scale") { try ScaleBench.run(context, runs: runs) }
-if only?.contains("shapes") == true { try ShapeBench.run(context, shapes: shapes, runs: runs, growth: growth) }
+if only?.contains("shapes") == true { try ShapeBench.run(context, shapes: shapes, runs: runs, growth: growth, keep: keep) }
 if !keep { try? FileManager.default.removeItem(atPath: dumpPath) }

@@ -14,9 +14,22 @@ public enum LocationListing {
 
     /// `{id, kind, createdAt, record}`: the stored record in full, secrets scrubbed.
     public static func json(_ r: QueueRecord, redactor: Redactor) -> JSONValue {
-        var object: JSONObject = ["id": .int(r.rowId), "kind": .string(r.kind.rawValue), "createdAt": .from(r.createdAt)]
-        if let attempts = r.attempts { object["attempts"] = .int(Int64(attempts)) }
-        object["record"] = r.parsedJSON.map { redactor.redact($0) } ?? .string(redactor.redact(text: r.json))
-        return .object(object)
+        .object(JSONObject(envelope(r) + [("record", r.parsedJSON.map { redactor.redact($0) } ?? .string(redactor.redact(text: r.json)))]))
+    }
+
+    /// `JSONWriter().string(json(r, redactor:))`, with the stored record copied through when
+    /// parsing, redacting and writing it would give back its own bytes (`VerbatimJSON`).
+    public static func jsonText(_ r: QueueRecord, redactor: Redactor, writer: JSONWriter) -> String {
+        var stored = r.json
+        let verbatim = stored.withUTF8 { VerbatimJSON.isWrittenAsIs($0) && redactor.leavesUnchanged(json: $0) }
+        guard verbatim else { return writer.string(json(r, redactor: redactor)) }
+        return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(stored))])
+    }
+
+    private static func envelope(_ r: QueueRecord) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [("id", .int(r.rowId)), ("kind", .string(r.kind.rawValue)),
+                                                          ("createdAt", .from(r.createdAt))]
+        if let attempts = r.attempts { members.append(("attempts", .int(Int64(attempts)))) }
+        return members
     }
 }

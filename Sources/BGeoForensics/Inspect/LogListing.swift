@@ -10,8 +10,24 @@ public enum LogListing {
 
     public static func json(_ e: LogEntry, redactor: Redactor) -> JSONValue {
         let data: JSONValue = e.data.map { redactor.redact($0) } ?? e.dataText.map { .string(redactor.redact(text: $0)) } ?? .null
-        return ["id": .int(e.rowId), "ts": .string(e.tsText), "level": .string(e.levelName), "src": .string(e.src),
-                "event": .string(e.event), "message": e.message.map { .string(redactor.redact(text: $0)) } ?? .null,
-                "data": data, "uploaded": .bool(e.uploaded)]
+        return .object(JSONObject(members(e, redactor: redactor, data: data)))
+    }
+
+    /// `JSONWriter().string(json(e, redactor:))`, with the stored data copied through when parsing,
+    /// redacting and writing it would give back its own bytes (`VerbatimJSON`).
+    public static func jsonText(_ e: LogEntry, redactor: Redactor, writer: JSONWriter) -> String {
+        guard var stored = e.dataText,
+              stored.withUTF8({ VerbatimJSON.isWrittenAsIs($0) && redactor.leavesUnchanged(json: $0) }) else {
+            return writer.string(json(e, redactor: redactor))
+        }
+        return writer.objectString(members(e, redactor: redactor, data: .null).map { member in
+            (member.key, member.key == "data" ? .written(stored) : .value(member.value))
+        })
+    }
+
+    private static func members(_ e: LogEntry, redactor: Redactor, data: JSONValue) -> [(key: String, value: JSONValue)] {
+        [("id", .int(e.rowId)), ("ts", .string(e.tsText)), ("level", .string(e.levelName)), ("src", .string(e.src)),
+         ("event", .string(e.event)), ("message", e.message.map { .string(redactor.redact(text: $0)) } ?? .null),
+         ("data", data), ("uploaded", .bool(e.uploaded))]
     }
 }

@@ -64,6 +64,30 @@ public struct JSONWriter: Sendable {
         return "\(value)"
     }
 
+    /// A member value for `objectString`: a value to write, or JSON text already in this writer's
+    /// form (a stored record copied through, see `VerbatimJSON`).
+    public enum MemberValue {
+        case value(JSONValue)
+        case written(String)
+    }
+
+    /// `{…}` of `members` in the given order, compact: what `string(.object(…))` writes when every
+    /// `.written` text is what this writer makes of that value.
+    public func objectString(_ members: [(key: String, value: MemberValue)]) -> String {
+        precondition(!pretty && !sortedKeys, "objectString writes compact members in the order given")
+        var out = "{"
+        for (offset, member) in members.enumerated() {
+            if offset > 0 { out += "," }
+            writeString(member.key, into: &out)
+            out += ":"
+            switch member.value {
+            case .value(let value): write(value, into: &out, indent: 1)
+            case .written(let text): out += text
+            }
+        }
+        return out + "}"
+    }
+
     /// `s` as a quoted JSON string literal (the GeoJSON writer assembles its documents from these).
     public func literal(_ s: String) -> String {
         // Fast path for the usual uuid or word: printable ASCII without quote or backslash.

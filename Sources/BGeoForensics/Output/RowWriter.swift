@@ -33,15 +33,21 @@ public final class RowWriter {
     /// shows is built (each cell of a listing is a redaction scan: a JSON listing built and threw
     /// away twelve per row).
     public func row(cells: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) {
+        row(cells: cells(), jsonText: jsonWriter.string(json()))
+    }
+
+    /// `row(cells:json:)` with the JSON already written in `JSONWriter()`'s form (a listing that
+    /// copies stored records through: `LocationListing.jsonText`).
+    public func row(cells: @autoclosure () -> [String], jsonText: @autoclosure () -> String) {
         defer { rowCount += 1 }
         switch format {
         case .csv:
             output.dataLine(cells().map(RowWriter.csvField).joined(separator: ","))
         case .ndjson:
-            output.jsonLine(jsonWriter.string(json()))
+            output.jsonLine(jsonText())
         case .json:
             output.writeJSON(rowCount == 0 ? "\n" : ",\n")
-            output.writeJSON(jsonWriter.string(json()))
+            output.writeJSON(jsonText())
         case .table:
             let cells = cells().map(RowWriter.tableCell)
             if widths == nil {

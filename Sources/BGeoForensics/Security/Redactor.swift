@@ -20,7 +20,7 @@ public struct Redactor: Sendable {
     /// The known secrets, longest first (then by text): a secret that contains another is
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Kept in order as secrets are learned (`remember`).
-    private var secretsLongestFirst: [String] = []
+    private(set) var secretsLongestFirst: [String] = []
     /// True when a known secret is made only of hex digits and dashes, so it could be part of a
     /// uuid's text: then uuids are searched like any text (see `redact(text:)`).
     private var secretLooksLikeUUIDText = false

@@ -45,9 +45,10 @@ enum LogsCommand: CLICommand {
         }
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
+        let jsonWriter = JSONWriter()
         let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
         dump.forEachLogEntry(query) { entry in
-            writer.row(cells: LogListing.cells(entry, redactor: redactor), json: LogListing.json(entry, redactor: redactor))
+            writer.row(cells: LogListing.cells(entry, redactor: redactor), jsonText: LogListing.jsonText(entry, redactor: redactor, writer: jsonWriter))
         }
         writer.finish()
         if writer.count == 0 {

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Tells whether stored JSON text is already, byte for byte, what `JSONWriter()` (compact, keys
+/// in stored order, not HTML-safe) writes for `JSONParser.parse` of it — so a listing can copy a
+/// record through instead of building its tree and writing it again (issue 27: a tree per row
+/// made `locations` and `logs` 5–9× slower than sqlite3 writing the same rows).
+///
+/// Only the common form is recognised; anything else answers false and takes the tree path,
+/// which stays the definition of the output: no whitespace between tokens; strings of printable
+/// ASCII without `"`-escapes or `\` (what the writer leaves as they are); no duplicate key in an
+/// object (the tree keeps one); numbers as the writer prints them (an integer without a leading
+/// zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
+/// trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest round-trip form is
+/// the same digits; no exponent); nesting shallower than 64.
+public enum VerbatimJSON {
+    static let maxDepth = 64
+
+    /// True when `bytes` would be written back unchanged (see the type's comment).
+    public static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var reader = Reader(bytes: bytes)
+        guard reader.value(depth: 0) else { return false }
+        return reader.index == bytes.count
+    }
+
+    public static func isWrittenAsIs(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isWrittenAsIs($0) }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func value(depth: Int) -> Bool {
+            guard index < bytes.count, depth < VerbatimJSON.maxDepth else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return array(depth: depth)
+            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            default: return number()
+            }
+        }
+
+        mutating func literal(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            for k in 0..<count where bytes[index + k] != word.utf8Start[k] { return false }
+            index += count
+            return true
+        }
+
+        /// The string's content range; nil unless every byte is printable ASCII without `\`.
+        mutating func string() -> Range<Int>? {
+            index += 1
+            let start = index
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == UInt8(ascii: "\"") {
+                    index += 1
+                    return start..<(index - 1)
+                }
+                guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
+                index += 1
+            }
+            return nil
+        }
+
+        mutating func object(depth: Int) -> Bool {
+            index += 1
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return true
+            }
+            // Records have a dozen keys: comparing each new key with the earlier ones is cheaper
+            // than hashing them.
+            var keys: [Range<Int>] = []
+            while true {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return false }
+                for earlier in keys where earlier.count == key.count
+                    && memcmp(bytes.baseAddress! + earlier.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
+                    return false
+                }
+                keys.append(key)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+                guard value(depth: depth + 1), index < bytes.count else { return false }
+                switch bytes[index] {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return true
+                default: return false
+                }
+            }
+        }
+
+        mutating func array(depth: Int) -> Bool {
+            index += 1
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return true
+            }
+            while true {
+                guard value(depth: depth + 1), index < bytes.count else { return false }
+                switch bytes[index] {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "]"):
+                    index += 1
+                    return true
+                default: return false
+                }
+            }
+        }
+
+        @inline(__always) func isDigit(_ at: Int) -> Bool {
+            at < bytes.count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9")
+        }
+
+        /// An integer or a plain real in the writer's own form (see the type's comment).
+        mutating func number() -> Bool {
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let integerStart = index
+            guard isDigit(index) else { return false }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+                if isDigit(index) { return false }
+            } else {
+                while isDigit(index) { index += 1 }
+            }
+            let integerDigits = index - integerStart
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else {
+                // Int64 holds every integer of 18 digits; `-0` reads as 0 and is written so.
+                let isZero = integerDigits == 1 && bytes[integerStart] == UInt8(ascii: "0")
+                return integerDigits <= 18 && !(negative && isZero) && !isExponent(index)
+            }
+            index += 1
+            let fractionStart = index
+            while isDigit(index) { index += 1 }
+            let fractionDigits = index - fractionStart
+            guard fractionDigits > 0, !isExponent(index), integerDigits <= 16 else { return false }
+            let integerIsZero = integerDigits == 1 && bytes[integerStart] == UInt8(ascii: "0")
+            let fractionIsZero = fractionDigits == 1 && bytes[fractionStart] == UInt8(ascii: "0")
+            if fractionIsZero {
+                // `X.0`: the significant digits are X's, without its trailing zeros.
+                var end = fractionStart - 1
+                while end > integerStart + 1, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+                return integerIsZero || end - integerStart <= 15
+            }
+            guard bytes[index - 1] != UInt8(ascii: "0") else { return false }
+            if integerIsZero {
+                // 0.000F: Swift writes values below 1e-4 with an exponent.
+                var zeros = 0
+                while zeros < fractionDigits, bytes[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+                return zeros <= 3 && fractionDigits - zeros <= 15
+            }
+            return integerDigits + fractionDigits <= 15
+        }
+
+        func isExponent(_ at: Int) -> Bool {
+            at < bytes.count && (bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E"))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The redactor's side of copying stored JSON through (`VerbatimJSON`): whether redacting the
+/// parsed text would change nothing, decided on the whole text at once.
+extension Redactor {
+    /// True when `redact(parse(bytes))` equals the parsed value, for JSON that
+    /// `VerbatimJSON.isWrittenAsIs` accepts (printable ASCII, no escapes). Conservative: a text that
+    /// merely might hold something to redact answers false and takes the tree path. Every rule of
+    /// `redact(text:)` and of the key rules is searched across the whole text: no `@` (URL
+    /// user-info), `%` or `\` (other readings of a secret), `eyJ` (a JWT), `bearer `, no name a
+    /// sensitive key or credential pair contains, no `headers` key, no known secret in any form.
+    public func leavesUnchanged(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard enabled else { return true }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        for byte in [UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "\\")] where memchr(base, Int32(byte), bytes.count) != nil {
+            return false
+        }
+        if Redactor.verbatimFilter.mayContainName(bytes: bytes) { return false }
+        guard !secretsLongestFirst.isEmpty else { return true }
+        var hit = false
+        secretSearch.forEachHit(in: bytes) { _ in hit = true }
+        return !hit
+    }
+
+    public func leavesUnchanged(json text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { leavesUnchanged(json: $0) }
+    }
+
+    /// One pass for every name: the sensitive key fragments and credential pair names (the pair
+    /// filter's), `headers` (a key walked header by header), and `eyJ` and `bearer` in any letter
+    /// case (a superset of the JWT and Bearer rules' tests).
+    private static let verbatimFilter = SensitiveNameFilter(
+        SecretRules.sensitiveKeyFragments + SecretRules.credentialPairNames + ["headers", "eyj", "bearer"])
+}

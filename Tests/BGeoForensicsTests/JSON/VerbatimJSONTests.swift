@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import BGeoForensics
+
+/// Listings copy a stored record through when `VerbatimJSON` and `Redactor.leavesUnchanged` say
+/// the tree path (parse, redact, write) would give back its bytes. The tree path stays the
+/// definition: on random JSON built from canonical and non-canonical pieces, every text the
+/// checks accept must come out of the tree path unchanged — and the common record must be accepted,
+/// or the fast path would silently never run.
+@Suite struct VerbatimJSONTests {
+    static let numbers = ["0", "7", "-3", "42", "123456789012345678", "1234567890123456789", "-0", "0.0", "-0.0", "1.0",
+                          "100.0", "8.4", "52.2438479", "-21.0122", "0.0001", "0.00011", "0.00009", "0.1", "1.10", "1.5e3",
+                          "1E5", "0.30000000000000004", "123456789012345.0", "1234567890123456.0", "12345678901234567.0",
+                          "1.234567890123456", "99999999999999.9", "0.000100", "007", "5e-324"]
+    static let strings = ["", "a", "uuid", "in_vehicle", "north-42", "<script>alert(1)</script>", "a b", "é", "x\\\"y",
+                          "tab\\t", "\\u0041", "50%", "user@example.com", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+                          "Bearer abc", "token=abc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"]
+    static let keys = ["uuid", "odometer", "coords", "latitude", "extras", "accessToken", "Headers", "api_key", "password",
+                       "is_moving", "speed", "key", "a"]
+
+    /// A random JSON text: mostly compact canonical records, with whitespace, duplicate keys,
+    /// deep nesting and odd numbers mixed in.
+    static func randomJSON(_ rng: inout SplitMix64, depth: Int = 0) -> String {
+        let pick = depth > 3 ? rng.int(0...3) : rng.int(0...6)
+        switch pick {
+        case 0: return numbers[rng.int(0...(numbers.count - 1))]
+        case 1: return "\"" + strings[rng.int(0...(strings.count - 1))] + "\""
+        case 2: return ["true", "false", "null"][rng.int(0...2)]
+        case 3: return "\"" + String(rng.uuid()) + "\""
+        case 4:
+            let items = (0..<rng.int(0...3)).map { _ in randomJSON(&rng, depth: depth + 1) }
+            return "[" + items.joined(separator: rng.chance(0.1) ? ", " : ",") + "]"
+        default:
+            var used = Set<String>()
+            let members = (0..<rng.int(0...5)).map { _ -> String in
+                var key = keys[rng.int(0...(keys.count - 1))]
+                if !rng.chance(0.05) { while used.contains(key) { key += "x" } }
+                used.insert(key)
+                return "\"" + key + "\"" + (rng.chance(0.05) ? " : " : ":") + randomJSON(&rng, depth: depth + 1)
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+    }
+
+    @Test func everyAcceptedTextIsWrittenBackAsItIs() throws {
+        var rng = SplitMix64(seed: 2027)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let text = VerbatimJSONTests.randomJSON(&rng)
+            guard VerbatimJSON.isWrittenAsIs(text) else { continue }
+            accepted += 1
+            let written = JSONWriter().string(try JSONParser.parse(text))
+            #expect(written == text, "accepted \(text) but the writer gives \(written)")
+        }
+        #expect(accepted > 2_000)
+    }
+
+    @Test func theWritersOtherFormsAreRefused() {
+        for text in ["-0", "1.10", "0.00001", "1e5", "1E5", "1.5e3", "12345678901234567890", "0.30000000000000004",
+                     "12345678901234567.0", "007", " 1", "{\"a\":1 }", "{\"a\":1,\"a\":2}", "[1, 2]", "\"é\"", "\"a\\nb\"",
+                     "{\"a\":", "", "tru", "[1,]", "{\"a\"}", "\"\u{7F}\""] {
+            #expect(!VerbatimJSON.isWrittenAsIs(text), "\(text) should take the tree path")
+        }
+        var deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        #expect(!VerbatimJSON.isWrittenAsIs(deep))
+        deep = String(repeating: "[", count: 10) + String(repeating: "]", count: 10)
+        #expect(VerbatimJSON.isWrittenAsIs(deep))
+    }
+
+    @Test func aTypicalRecordIsCopiedThrough() {
+        let record = """
+            {"uuid":"3f9c9e2a-8b41-4b8a-9e0a-6b7d1c9a2f10","timestamp":"2026-07-24T09:14:32.118Z","odometer":18420.5,\
+            "coords":{"latitude":52.2297,"longitude":21.0122,"accuracy":8.4,"altitude":112.3,"speed":6.7,"heading":-1.0},\
+            "activity":{"type":"in_vehicle","confidence":92},"battery":{"level":0.63,"is_charging":false},"is_moving":true,\
+            "extras":{"fleetId":"north-42","tripNote":"<script>alert(1)</script>"}}
+            """
+        var redactor = Redactor()
+        redactor.learn(secret: "sk_live_4eC39HqLyjWDarjtT1zdp7dc")
+        #expect(VerbatimJSON.isWrittenAsIs(record))
+        #expect(redactor.leavesUnchanged(json: record))
+    }
+
+    /// Whatever `leavesUnchanged` accepts, redacting the parsed value changes nothing; and a text
+    /// holding a learned secret (as it is, or cut off at a string's end) or a credential's shape
+    /// is never accepted.
+    @Test func redactionThatWouldChangeSomethingIsNeverSkipped() throws {
+        var redactor = Redactor()
+        redactor.learn(secret: "sk_live_4eC39HqLyjWDarjtT1zdp7dc")
+        redactor.learn(secret: "rt-shape-secret-7f3a")
+        var rng = SplitMix64(seed: 2028)
+        var accepted = 0, refused = 0
+        for _ in 0..<20_000 {
+            let text = VerbatimJSONTests.randomJSON(&rng)
+            guard VerbatimJSON.isWrittenAsIs(text) else { continue }
+            let value = try JSONParser.parse(text)
+            if redactor.leavesUnchanged(json: text) {
+                accepted += 1
+                #expect(redactor.redact(value) == value, "accepted \(text) but redaction changes it")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(accepted > 1_000 && refused > 1_000)
+        for text in ["{\"note\":\"sk_live_4eC39HqLyjWDarjtT1zdp7dc\"}", "{\"note\":\"x sk_live_4eC39HqLyjWD\"}",
+                     "[\"rt-shape-secret-7f3a\"]", "{\"Headers\":{\"X\":\"1\"}}", "{\"a\":\"BEARER xyz\"}", "{\"a\":\"EYJ\"}",
+                     "{\"pass\":1}", "{\"u\":\"a@b\"}", "{\"u\":\"50%\"}", "{\"myApiKey\":\"v\"}"] {
+            #expect(!redactor.leavesUnchanged(json: text), "\(text) must be redacted through the tree")
+        }
+        #expect(Redactor(enabled: false).leavesUnchanged(json: "{\"accessToken\":\"sk_live_4eC39HqLyjWDarjtT1zdp7dc\"}"))
+    }
+}
+
+/// The listings' copied-through rows are the tree path's rows, byte for byte, on every sample
+/// (stranded tokens, `<script>` extras, LongPing attempts, damaged rows), redacting or not.
+@Suite struct ListingCopyThroughTests {
+    @Test(arguments: [true, false])
+    func everySampleListsAsTheTreePathWrites(redacting: Bool) throws {
+        let writer = JSONWriter()
+        var copied = 0, rows = 0
+        for path in SampleReports.paths {
+            let dump = try Dump(path: path)
+            let redactor = dump.makeRedactor(enabled: redacting)
+            dump.forEachRecord(QueueQuery()) { record in
+                let tree = writer.string(LocationListing.json(record, redactor: redactor))
+                let text = LocationListing.jsonText(record, redactor: redactor, writer: writer)
+                #expect(text == tree, "\(path) record \(record.rowId)")
+                rows += 1
+                if VerbatimJSON.isWrittenAsIs(record.json) && redactor.leavesUnchanged(json: record.json) { copied += 1 }
+            }
+            dump.forEachLogEntry(LogQuery()) { entry in
+                let tree = writer.string(LogListing.json(entry, redactor: redactor))
+                let text = LogListing.jsonText(entry, redactor: redactor, writer: writer)
+                #expect(text == tree, "\(path) log row \(entry.rowId)")
+                rows += 1
+                if let data = entry.dataText, VerbatimJSON.isWrittenAsIs(data) && redactor.leavesUnchanged(json: data) { copied += 1 }
+            }
+        }
+        // Most rows take the copy: a fast path that never runs would hide here.
+        #expect(rows > 5_000 && copied * 2 > rows, "\(copied) of \(rows) rows copied through")
+    }
+}
