@@ -14,9 +14,15 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        // The SQLite connection and statement types: the one module that wraps the C API.
+        .target(
+            name: "BGeoSQLite",
+            dependencies: ["CSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "BGeoForensics",
-            dependencies: ["CSQLite", "CLibXML2", "CCrypto"],
+            dependencies: ["BGeoSQLite", "CLibXML2", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -40,12 +40,25 @@ import Testing
     /// `Simulate/`, `Fuzz/`) and the trace's spill tables (`Trace/Storage/`); `bgeo-bench` hands
     /// its baselines' SQL to the sqlite3 shell.
     @Test func onlyTheReaderQueriesTheDump() throws {
-        let ownFiles = ["/Dump/", "/SQLite/", "/Sanitize/", "/Resync/", "/Simulate/", "/Fuzz/", "/Trace/Storage/", "/bgeo-bench/"]
+        let ownFiles = ["/Dump/", "/BGeoSQLite/", "/Sanitize/", "/Resync/", "/Simulate/", "/Fuzz/", "/Trace/Storage/", "/bgeo-bench/"]
         var readers: [String] = []
         for file in Self.swiftFiles() where !ownFiles.contains(where: { file.contains($0) }) {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             if text.contains("SELECT ") || text.contains(".prepare(") { readers.append(String(file.dropFirst(Self.sources.count + 1))) }
         }
         #expect(readers.isEmpty, "SQL outside the reader: \(readers)")
+    }
+
+    /// Issue 24: the SQLite C API is wrapped in one module, `BGeoSQLite` (GRDB's shim model); the
+    /// library reaches SQLite only through its `Database`, `Statement` and `SQLiteError` values.
+    @Test func onlyTheSQLiteModuleTouchesTheCAPI() throws {
+        var importers: [String] = []
+        for file in Self.swiftFiles() where !file.contains("/BGeoSQLite/") {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            if text.contains("import CSQLite") || text.contains("sqlite3_") { importers.append(String(file.dropFirst(Self.sources.count + 1))) }
+        }
+        #expect(importers.isEmpty, "the C API used outside BGeoSQLite: \(importers)")
+        let manifest = try String(contentsOfFile: ReportE2E.packageRoot + "/Package.swift", encoding: .utf8)
+        #expect(manifest.contains("name: \"BGeoSQLite\""))
     }
 }

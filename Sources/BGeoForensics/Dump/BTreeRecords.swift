@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 extension BTreePage {
     /// The rows of a table leaf page (type 13): each cell's row id and its record's values, the

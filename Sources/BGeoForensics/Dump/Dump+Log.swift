@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 extension Dump {
     /// The log's first row id and the times of its first and last rows by id (two index seeks,

@@ -1,3 +1,4 @@
+import BGeoSQLite
 extension Dump {
     /// The queue table name as warnings name it.
     public var queueTableName: String { layout.queueTable ?? (layout.format == .longping ? "queue" : "location_events") }

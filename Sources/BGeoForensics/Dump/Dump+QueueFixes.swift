@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// One queued fix as the gap finder needs it: when, and where to look its details up. The uuid
 /// is read only when asked for (a million String allocations saved on a full queue).
 struct QueueFix {

@@ -1,4 +1,4 @@
-import CSQLite
+import BGeoSQLite
 
 /// One streaming read of a table in row-id order: `SELECT <columns> FROM <table> [WHERE …]
 /// ORDER BY id`, with the row id as the first column. Kept in parts so that a read stopped by a
@@ -63,7 +63,7 @@ extension Dump {
                 hasRow = try stmt.step()
                 // Ids come in order from an intact b-tree; one that does not is a garbled page.
                 if hasRow, scan.idColumn != nil, let lastRow, !scan.isBefore(lastRow, stmt.int64(0)) {
-                    throw SQLiteError(code: SQLITE_CORRUPT, message: "row ids out of order (a garbled page)")
+                    throw SQLiteError(code: SQLiteError.Code.corrupt, message: "row ids out of order (a garbled page)")
                 }
             } catch {
                 scanInterrupted = true

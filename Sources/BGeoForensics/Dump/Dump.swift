@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import BGeoSQLite
 
 /// An opened device dump: a private copy of the evidence, its detected layout, and the warnings
 /// found while reading it. Split by concern: `Dump+Queue` (records), `Dump+Log` (log entries),
@@ -142,8 +142,8 @@ public final class Dump {
 
     static func classify(_ error: SQLiteError, path: String, truncation: TruncatedCopy? = nil) -> DumpError {
         switch error.primaryCode {
-        case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CORRUPT: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
+        case SQLiteError.Code.notADatabase: return .notADatabase(path: path)
+        case SQLiteError.Code.corrupt: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
         default:
             guard isEnvironmental(error) else { return .unreadable(path: path, reason: error.message) }
             return .environment(path: path, reason: "SQLite could not use its private copy (\(error.message))")
@@ -155,15 +155,15 @@ public final class Dump {
     /// descriptor, or a write, sync or shared-memory call that failed. Nothing said about the dump.
     static func isEnvironmental(_ error: SQLiteError) -> Bool {
         switch error.primaryCode {
-        case SQLITE_FULL, SQLITE_NOMEM, SQLITE_CANTOPEN: return true
-        case SQLITE_IOERR: return copyWriteFailures.contains(error.code)
+        case SQLiteError.Code.full, SQLiteError.Code.noMemory, SQLiteError.Code.cannotOpen: return true
+        case SQLiteError.Code.ioError: return copyWriteFailures.contains(error.code)
         default: return false
         }
     }
 
     /// SQLITE_IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _NOMEM, _SHMOPEN, _SHMSIZE, _SHMMAP (the
     /// extended codes, which C macros Swift cannot import): writing or mapping the copy failed.
-    private static let copyWriteFailures = Set([3, 4, 5, 6, 12, 18, 19, 21].map { SQLITE_IOERR | Int32($0) << 8 })
+    private static let copyWriteFailures = Set([3, 4, 5, 6, 12, 18, 19, 21].map { SQLiteError.Code.ioError | Int32($0) << 8 })
 
     private static func detectLayout(_ db: Database, path: String) throws(DumpError) -> DumpLayout {
         var tables: [String] = []

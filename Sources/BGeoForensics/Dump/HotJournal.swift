@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// A rollback journal (`-journal`) beside the dump. An app killed inside a transaction in
 /// rollback-journal mode leaves the main file half-written — pages of the unfinished transaction

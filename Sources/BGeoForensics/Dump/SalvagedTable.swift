@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import BGeoSQLite
 
 /// A table read as far as it can be, once a scan of it has met a damaged or missing page: every
 /// row its b-tree still reaches (stepping over the damaged stretches), plus — as SQLite's

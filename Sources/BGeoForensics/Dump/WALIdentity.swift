@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The semantic half of the foreign-WAL check (`WALCheck` is the page half). A WAL may hold every
 /// page of a database — then its pages fit any main file, and a WAL from another phone would

@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// What a fuzz case does to its base dump. Row-level mutations go through SQL on the still-open
 /// writer (so the file stays a valid database holding hostile rows); file-level ones change the

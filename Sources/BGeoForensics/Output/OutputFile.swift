@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import BGeoSQLite
 
 /// The one door every file a command writes goes through (report, gpx, export, sanitize,
 /// simulate, resync's quarantine export, fleet's rows and findings):
@@ -202,10 +202,10 @@ public struct OutputWriteError: Error, Sendable {
     /// SQLite's failure while writing a database file, as the errno it stands for.
     public init(_ error: SQLiteError) {
         switch error.primaryCode {
-        case SQLITE_FULL: code = ENOSPC
-        case SQLITE_READONLY: code = EROFS
-        case SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_AUTH: code = EACCES
-        case SQLITE_IOERR: code = 0  // diagnosed (a full disk often reports as an I/O error)
+        case SQLiteError.Code.full: code = ENOSPC
+        case SQLiteError.Code.readOnly: code = EROFS
+        case SQLiteError.Code.permission, SQLiteError.Code.cannotOpen, SQLiteError.Code.authorization: code = EACCES
+        case SQLiteError.Code.ioError: code = 0  // diagnosed (a full disk often reports as an I/O error)
         default: code = EIO
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The endpoints an operator named for a working copy (`--url`, `--log-url`,
 /// `--set authorization.refreshUrl=…`, `--to-recorded-url`), kept in the copy by the run that

@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The queue lane: batches oldest first, deliveries recorded by one id, progress counters.
 extension WorkingCopy {

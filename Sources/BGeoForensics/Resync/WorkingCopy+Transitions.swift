@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// State transitions (each caller wraps them in one transaction) and the request journal.
 extension WorkingCopy {

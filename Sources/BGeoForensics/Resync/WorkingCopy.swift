@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The SQLite file re-sync drains: a copy of the dump's queue and log rows plus re-sync's own
 /// tables (quarantine, journal, auth, progress). The evidence is never written; every state

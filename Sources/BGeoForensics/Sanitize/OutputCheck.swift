@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The sanitised copy's own check, before it is renamed into place: SQLite's integrity check,
 /// no free pages, no journal or WAL beside it, and a search of its raw bytes — the file itself,

@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// Sanitises one row of any table by its `TableRule`, counting what changed per column.
 /// - queue record: the JSON walk (`JSONSanitizer`);
 /// - log `message` / `data`: app lines (`src` js) under the extras policy, native lines scrubbed

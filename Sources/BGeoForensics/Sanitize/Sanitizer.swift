@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// `sanitize DUMP -o OUT.db`: a copy of a dump that can leave the building and still diagnoses
 /// the same. The dump is opened as evidence (private copy, hashed); a first pass learns every

@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// One table of the dump as the copy needs it: its definition, the columns to copy (generated
 /// and hidden columns are computed, not stored) and how its rows are addressed.
 struct SourceTable: Sendable {

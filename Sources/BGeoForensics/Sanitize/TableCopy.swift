@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// One table's rows read in storage order, sanitised, counted, and handed over in batches ready
 /// to insert (row id first when the table needs it). The caller decides where batches go: the
 /// working database directly, or a channel to the thread that owns it.

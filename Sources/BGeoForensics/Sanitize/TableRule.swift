@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// Which cells of a table hold what, so each gets its rule: the queue's record column, the
 /// log's message and data (whose rule depends on the row's `src` and `event`), the state's value
 /// (whose rule depends on its key), and plain text everywhere else.

@@ -1,3 +1,4 @@
+import BGeoSQLite
 /// The database the sanitised rows are written into, beside the output: same tables (same
 /// definitions), same page size, user_version and application_id as the dump; no journal (it is
 /// rebuilt from scratch on failure anyway). It never holds a secret — every cell is sanitised

@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// A simulated BGeo engine writing its own dump: it runs each fix through the SDK's filter
 /// pipeline (`ReplayPipeline`, the one replay-semantics.md defines — the same code `replay`

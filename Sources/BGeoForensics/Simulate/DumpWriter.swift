@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// Writes dumps in any of the layouts the reader supports: the simulator and the tests build
 /// their evidence with it, through real SQLite files.

@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// One script per sample scenario, each built from the shared pieces.
 extension ScenarioScripts {

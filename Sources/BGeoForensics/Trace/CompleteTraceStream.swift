@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// The complete trace's two streams as they are read: the queue's location records (as fixes)
 /// and geofence records, and the log's fix lines, each spooled into time order on disk.

@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import BGeoSQLite
 
 /// Rows that arrived out of order, kept sorted on disk: an SQLite file of its own in the private
 /// working folder (one connection, used by one thread), keyed by an order-preserving byte key.

@@ -10,11 +10,11 @@ public enum SQLValue: Sendable, Equatable {
 
 /// A compiled statement. Step through rows with `step()` and read columns by index.
 public final class Statement {
-    let handle: OpaquePointer
-    unowned let database: Database
+    package let handle: OpaquePointer
+    package unowned let database: Database
     public let sql: String
 
-    init(handle: OpaquePointer, database: Database, sql: String) {
+    package init(handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
         self.database = database
         self.sql = sql

@@ -3,8 +3,8 @@ import Foundation
 
 /// One SQLite connection. Not shared across threads.
 public final class Database {
-    /// Raw handle; internal so only this folder touches the C API.
-    let handle: OpaquePointer
+    /// Raw handle: `package`, for the package's readers that step statements through the C API (the field scanner reads cells in place).
+    package let handle: OpaquePointer
     public let path: String
 
     /// How a connection is opened.
@@ -72,7 +72,7 @@ public final class Database {
         }
     }
 
-    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    package var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Row id of the last insert on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

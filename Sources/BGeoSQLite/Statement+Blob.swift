@@ -2,7 +2,7 @@ import CSQLite
 
 extension Statement {
     /// Calls `body` with the column's bytes as stored (valid only during the call; empty for NULL).
-    func withBlob<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBlob<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let column = Int32(index)
         // sqlite3_column_blob first, then the size (SQLite's documented order).
         let blob = sqlite3_column_blob(handle, column)

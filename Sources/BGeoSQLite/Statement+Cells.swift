@@ -12,7 +12,7 @@ public enum CellValue: Sendable, Equatable {
 
 extension SQLValue {
     /// The same value as a cell.
-    var cell: CellValue {
+    package var cell: CellValue {
         switch self {
         case .null: return .null
         case .integer(let v): return .integer(v)
