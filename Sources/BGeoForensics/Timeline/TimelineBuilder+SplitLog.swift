@@ -21,8 +21,8 @@ extension TimelineBuilder {
 
         /// Past these the half is given up (the builder reads on itself): a log made mostly of
         /// rows that must be handled one by one gains nothing from the split, and memory stays flat.
-        static let entryLimit = 100_000
-        static let byteLimit = 64 << 20
+        static let entryLimit = 20_000
+        static let byteLimit = 16 << 20
     }
 
     /// The timeline's log read in two halves: this thread reads the first half (and the queue),
