@@ -148,6 +148,19 @@ struct CoverageMap: Sendable {
         intervals.replaceSubrange(low..<upper, with: [merged])
     }
 
+    /// True when one stretch reaches strictly past both `start` and `end`: no gap, now or after
+    /// more fixes are added (stretches only grow and join), comes within that span.
+    func coversStrictly(from start: Double, to end: Double) -> Bool {
+        // The last stretch that starts before `start`.
+        var low = 0
+        var high = intervals.count
+        while low < high {
+            let mid = (low + high) / 2
+            if intervals[mid].start < start { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 && intervals[low - 1].end > end
+    }
+
     /// The silent stretches between covered ones, oldest first: the fix before and the fix after.
     var gaps: [(before: Fix, after: Fix)] {
         guard intervals.count > 1 else { return [] }

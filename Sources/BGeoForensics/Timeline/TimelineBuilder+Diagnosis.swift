@@ -26,10 +26,7 @@ extension TimelineBuilder {
             var motionState: GapContextEvent.Kind?
             var i = firstIndex(sorted, atOrAfter: start + window) - 1
             while i >= 0, motionState == nil {
-                switch sorted[i].kind {
-                case .stationary, .motionStationary, .motionMoving, .regionExit: motionState = sorted[i].kind
-                default: break
-                }
+                if TimelineBuilder.motionKinds.contains(sorted[i].kind) { motionState = sorted[i].kind }
                 i -= 1
             }
             var context: [GapContextEvent] = []
@@ -51,6 +48,10 @@ extension TimelineBuilder {
         }
         return gaps
     }
+
+    /// The marks that decide a gap's motion state (the newest of them before the gap's start plus
+    /// the context window), however far before the gap they are.
+    static let motionKinds: Set<GapContextEvent.Kind> = [.stationary, .motionStationary, .motionMoving, .regionExit]
 
     /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a
     /// stationary geofence are a few hundred metres).

@@ -254,6 +254,28 @@ extension TimelineBuilder {
         }
         marks.append(ContextMark(kind: kind, at: entry.time, logId: entry.rowId, lastAt: entry.time,
                                  lastLogId: entry.rowId, detail: detail))
+        if marks.count >= nextMarkPrune { pruneMarks() }
+    }
+
+    /// Keeps the marks flat in memory (issue 27: two kinds alternating beside every fix made two
+    /// marks per fix). A mark is shown only in the context of a gap within `contextWindow` of it,
+    /// and only motion marks decide a gap's motion state. So a mark of another kind whose window
+    /// lies strictly inside one stretch the fixes read so far cover can never be shown — fixes are
+    /// only added, stretches only grow — and is dropped. The newest mark stays: a run extends it.
+    func pruneMarks() {
+        let window = options.contextWindow
+        let newest = marks.count - 1
+        var kept = 0
+        for index in marks.indices {
+            let mark = marks[index]
+            if index == newest || TimelineBuilder.motionKinds.contains(mark.kind)
+                || !coverage.coversStrictly(from: mark.at - window, to: mark.at + window) {
+                marks[kept] = mark
+                kept += 1
+            }
+        }
+        marks.removeLast(marks.count - kept)
+        nextMarkPrune = max(options.markPruneThreshold, kept * 2)
     }
 
     func configSummary(_ config: SDKConfig) -> String {

@@ -47,6 +47,8 @@ public final class TimelineBuilder {
                       attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
     }
     var marks: [ContextMark] = []
+    /// The count at which `pruneMarks` next runs.
+    lazy var nextMarkPrune = options.markPruneThreshold
 
     // Queue at the moment of the dump.
     var pendingRecords = 0

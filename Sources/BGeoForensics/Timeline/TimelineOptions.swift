@@ -18,6 +18,9 @@ public struct TimelineOptions: Sendable {
     public var uuidLimit: Int
     /// Gaps listed.
     public var gapLimit: Int
+    /// Context marks held before the ones no gap can show are dropped (`TimelineBuilder.pruneMarks`);
+    /// the tests set it to `.max` for the unpruned reference.
+    var markPruneThreshold = 20_000
 
     public init(policy: UploadPolicy? = nil, gapThreshold: Double = 900, since: Double? = nil, until: Double? = nil,
                 contextWindow: Double = 600, eventLimit: Int = 5000, attemptLimit: Int = 20_000, uuidLimit: Int = 20,
