@@ -59,7 +59,7 @@ struct DumpShape: Sendable {
         }
         var clock = ShapeClock()
         try writer.insertLog(ts: clock.text, level: 3, event: "config", data: config)
-        var random = ShapeRandom(seed: 27)
+        var random = SplitMix64(seed: 27)
         var batch: [String] = []
         var queued: [(uuid: String, json: String, at: String)] = []
         var late: [(ts: String, data: String)] = []
@@ -153,24 +153,4 @@ struct ShapeClock {
     private(set) var milliseconds: Int64 = 1_772_344_800_000
     mutating func advance(milliseconds step: Int64) { milliseconds += step }
     var text: String { Timestamp.format(Double(milliseconds) / 1000) }
-}
-
-/// SplitMix64: a deterministic stream of numbers and uuids for the shapes.
-struct ShapeRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func uuid() -> String {
-        let a = next(), b = next()
-        let hex = String(format: "%016llx%016llx", a, b)
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-4" + String(c[13..<16]) + "-a" + String(c[17..<20]) + "-" + String(c[20..<32])
-    }
 }
