@@ -58,7 +58,9 @@ enum TimelineCommand: CLICommand {
         progress.finish()
         switch format {
         case "json":
-            CommandSupport.printJSON(timeline.json(findingsOnly: findingsOnly))
+            let document = timeline.streamedJSON(findingsOnly: findingsOnly)
+            try StreamedJSONDocument.write(document.tree, arrays: document.arrays, to: CommandSupport.stdout)
+            CommandSupport.stdout.flush()
         case "timesketch":
             writeTimesketch(timeline, dump: dump, redactor: redactor.redactor, findingsOnly: findingsOnly)
         case "ticket":
