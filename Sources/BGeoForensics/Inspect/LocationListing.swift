@@ -20,10 +20,8 @@ public enum LocationListing {
     /// `JSONWriter().string(json(r, redactor:))`, with the stored record copied through when
     /// parsing, redacting and writing it would give back its own bytes (`VerbatimJSON`).
     public static func jsonText(_ r: QueueRecord, redactor: Redactor, writer: JSONWriter) -> String {
-        var stored = r.json
-        let verbatim = stored.withUTF8 { VerbatimJSON.isWrittenAsIs($0) && redactor.leavesUnchanged(json: $0) }
-        guard verbatim else { return writer.string(json(r, redactor: redactor)) }
-        return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(stored))])
+        guard redactor.copiesThrough(json: r.json) else { return writer.string(json(r, redactor: redactor)) }
+        return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(r.json))])
     }
 
     private static func envelope(_ r: QueueRecord) -> [(key: String, value: JSONValue)] {

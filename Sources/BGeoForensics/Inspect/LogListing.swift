@@ -16,8 +16,7 @@ public enum LogListing {
     /// `JSONWriter().string(json(e, redactor:))`, with the stored data copied through when parsing,
     /// redacting and writing it would give back its own bytes (`VerbatimJSON`).
     public static func jsonText(_ e: LogEntry, redactor: Redactor, writer: JSONWriter) -> String {
-        guard var stored = e.dataText,
-              stored.withUTF8({ VerbatimJSON.isWrittenAsIs($0) && redactor.leavesUnchanged(json: $0) }) else {
+        guard let stored = e.dataText, redactor.copiesThrough(json: stored) else {
             return writer.string(json(e, redactor: redactor))
         }
         return writer.objectString(members(e, redactor: redactor, data: .null).map { member in

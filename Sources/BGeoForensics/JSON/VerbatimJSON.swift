@@ -15,7 +15,8 @@ import Foundation
 public enum VerbatimJSON {
     static let maxDepth = 64
 
-    /// True when `bytes` would be written back unchanged (see the type's comment).
+    /// True when `bytes` would be written back unchanged (see the type's comment). A listing asks
+    /// `Redactor.copiesThrough(json:)`, which adds the redaction's half.
     public static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var reader = Reader(bytes: bytes)
         guard reader.value(depth: 0) else { return false }
@@ -27,11 +28,17 @@ public enum VerbatimJSON {
         return text.withUTF8 { isWrittenAsIs($0) }
     }
 
+    /// A strict reading over the scanners' cursor (its literal matching is shared; what this
+    /// reader adds is the writer's form).
     private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
+        var cursor: JSONByteCursor
+        var bytes: UnsafeBufferPointer<UInt8> { cursor.bytes }
+        var index: Int {
+            get { cursor.index }
+            set { cursor.index = newValue }
+        }
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONByteCursor(bytes: bytes) }
 
         mutating func value(depth: Int) -> Bool {
             guard index < bytes.count, depth < VerbatimJSON.maxDepth else { return false }
@@ -39,19 +46,11 @@ public enum VerbatimJSON {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
             case UInt8(ascii: "\""): return string() != nil
-            case UInt8(ascii: "t"): return literal("true")
-            case UInt8(ascii: "f"): return literal("false")
-            case UInt8(ascii: "n"): return literal("null")
+            case UInt8(ascii: "t"): return cursor.skipLiteral("true")
+            case UInt8(ascii: "f"): return cursor.skipLiteral("false")
+            case UInt8(ascii: "n"): return cursor.skipLiteral("null")
             default: return number()
             }
-        }
-
-        mutating func literal(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            for k in 0..<count where bytes[index + k] != word.utf8Start[k] { return false }
-            index += count
-            return true
         }
 
         /// The string's content range; nil unless every byte is printable ASCII without `\`.

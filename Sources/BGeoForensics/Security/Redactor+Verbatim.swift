@@ -3,6 +3,14 @@ import Foundation
 /// The redactor's side of copying stored JSON through (`VerbatimJSON`): whether redacting the
 /// parsed text would change nothing, decided on the whole text at once.
 extension Redactor {
+    /// The one rule a listing copies stored JSON by: it is already in the writer's form
+    /// (`VerbatimJSON`) and redacting it would change nothing (`leavesUnchanged`), so parsing,
+    /// redacting and writing it would give back its own bytes.
+    public func copiesThrough(json text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { VerbatimJSON.isWrittenAsIs($0) && leavesUnchanged(json: $0) }
+    }
+
     /// True when `redact(parse(bytes))` equals the parsed value, for JSON that
     /// `VerbatimJSON.isWrittenAsIs` accepts (printable ASCII, no escapes). Conservative: a text that
     /// merely might hold something to redact answers false and takes the tree path. Every rule of
