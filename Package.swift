@@ -20,29 +20,56 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The core along the data flow: evidence copy, reader, trace, replay, timeline and its
+        // finding rules, the report and the exports, redaction and escaping, the output boundary.
         .target(
             name: "BGeoForensics",
             dependencies: ["BGeoSQLite", "CLibXML2", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Sanitize: the shareable copy of a dump, with its own raw-byte output check.
+        .target(
+            name: "BGeoSanitize",
+            dependencies: ["BGeoForensics"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Re-sync: the working copy of a stranded queue and the SDK's HTTP(S) contract.
+        .target(
+            name: "BGeoResync",
+            dependencies: ["BGeoForensics", "CCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Fleet: many dumps, each analysed in a child process, into a ledger or a pipe.
+        .target(
+            name: "BGeoFleet",
+            dependencies: ["BGeoForensics"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Realistic dumps (the simulator, the demo dump) and the fuzz campaign: what the tests,
+        // the bench and the `simulate` / `fuzz` commands build their inputs with.
+        .target(
+            name: "BGeoSimulation",
+            dependencies: ["BGeoForensics", "CLibXML2"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "bgeo-forensics",
-            dependencies: ["BGeoForensics"],
+            dependencies: ["BGeoFleet", "BGeoForensics", "BGeoResync", "BGeoSanitize", "BGeoSimulation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "bgeo-bench",
-            dependencies: ["BGeoForensics"],
+            dependencies: ["BGeoForensics", "BGeoResync", "BGeoSimulation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "BGeoForensicsTests",
-            dependencies: ["BGeoForensics"],
+            dependencies: ["BGeoFleet", "BGeoForensics", "BGeoResync", "BGeoSanitize", "BGeoSimulation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BGeoForensics"],
+            dependencies: ["BGeoFleet", "BGeoForensics", "BGeoResync", "BGeoSanitize", "BGeoSimulation"],
             // The programmable ingest server the re-sync tests start (Python, run as a real process).
             exclude: ["Fixtures"],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSimulation
 import Foundation
 
 /// A dump shaped unlike `simulate`'s benchmark dump (issue 27): the same fixes, but a different

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSimulation
 import Foundation
 
 /// `bgeo-bench fuzz --count N --seed S [--first K] [--jobs J] [--timeout SECONDS] [--keep] [--list] [--tool PATH]`:

@@ -1,4 +1,6 @@
 import BGeoForensics
+import BGeoResync
+import BGeoSimulation
 import Foundation
 
 /// `resync` to a local Python ingest server, single records and batches of 100 (20,000 records

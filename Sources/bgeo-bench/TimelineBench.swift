@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSimulation
 import Foundation
 
 /// `timeline --json` on the 1,000,000-row log beside the `sqlite3` CLI scanning the same log rows

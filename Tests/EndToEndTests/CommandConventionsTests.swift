@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 /// Issue 26, items 3 and 4: one meaning per option across commands, and the conventions a
 /// command-line user expects (NO_COLOR, --color, -V / version, suggestions, 80-column help,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `inspect`, `locations`, `logs` run as a user would, on real dumps.
 @Suite struct DumpCommandsTests {

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoFleet
 import Foundation
 import Testing
 

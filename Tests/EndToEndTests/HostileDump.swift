@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// A dump with secrets planted in every place the dump contract allows — config, auth, config
 /// log lines, http.request headers, http.response bodies, auth.refresh results, extras, params,

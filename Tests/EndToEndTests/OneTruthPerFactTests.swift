@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// One truth per fact (issue 25): the numbers a support engineer pastes into a ticket — queued
 /// records, log rows, upload attempts, gaps, findings — are the same in every output of the same

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSimulation
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 /// "A response counts only for the request it answers", the same on https as on http: a
 /// keep-alive connection carries the next request only when it is clean — after a 2xx that ended

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `resync` against a real HTTP server on 127.0.0.1, run as a user would run it.
 @Suite(.serialized) struct ResyncEndToEndTests {

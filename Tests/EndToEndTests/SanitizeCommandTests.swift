@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `sanitize` run as a user would, on every sample and on a dump with secrets planted in every
 /// place the contract allows. The output file itself is searched (its raw bytes, not a query),

@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The `stranded-refresh` sample with the dump's own secrets written in every form issue 23 found
 /// leaking, each where the dump contract lets it stand: the refresh token JSON-escaped in a logged

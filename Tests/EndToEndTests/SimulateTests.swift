@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `simulate` run as a user would; the committed Samples/ must be exactly what it regenerates.
 @Suite struct SimulateTests {

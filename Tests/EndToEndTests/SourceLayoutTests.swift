@@ -35,12 +35,12 @@ import Testing
         #expect(uses <= 25, "\(uses) uses of @unchecked Sendable")
     }
 
-    /// Issue 24: SQL reading the dump's tables lives in `Dump/` alone. The only other folders with
-    /// SQL write and read their own files: copies (`Sanitize/`, `Resync/`'s working copy,
-    /// `Simulate/`, `Fuzz/`) and the trace's spill tables (`Trace/Storage/`); `bgeo-bench` hands
-    /// its baselines' SQL to the sqlite3 shell.
+    /// Issue 24: SQL reading the dump's tables lives in `Dump/` alone. The only other places with
+    /// SQL write and read their own files: copies (the `BGeoSanitize` module, `BGeoResync`'s working
+    /// copy, `BGeoSimulation`'s `Simulate/` and `Fuzz/`) and the trace's spill tables
+    /// (`Trace/Storage/`); `bgeo-bench` hands its baselines' SQL to the sqlite3 shell.
     @Test func onlyTheReaderQueriesTheDump() throws {
-        let ownFiles = ["/Dump/", "/BGeoSQLite/", "/Sanitize/", "/Resync/", "/Simulate/", "/Fuzz/", "/Trace/Storage/", "/bgeo-bench/"]
+        let ownFiles = ["/Dump/", "/BGeoSQLite/", "/BGeoSanitize/", "/BGeoResync/", "/BGeoSimulation/", "/Trace/Storage/", "/bgeo-bench/"]
         var readers: [String] = []
         for file in Self.swiftFiles() where !ownFiles.contains(where: { file.contains($0) }) {
             let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -60,5 +60,52 @@ import Testing
         #expect(importers.isEmpty, "the C API used outside BGeoSQLite: \(importers)")
         let manifest = try String(contentsOfFile: ReportE2E.packageRoot + "/Package.swift", encoding: .utf8)
         #expect(manifest.contains("name: \"BGeoSQLite\""))
+    }
+
+    /// Issue 24: the library is split into modules along the data flow, and a module imports only
+    /// what Package.swift says it depends on. SwiftPM does not check this itself (a module built
+    /// earlier in the same build folder can be imported without being declared), so without this
+    /// test the core could quietly come to depend on fleet, re-sync, sanitize or the simulator.
+    @Test func everyModuleImportsOnlyItsDeclaredDependencies() throws {
+        let manifest = try String(contentsOfFile: ReportE2E.packageRoot + "/Package.swift", encoding: .utf8)
+        let declared = Self.targetDependencies(manifest)
+        let libraries = declared.keys.filter { $0.hasPrefix("BGeo") }
+        #expect(libraries.count >= 5, "library modules: \(libraries.sorted())")
+        #expect(declared["BGeoForensics"] == ["BGeoSQLite", "CCrypto", "CLibXML2"], "the core depends on \(declared["BGeoForensics"] ?? [])")
+        var strays: [String] = []
+        for file in Self.swiftFiles() {
+            let relative = file.dropFirst(Self.sources.count + 1)
+            let target = String(relative.prefix { $0 != "/" })
+            guard let allowed = declared[target] else { continue }
+            // BGeoForensics re-exports BGeoSQLite, so whoever may import the one may import the other.
+            let reachable = allowed.union(allowed.contains("BGeoForensics") ? ["BGeoSQLite"] : [])
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                let module = String(line.split(separator: " ").last ?? "")
+                if (module.hasPrefix("BGeo") || module.hasPrefix("C")) && module != target && !reachable.contains(module) {
+                    strays.append("\(relative) imports \(module)")
+                }
+            }
+        }
+        #expect(strays.isEmpty, "imports Package.swift does not declare: \(strays)")
+    }
+
+    /// `name: "X", dependencies: [...]` of every target in the manifest.
+    static func targetDependencies(_ manifest: String) -> [String: Set<String>] {
+        var out: [String: Set<String>] = [:]
+        let parts = manifest.components(separatedBy: "name: \"").dropFirst()
+        for part in parts {
+            guard let nameEnd = part.firstIndex(of: "\"") else { continue }
+            let name = String(part[..<nameEnd])
+            let rest = part[nameEnd...]
+            guard let open = rest.range(of: "dependencies: ["), let close = rest[open.upperBound...].firstIndex(of: "]"),
+                  !rest[..<open.lowerBound].contains(")") else {
+                if out[name] == nil, name.hasPrefix("C") == false { out[name] = [] }
+                continue
+            }
+            let list = rest[open.upperBound..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            out[name] = Set(list.filter { !$0.isEmpty })
+        }
+        return out
     }
 }

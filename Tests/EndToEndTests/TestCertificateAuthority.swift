@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoResync
 
 /// A certificate authority made for one test, and an https server certificate it signed for
 /// `IP:127.0.0.1`. The tool trusts it only inside a private mount namespace where a bundle of

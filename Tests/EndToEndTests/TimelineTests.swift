@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `timeline` run as a user would, on a real dump (WAL kept) with a known history:
 /// a queue stranded behind a failing token refresh, a 429 answered by a drop, and a gap.

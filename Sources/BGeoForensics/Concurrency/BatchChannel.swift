@@ -4,18 +4,18 @@ import Foundation
 /// `capacity` is given: then it waits while that many batches are pending, so a fast producer
 /// cannot fill memory), the receiver blocks until a batch arrives or the channel is closed.
 /// Lets a scan feed a consumer that runs on another core while the scan goes on.
-final class BatchChannel<Element>: @unchecked Sendable {
+package final class BatchChannel<Element>: @unchecked Sendable {
     private var pending: [[Element]] = []
     private var closed = false
     private let condition = NSCondition()
     private let capacity: Int
 
-    init(capacity: Int = .max) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = .max) { self.capacity = max(1, capacity) }
 
     /// Queues a batch (an empty one is dropped). Returns false when the channel was closed (the
     /// receiver gave up: the sender should stop).
     @discardableResult
-    func send(_ batch: [Element]) -> Bool {
+    package func send(_ batch: [Element]) -> Bool {
         guard !batch.isEmpty else { return true }
         condition.lock()
         defer { condition.unlock() }
@@ -27,7 +27,7 @@ final class BatchChannel<Element>: @unchecked Sendable {
     }
 
     /// The next batch if one is waiting, without blocking.
-    func poll() -> [Element]? {
+    package func poll() -> [Element]? {
         condition.lock()
         defer { condition.unlock() }
         guard !pending.isEmpty else { return nil }
@@ -36,7 +36,7 @@ final class BatchChannel<Element>: @unchecked Sendable {
     }
 
     /// No more batches will come; a waiting receiver wakes up.
-    func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -44,7 +44,7 @@ final class BatchChannel<Element>: @unchecked Sendable {
     }
 
     /// The next batch, in sending order; nil once the channel is closed and drained.
-    func receive() -> [Element]? {
+    package func receive() -> [Element]? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty && !closed { condition.wait() }

@@ -4,24 +4,24 @@ import Foundation
 /// command: standard output captured (up to a limit), the tail of standard error kept, standard
 /// input closed, a deadline after which it is killed, and its exit status, signal and peak RSS.
 /// A crash, a runaway memory use or a hang stays in that process.
-struct ChildProcess {
+package struct ChildProcess {
     /// The process could not be started (no pipe, no such program).
-    struct SpawnError: Error, CustomStringConvertible, Sendable {
-        let description: String
+    package struct SpawnError: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
-    struct Outcome {
-        var exitCode: Int32?
+    package struct Outcome {
+        package var exitCode: Int32?
         /// The signal that ended it, if one did.
-        var signal: Int32?
-        var stdout: [UInt8]
+        package var signal: Int32?
+        package var stdout: [UInt8]
         /// The last bytes of standard error.
-        var stderrTail: [UInt8]
-        var timedOut: Bool
+        package var stderrTail: [UInt8]
+        package var timedOut: Bool
         /// Standard output passed `maxOutput` (the process was killed).
-        var outputOverflow: Bool
+        package var outputOverflow: Bool
         /// Peak resident memory, kilobytes (ru_maxrss).
-        var peakKilobytes: Int
+        package var peakKilobytes: Int
     }
 
     var executable: String
@@ -30,16 +30,27 @@ struct ChildProcess {
     var environment: [String: String] = [:]
     var timeout: Double?
     /// Descriptors of this process the child also gets: its number there → the descriptor here.
-    var passing: [Int32: Int32] = [:]
+    package var passing: [Int32: Int32] = [:]
     var maxOutput = 64 << 20
     /// How many of standard error's last bytes are kept.
     var stderrTail = 4096
+
+    package init(executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil,
+                 passing: [Int32: Int32] = [:], maxOutput: Int = 64 << 20, stderrTail: Int = 4096) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.timeout = timeout
+        self.passing = passing
+        self.maxOutput = maxOutput
+        self.stderrTail = stderrTail
+    }
 
     private static let spawnLock = NSLock()
 
     /// Starts the process and waits for it; `started` and `ended` see its pid (to kill it from
     /// elsewhere meanwhile). Throws only when it cannot be started.
-    func run(started: (pid_t) -> Void = { _ in }, ended: (pid_t) -> Void = { _ in }) throws(SpawnError) -> Outcome {
+    package func run(started: (pid_t) -> Void = { _ in }, ended: (pid_t) -> Void = { _ in }) throws(SpawnError) -> Outcome {
         // Pipes and spawn under one lock, the parent's write ends closed before it is released, and
         // every pipe end close-on-exec: a child started by another thread never inherits this
         // child's pipes (which would hold its output open after it ends).

@@ -3,7 +3,7 @@ import BGeoSQLite
 /// One streaming read of a table in row-id order: `SELECT <columns> FROM <table> [WHERE …]
 /// ORDER BY id`, with the row id as the first column. Kept in parts so that a read stopped by a
 /// damaged page can be resumed past it (see `Dump.scanRows`).
-struct RowScan {
+package struct RowScan {
     /// The selected columns; the first must be the row id.
     var columns: String
     var table: String
@@ -16,6 +16,16 @@ struct RowScan {
     /// The column the scan is ordered by and resumed on: `id` in the dump's own tables, `rowid`
     /// in any other table; nil for a WITHOUT ROWID table (read in storage order, never resumed).
     var idColumn: String? = "id"
+
+    package init(columns: String, table: String, conditions: [String] = [], bindings: [SQLValue] = [],
+                 descending: Bool = false, idColumn: String? = "id") {
+        self.columns = columns
+        self.table = table
+        self.conditions = conditions
+        self.bindings = bindings
+        self.descending = descending
+        self.idColumn = idColumn
+    }
 
     /// The statement; when `resumeAt` is given, from that row id on (in scan order), unfiltered.
     func sql(resumingAt resumeAt: Int64?) -> (sql: String, bindings: [SQLValue]) {
@@ -45,7 +55,7 @@ extension Dump {
     /// salvaged (`SalvagedTable`: every row still reachable, and the rows of leaf pages cut off
     /// from their b-tree) and the scan goes on there, after the last row it read, with the same
     /// SQL. A warning says where it stopped and how the rest was read.
-    func scanRows(_ scan: RowScan, _ row: (Statement, Int64) throws -> Bool) rethrows {
+    package func scanRows(_ scan: RowScan, _ row: (Statement, Int64) throws -> Bool) rethrows {
         let (sql, bindings) = scan.sql(resumingAt: nil)
         let stmt: Statement
         do {

@@ -140,7 +140,7 @@ public final class Dump {
         }
     }
 
-    static func classify(_ error: SQLiteError, path: String, truncation: TruncatedCopy? = nil) -> DumpError {
+    package static func classify(_ error: SQLiteError, path: String, truncation: TruncatedCopy? = nil) -> DumpError {
         switch error.primaryCode {
         case SQLiteError.Code.notADatabase: return .notADatabase(path: path)
         case SQLiteError.Code.corrupt: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
@@ -230,6 +230,6 @@ public final class Dump {
 }
 
 /// Quotes an SQL identifier.
-func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -72,7 +72,7 @@ public enum DumpError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// The sentence's reason when the private copy cannot be made in `folder`.
-    static func copyReason(in folder: String, _ code: Int32) -> String {
+    package static func copyReason(in folder: String, _ code: Int32) -> String {
         "its private copy cannot be made in \(folder) (\(String(cString: strerror(code))))"
             + (isExhaustion(code) ? "" : "; set TMPDIR to a writable folder with room")
     }

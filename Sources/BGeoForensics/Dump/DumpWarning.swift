@@ -93,7 +93,7 @@ public final class WarningLog: Sendable {
 }
 
 /// Hands a value to another thread when the caller guarantees exclusive use (one connection per thread).
-final class UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+package final class UncheckedBox<Value>: @unchecked Sendable {
+    package var value: Value
+    package init(_ value: Value) { self.value = value }
 }

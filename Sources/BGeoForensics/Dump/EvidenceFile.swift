@@ -3,9 +3,9 @@ import Foundation
 /// Opening an input as evidence: only a regular file (or a symlink to one) is ever read. A FIFO
 /// would block the first read forever, a device (`/dev/zero`) never ends, a socket cannot be
 /// opened at all; each is refused at once, before a byte is read, with what it is.
-enum EvidenceFile {
+package enum EvidenceFile {
     /// True when something (of any kind) is at `path`, following symlinks.
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }

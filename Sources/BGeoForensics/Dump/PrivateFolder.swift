@@ -18,9 +18,9 @@ import Foundation
 ///   comes first): an empty one (a process killed between mkdir and locking) is removed once it
 ///   is a minute old; one with files was made by an older build, which may still be running
 ///   (another user of the same $TMPDIR), so it is removed only once it is a day old.
-final class PrivateFolder: @unchecked Sendable {
-    static let namePrefix = "bgeo-forensics-"
-    static let lockName = "owner.lock"
+package final class PrivateFolder: @unchecked Sendable {
+    package static let namePrefix = "bgeo-forensics-"
+    package static let lockName = "owner.lock"
     /// The only files a private folder holds (the copy, SQLite's companions, the lock, salvaged
     /// tables, the streamed trace's work files); the signal handler unlinks exactly these.
     static let knownFiles = ["dump.db", "dump.db-wal", "dump.db-shm", "dump.db-journal",
@@ -30,13 +30,13 @@ final class PrivateFolder: @unchecked Sendable {
     /// A second name (hard link) of the copy, to read the main file without its WAL.
     static let mainOnlyName = "main-only.db"
 
-    let path: String
+    package let path: String
     private var lockDescriptor: Int32
     private let slot: Int
 
     /// Creates `<parent>/bgeo-forensics-<UUID>` (mode 0700) and locks it; first removes the stale
     /// folders of dead processes in `parent`.
-    init(in parent: String) throws(DumpError) {
+    package init(in parent: String) throws(DumpError) {
         PrivateFolder.removeStale(in: parent)
         let folder = (parent as NSString).appendingPathComponent(PrivateFolder.namePrefix + UUID().uuidString)
         // Failures here are the machine's (a full, read-only or missing $TMPDIR, no descriptor
@@ -60,7 +60,7 @@ final class PrivateFolder: @unchecked Sendable {
     }
 
     /// Removes the folder and everything in it, then drops the lock. Safe to call twice.
-    func remove() {
+    package func remove() {
         guard lockDescriptor >= 0 else { return }
         SignalCleanup.unregister(slot)
         PrivateFolder.removeTree(path)

@@ -4,7 +4,7 @@ import Foundation
 /// independent scans (the queue and the log) run at once on a million-row dump. The second
 /// connection keeps its own warnings; `finish` appends them after the caller's, the order a
 /// sequential read gives.
-final class SecondConnectionScan<Value>: @unchecked Sendable {
+package final class SecondConnectionScan<Value>: @unchecked Sendable {
     private let reader: Dump
     private let work: BackgroundWork<Value>
 
@@ -16,7 +16,7 @@ final class SecondConnectionScan<Value>: @unchecked Sendable {
 
     /// Starts `work` on a second connection to `dump`'s copy; nil when none can be opened or this
     /// process reads on one thread (the caller then does the work itself, on its own connection).
-    static func start(on dump: Dump, _ work: @escaping (Dump) -> Value) -> SecondConnectionScan? {
+    package static func start(on dump: Dump, _ work: @escaping (Dump) -> Value) -> SecondConnectionScan? {
         guard ScanThreading.allowsSecondThread, let reader = try? dump.parallelReader() else { return nil }
         return SecondConnectionScan(reader: reader, work: work)
     }
@@ -33,7 +33,7 @@ final class SecondConnectionScan<Value>: @unchecked Sendable {
 
     /// Waits for the work, appends its warnings to `warnings`, and hands over the value (this
     /// object keeps no copy, so the caller owns it and can mutate it in place).
-    func finish(into warnings: WarningLog) -> Value {
+    package func finish(into warnings: WarningLog) -> Value {
         let value = work.take()
         warnings.add(contentsOf: reader.warnings)
         return value

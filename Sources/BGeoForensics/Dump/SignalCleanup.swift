@@ -5,7 +5,7 @@ import Foundation
 /// as C strings ready for a signal handler, which may not allocate or lock. Everything the
 /// handler touches is allocated when the first path is registered. One table and one handler
 /// per signal for the whole process, so two kinds of cleanup never undo each other's.
-enum SignalCleanup {
+package enum SignalCleanup {
     private static let capacity = 64
     private static let pathCapacity = Int(PATH_MAX) + 64
     /// Per slot: the path, or nil. Written under `lock` by ordinary code; the signal handler only
@@ -51,7 +51,7 @@ enum SignalCleanup {
 
     /// Remembers a single file (it may not exist yet) for the exit and signal handlers; returns
     /// its slot, as `register`.
-    static func registerFile(_ path: String) -> Int {
+    package static func registerFile(_ path: String) -> Int {
         register(path, isFolder: false)
     }
 
@@ -67,7 +67,7 @@ enum SignalCleanup {
         return -1
     }
 
-    static func unregister(_ slot: Int) {
+    package static func unregister(_ slot: Int) {
         guard slot >= 0 else { return }
         lock.lock()
         defer { lock.unlock() }

@@ -6,7 +6,7 @@ import Foundation
 /// cut to its last whole page (a partial page would read as garbage rows) and its in-header page
 /// count set to what is left — so SQLite opens it, every table reads up to its first missing
 /// page, and the scans step over what is gone (`Dump.scanRows`). The evidence is never touched.
-struct TruncatedCopy {
+package struct TruncatedCopy {
     /// Bytes the header promised, when it can be believed.
     let declaredBytes: Int64?
     let fileBytes: Int64

@@ -13,7 +13,7 @@ import Foundation
 /// in the main file) of the right kind whose row ids fall between the interior page's keys. A
 /// WAL from another database lands its interior pages on the main file's pages and fails this;
 /// a WAL that holds no interior page and no page 1 cannot be told apart and is read as the dump's.
-struct WALCheck {
+package struct WALCheck {
     /// What to do with the WAL.
     enum Verdict: Equatable {
         /// Read it: `frames` committed frames; `discarded` frames after them are not part of the
@@ -102,7 +102,7 @@ struct WALCheck {
     }
 
     /// SQLite's WAL checksum over `bytes` (a multiple of 8 long), chained from `seed`.
-    static func checksum(_ bytes: ArraySlice<UInt8>, bigEndian: Bool, seed: (UInt32, UInt32)) -> (UInt32, UInt32) {
+    package static func checksum(_ bytes: ArraySlice<UInt8>, bigEndian: Bool, seed: (UInt32, UInt32)) -> (UInt32, UInt32) {
         var (s0, s1) = seed
         var i = bytes.startIndex
         while i + 8 <= bytes.endIndex {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Writing bytes to a file descriptor whole, retrying short writes and interruptions.
-enum FileDescriptorWrite {
+package enum FileDescriptorWrite {
     /// Writes every byte of `bytes` to `fd`; returns the errno of the first failed write (nil: all written).
-    static func all(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package static func all(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)

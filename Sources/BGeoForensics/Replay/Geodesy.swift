@@ -5,7 +5,7 @@ import Foundation
 public enum Geodesy {
     /// Mean Earth radius in metres (replay-semantics.md).
     public static let earthRadius = 6_371_008.8
-    static let radiansPerDegree = Double.pi / 180
+    package static let radiansPerDegree = Double.pi / 180
 
     /// cos(latitude) of a point in degrees.
     @inline(__always)

@@ -68,8 +68,8 @@ public struct ReplayResult: Sendable {
 
 /// Rounding for output only (the computation keeps full precision): millimetres, and 1e-8°
 /// (about a millimetre) for coordinates, so outputs are stable and readable.
-enum Round {
+package enum Round {
     static func metres(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
     static func degrees(_ value: Double) -> Double { (value * 1e8).rounded() / 1e8 }
-    static func percent(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    package static func percent(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

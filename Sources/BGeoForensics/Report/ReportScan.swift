@@ -5,17 +5,17 @@ import Foundation
 /// while the queue (the trace's other half) is read on a second connection and thread, which
 /// merges the parsed lines in batches as they arrive. The second connection's warnings follow
 /// the log's.
-struct ReportScan {
-    let timeline: Timeline
+package struct ReportScan {
+    package let timeline: Timeline
     /// The complete trace, stored in the private working folder, ready for replay.
-    let trace: CompleteTrace
+    package let trace: CompleteTrace
     let depthLevels: [QueueDepthSeries.Level]
     /// Whether the timeline took the queue's facts from the queue's read (else it scanned the queue itself).
     let queueFactsShared: Bool
 
     /// `traceFeed`: follows the trace as the live assembly writes it (the report's replay).
     /// `sharesQueueFacts`: false makes the timeline scan the queue itself (the tests' reference).
-    static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor, windows: TraceWindows = .standard,
+    package static func read(_ dump: Dump, gapSeconds: Double, redactor: Redactor, windows: TraceWindows = .standard,
                      traceFeed: LiveFeed? = nil, sharesQueueFacts: Bool = true) throws -> ReportScan {
         // A third thread assembles the two spools' runs as they are written.
         let live = TraceBuilder.liveAssembly(dump: dump, windows: windows, output: traceFeed)

@@ -25,7 +25,7 @@ extension Redactor {
     }
 
     /// `contains` on bytes.
-    static func contains(bytes: [UInt8], _ needle: String) -> Bool {
+    package static func contains(bytes: [UInt8], _ needle: String) -> Bool {
         let n = Array(needle.utf8)
         guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
         return (0...(bytes.count - n.count)).contains { i in bytes[i] == n[0] && bytes[i..<(i + n.count)].elementsEqual(n) }
@@ -52,7 +52,7 @@ extension Redactor {
     }
 
     /// `scrubJWTs` on bytes that need not be text (a BLOB holding a token).
-    static func scrubJWTs(bytes: [UInt8]) -> [UInt8] {
+    package static func scrubJWTs(bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)
         var i = 0

@@ -16,7 +16,7 @@ import Synchronization
 public struct Redactor: Sendable {
     /// When false, nothing is redacted (the user passed `--show-secrets`).
     public var enabled: Bool
-    private(set) var knownSecrets: Set<String> = []
+    package private(set) var knownSecrets: Set<String> = []
     /// The known secrets, longest first (then by text): a secret that contains another is
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Kept in order as secrets are learned (`remember`).
@@ -70,7 +70,7 @@ public struct Redactor: Sendable {
     }
 
     /// Placeholders the SDK substitutes are templates, not secrets.
-    static func isTemplate(_ value: String) -> Bool {
+    package static func isTemplate(_ value: String) -> Bool {
         value.hasPrefix("{") && value.hasSuffix("}") && !value.contains(" ") && value.count < 40
     }
 
@@ -247,7 +247,7 @@ public struct Redactor: Sendable {
     }
 
     /// The search over every known secret's forms (sanitize's raw-byte check uses it too).
-    var secretSearch: SecretSearch { index.search(over: secretsLongestFirst) }
+    package var secretSearch: SecretSearch { index.search(over: secretsLongestFirst) }
 }
 
 /// The compiled `SecretSearch` of a redactor's secrets, built once at the first redaction after

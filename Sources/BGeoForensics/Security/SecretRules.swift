@@ -40,13 +40,13 @@ public enum SecretRules {
 /// lets the pair rules run only where a sensitive name can occur, and a survey parse only the
 /// JSON that can hold a sensitive key. A bitmap of the fragments' first two bytes (lower-cased)
 /// rejects almost every position before any comparison.
-struct SensitiveNameFilter: Sendable {
+package struct SensitiveNameFilter: Sendable {
     /// Lower-case fragments of two bytes or more.
     private let fragments: [[UInt8]]
     /// Bit `b0 << 8 | b1` set when a fragment starts with b0 b1.
     private let pairBits: [UInt64]
 
-    init(_ names: some Sequence<String>) {
+    package init(_ names: some Sequence<String>) {
         let list = Set(names.map { $0.lowercased() }).map { Array($0.utf8) }.filter { $0.count >= 2 }.sorted { $0.lexicographicallyPrecedes($1) }
         var bits = [UInt64](repeating: 0, count: 1024)
         for bytes in list {
@@ -57,12 +57,12 @@ struct SensitiveNameFilter: Sendable {
         pairBits = bits
     }
 
-    func mayContainName(_ text: String) -> Bool {
+    package func mayContainName(_ text: String) -> Bool {
         var copy = text
         return copy.withUTF8 { mayContainName(bytes: $0) }
     }
 
-    func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
         guard t.count >= 2 else { return false }
         return pairBits.withUnsafeBufferPointer { bits in
             var previous = SensitiveNameFilter.lower(t[0])

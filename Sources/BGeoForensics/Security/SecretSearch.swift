@@ -11,16 +11,16 @@ import Foundation
 /// A dump can hold hundreds of learned tokens and millions of cells: a bitmap of the forms' first
 /// two bytes rejects almost every position at once, and only positions that pass compare against
 /// the forms sharing their first four bytes.
-struct SecretSearch: Sendable {
+package struct SecretSearch: Sendable {
     /// A match: bytes `start..<end` of the searched buffer are (a form of) `secrets[secret]`.
-    struct Hit: Sendable, Equatable {
-        var start: Int
-        var end: Int
-        var secret: Int
+    package struct Hit: Sendable, Equatable {
+        package var start: Int
+        package var end: Int
+        package var secret: Int
     }
 
     /// The secrets, in the order given (a `Hit` names one by index).
-    let secrets: [String]
+    package let secrets: [String]
     private let forms: [[UInt8]]
     /// Per form: the secret it encodes, and whether a cut-off prefix of it counts.
     private let formSecret: [Int32]
@@ -30,7 +30,7 @@ struct SecretSearch: Sendable {
     /// Forms (indices) by their first four bytes.
     private let byPrefix: [UInt32: [Int32]]
     /// Bytes of the longest form (the overlap a chunked scan needs).
-    let longest: Int
+    package let longest: Int
 
     /// A cut-off secret counts from this many characters on.
     static let cutPrefix = 16
@@ -163,7 +163,7 @@ struct SecretSearch: Sendable {
 
     /// Hits in `bytes`, and in its JSON-unescaped and percent-decoded readings (`DecodedView`),
     /// mapped back to `bytes` and merged: sorted, none overlapping.
-    func hitsInEveryReading(_ bytes: UnsafeBufferPointer<UInt8>) -> [Hit] {
+    package func hitsInEveryReading(_ bytes: UnsafeBufferPointer<UInt8>) -> [Hit] {
         var hits: [Hit] = []
         forEachHit(in: bytes) { hits.append($0) }
         for view in [DecodedView.jsonUnescaped(bytes), DecodedView.percentDecoded(bytes)] {
@@ -188,7 +188,7 @@ struct SecretSearch: Sendable {
     }
 
     /// Occurrences of any secret in `bytes` and its decoded readings, up to `limit`.
-    func countMatches(in raw: UnsafeRawBufferPointer, limit: Int = .max) -> Int {
+    package func countMatches(in raw: UnsafeRawBufferPointer, limit: Int = .max) -> Int {
         guard !forms.isEmpty else { return 0 }
         let bytes = raw.bindMemory(to: UInt8.self)
         var found = 0

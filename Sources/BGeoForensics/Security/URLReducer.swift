@@ -3,8 +3,8 @@
 /// fingerprint — it is a credential, and every output's `Redactor` applies this — and with
 /// `sanitize --urls host` everything after `scheme://host[:port]` is removed (the customer's
 /// paths and query strings say which API, tenant and account the device talks to).
-enum URLReducer {
-    static func apply(_ text: String, policy: URLPolicy) -> String {
+package enum URLReducer {
+    package static func apply(_ text: String, policy: URLPolicy) -> String {
         guard Redactor.contains(text, "://") || Redactor.contains(text, ":\\/\\/") else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []

@@ -273,7 +273,7 @@ public struct TimelineTimesketchWriter {
     /// the finding began: as the diagnosis states it, else the first row or record it cites, else
     /// the last log row read (said so in the message); nil when there is none of them.
     private func findingLine(_ finding: Finding) -> Line? {
-        var at = FleetAnalysis.span(of: finding, in: dump)?.first
+        var at = dump.span(of: finding)?.first
         var placed = ""
         if at == nil, let last = timeline.lastAt {
             at = last

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoFleet
 import Foundation
 
 /// `fleet PATH… -o dumps.ndjson [--findings findings.ndjson] [--jobs N]`: one NDJSON row per

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoResync
 import Foundation
 
 /// `resync DUMP --url URL`: drains a working copy of a stranded queue to an endpoint with the

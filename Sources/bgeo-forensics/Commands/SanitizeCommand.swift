@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSanitize
 import Foundation
 
 /// `sanitize DUMP -o OUT.db`: a shareable copy that still diagnoses the same.

@@ -1,4 +1,5 @@
 import BGeoForensics
+import BGeoSimulation
 import Foundation
 
 /// `simulate`: writes realistic, deterministic dumps for named scenarios (samples, fixtures, benchmarks).

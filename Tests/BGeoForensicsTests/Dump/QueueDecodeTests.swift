@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The queue decoder that builds no String it does not keep (`DecodedQueueRow`), and the split
 /// summary scan, against the reference: the decoder as it was (every field materialised as a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Strings from a dump that try to break out: terminal escapes, a right-to-left override, markup,
 /// quotes, characters XML 1.0 forbids, a NUL, a 100 kB field. Every export must keep them text,

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoFleet
+@testable import BGeoSimulation
 
 /// The pieces of `fleet` that need no child process: the walk, the row, the ledger's resume rules.
 @Suite struct FleetPartsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoFleet
 
 /// The runner's order for a pipe stage (`fleet -o -`): rows in input order whatever finishes
 /// first, and a slow input holding up at most a window of analyses (bounded memory) — with a

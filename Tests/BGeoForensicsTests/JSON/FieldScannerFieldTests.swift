@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The scanner's String-free results (`FieldScanner.Field`: numbers decoded, strings as byte
 /// ranges) against the strict parser on generated and damaged documents, escapes and unpaired

@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 @Suite struct JSONParserTests {
     // MARK: Parsing

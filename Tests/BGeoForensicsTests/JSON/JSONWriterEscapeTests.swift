@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `JSONWriter` writes a string that needs escapes run by run from its UTF-8; the reference
 /// here is the scalar-by-scalar writer it replaced. On random strings of quotes, backslashes,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Listings copy a stored record through when `VerbatimJSON` and `Redactor.leavesUnchanged` say
 /// the tree path (parse, redact, write) would give back its bytes. The tree path stays the

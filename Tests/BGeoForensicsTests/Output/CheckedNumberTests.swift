@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The conversions and formatters every dump number goes through: none of them traps, whatever
 /// the Double (each of these inputs trapped one of the old call sites).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The report parses `location` lines straight from SQLite's cells (`ParsedLines.parse(row:)`),
 /// replay from a `LogEntry`'s texts: the one parser behind both must give the same items, the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// TraceBuilder and the engine on real SQLite dumps written with DumpWriter (see ReplayFixture).
 @Suite struct ReplayDumpTests {

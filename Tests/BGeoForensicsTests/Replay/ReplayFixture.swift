@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// A small real dump whose replay counts are known by construction:
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The one-line track-point writer and the byte-appending formatters are shortcuts of the
 /// libxml2 / String paths: each is compared byte for byte with its reference on random and

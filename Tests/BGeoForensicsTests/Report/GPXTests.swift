@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 @Suite struct GPXTests {
     static let directory = TestDirectory("gpx")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The report learns the dump's secrets and its recorded replay config from one scan of the
 /// `config` log lines (`ReportBuilder.learnSecretsAndConfig`) where the redactor and replay

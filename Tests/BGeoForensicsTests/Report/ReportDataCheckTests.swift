@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The report's log read leaves the JSON check of its `location` rows to the field scanner's
 /// parse (`LineSpool.addChecking`, `forEachLogEntry(handlerChecksData:)`) instead of checking

@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// One demo dump per test process, built once (real SQLite file), shared by the report suites.
 enum ReportFixture {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The report's drawing parts that now see one fix at a time give what the whole-array versions
 /// gave: the exact rank of a value, the radial + Douglas–Peucker simplification.

@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 /// The keep-alive rule on its own: a connection is kept only after a clean 2xx and reused only
 /// while nothing waits on it.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
+@testable import BGeoSimulation
 
 /// Config extras merged into stored records as bytes must give exactly what parsing, merging and
 /// writing the record gives (the general path), for every shape a record can have.

@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 @Suite struct ResyncRequestBuilderTests {
     static let r1 = RequestBuilder.Record(uuid: "u1", json: #"{"uuid":"u1","timestamp":"2026-07-24T09:14:32.118Z","odometer":5.0,"coords":{"latitude":52.2297,"longitude":21.0122},"extras":{"fleetId":"own"}}"#)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
+@testable import BGeoSimulation
 
 /// Scripted transport: answers from a closure and remembers every request.
 final class ScriptedTransport: HTTPSending {

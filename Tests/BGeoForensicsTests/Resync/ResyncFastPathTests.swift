@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
+@testable import BGeoSimulation
 
 /// A transport with a write phase, like `HTTPClient`: it runs the engine's `whileWaiting`
 /// work (hash + next batch) between "writing" the request and answering it, and records what the

@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 /// The pure checks a run passes before anything is sent: settings against the SDK's keys,
 /// headers that can go on the wire, endpoints named by the operator.

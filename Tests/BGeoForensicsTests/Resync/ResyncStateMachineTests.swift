@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 @Suite struct ResyncStateMachineTests {
     let bgeo = ResyncStateMachine(policy: .bgeo, authorizationConfigured: true)

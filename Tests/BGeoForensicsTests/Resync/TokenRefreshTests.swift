@@ -1,5 +1,6 @@
 import Testing
 @testable import BGeoForensics
+@testable import BGeoResync
 
 @Suite struct ResyncTokenRefreshTests {
     let old = TokenRefresh.Tokens(accessToken: "old-a", refreshToken: "old-r")

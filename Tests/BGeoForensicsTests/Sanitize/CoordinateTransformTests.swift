@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSanitize
+@testable import BGeoSimulation
 
 extension SplitMix64: RandomNumberGenerator {}
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSanitize
 
 @Suite struct SanitizePartsTests {
     // MARK: keyed hash

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSanitize
 
 /// The library entry point on real SQLite files: what it refuses, what it leaves behind (nothing
 /// but the output), and what the output says about itself.

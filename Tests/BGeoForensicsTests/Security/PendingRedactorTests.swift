@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// `PendingRedactor` learns the secrets on a second connection while the tables are read. A
 /// redactor made up front is the reference: the same redacted output, the same warnings in the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Every scenario written once (default seed) into a temp folder, shared by the suite.
 final class SimulatedDumps: @unchecked Sendable {

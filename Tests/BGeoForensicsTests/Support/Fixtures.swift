@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Small, fully known dumps built as real SQLite files.
 enum Fixtures {

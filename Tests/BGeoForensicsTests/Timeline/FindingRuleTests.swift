@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Each finding rule on its own (`FindingRule`), on the facts the timeline gathers from a sample
 /// (`TimelineBuilder.readFacts`) and on those facts changed where the rule looks: a rule is a pure

@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Writes a real SQLite dump whose history is known by construction: every helper advances a
 /// clock and returns the log row id it wrote, so tests can assert exact row ids.

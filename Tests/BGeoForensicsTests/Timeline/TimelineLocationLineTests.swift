@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The timeline reads `location` log lines straight from SQLite's cells (no `LogEntry`) unless
 /// an observer wants every entry. The observed path is the reference: on random and hostile

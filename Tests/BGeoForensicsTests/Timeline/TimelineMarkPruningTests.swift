@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Issue 27: the timeline kept a context mark for every heartbeat and connectivity row that did not
 /// continue the newest run, so two kinds alternating beside every fix grew memory with the log

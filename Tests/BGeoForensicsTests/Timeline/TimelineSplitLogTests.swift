@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// The timeline reads a big log in two halves at once (`TimelineBuilder.SplitLogRead`): the later
 /// half is kept only when it can stand for a single pass. A single pass is the reference: on

@@ -1,5 +1,6 @@
 import Foundation
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// A dump built to stress trace building: queue rows and log lines of the same fixes at the same,
 /// nearby and far-apart times; repeated uuids in the queue (no UNIQUE constraint: a hand-made

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Issue 11 item 6, from the reproduced case: a WAL that belongs to another database beside the
 /// dump was applied silently — the output showed the other database's rows, "Warnings: none".

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// What the fuzz suite found, each from its exact case (seed, case number and recipe in the name).
 @Suite struct FuzzFindingsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Issue 11 item 8: the fuzz suite in CI — a few hundred deterministic cases (file, row, schema
 /// and shape mutations of real dumps), every reader command on each, every promise checked

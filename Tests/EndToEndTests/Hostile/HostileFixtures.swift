@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BGeoForensics
+@testable import BGeoSimulation
 
 /// Dumps holding exactly the hostile values the issue reproduced, built as real SQLite files,
 /// and the helpers the hostile-input suites share.

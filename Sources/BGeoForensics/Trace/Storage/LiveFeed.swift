@@ -6,7 +6,7 @@ import Foundation
 /// only while nothing spills (a spilled record sorts before records already handed over), so a
 /// spill, a working-file error or reading that stops early abandons the feed: the follower sees
 /// its end, and the caller builds the trace from the finished spools instead.
-final class LiveFeed: @unchecked Sendable {
+package final class LiveFeed: @unchecked Sendable {
     enum State { case open, finished, abandoned }
 
     private let condition = NSCondition()
@@ -17,7 +17,7 @@ final class LiveFeed: @unchecked Sendable {
     init() {}
 
     /// The run's tape exists (the writer created it).
-    func start(path: String) {
+    package func start(path: String) {
         condition.lock()
         self.path = path
         condition.broadcast()

@@ -1,0 +1,43 @@
+import BGeoForensics
+import Foundation
+
+/// `fleet -o -`: the rows on a descriptor (standard output), so that `fleet` is one stage of a
+/// pipe — xargs, GNU parallel, Spark — whose next stage reads the rows as they come.
+///
+/// A pipe has no earlier run to resume, so every input is claimed: identical copies of a dump
+/// each get their row, and the output has one row per input however the inputs were split
+/// between stages (a run over a file skips a copy already analysed; here that would depend on
+/// which stage got which copy). Rows come out in the order of the inputs (`keepsInputOrder`),
+/// each in one `write`, so stages sharing one output do not cut into each other's rows as long as
+/// the writes stay whole (a pipe promises that only up to PIPE_BUF, 4 KiB: GNU parallel collects
+/// each stage's output instead). There is no findings file here.
+public final class FleetStream: FleetSink, @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var writeFailure: String?
+
+    public init(descriptor: Int32 = STDOUT_FILENO) {
+        self.descriptor = descriptor
+    }
+
+    public func claim(_ key: String) -> Bool { true }
+
+    public func append(row: String, findings: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard writeFailure == nil else { return }
+        var bytes = Array(row.utf8)
+        bytes.append(10)
+        if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(descriptor, $0) }) { writeFailure = String(cString: strerror(error)) }
+    }
+
+    public var failure: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return writeFailure
+    }
+
+    public var keepsInputOrder: Bool { true }
+    public var resumedRows: Int { 0 }
+    public var droppedRows: Int { 0 }
+}

@@ -1,0 +1,249 @@
+import BGeoForensics
+/// Sanitises one JSON document (a record, a log line's data, a state value) member by member:
+/// - values under sensitive keys (tokens, secrets, api keys, `authorization.*`) → fingerprints,
+///   exactly as the redactor shows them;
+/// - every value of a `headers` / `refreshHeaders` object (but a few content-negotiation
+///   headers) → fingerprints;
+/// - `extras`, `params`, `diagnosticExtras` → the extras policy (keyed hash, drop or keep);
+/// - positions (`latitude`/`longitude`, `raw_…`, `adjusted_…`, `lat`/`lng`) → the coordinate
+///   transform, with `heading` turned when the transform turns the globe;
+/// - every other string → `TextSanitizer` (a string holding a JSON document, such as a response
+///   body, is sanitised as JSON first).
+/// The same walk, in `.measure` mode, only records the longitudes the transform would move, so
+/// the first pass measures exactly what the second moves.
+final class JSONSanitizer {
+    let text: TextSanitizer
+    let extras: ExtrasPolicy
+    let coordinates: CoordinateTransform
+    private var hasher: KeyedHasher
+    /// Filled in `.measure` mode.
+    private(set) var extent = CoordinateExtent()
+    private var keyKinds: [String: KeyKind] = [:]
+
+    enum Mode { case sanitize, measure }
+
+    init(text: TextSanitizer, extras: ExtrasPolicy, coordinates: CoordinateTransform, hasher: KeyedHasher) {
+        self.text = text
+        self.extras = extras
+        self.coordinates = coordinates
+        self.hasher = hasher
+    }
+
+    /// Keys holding free-form customer data.
+    static let extrasKeys: Set<String> = ["extras", "params", "diagnosticextras"]
+
+    // MARK: entry points
+
+    func sanitize(_ value: JSONValue, _ changes: inout CellChanges) -> JSONValue {
+        walk(value, &changes, .sanitize)
+    }
+
+    /// Records the longitudes `sanitize` would move (first pass).
+    func measure(_ value: JSONValue) {
+        var ignored = CellChanges()
+        _ = walk(value, &ignored, .measure)
+    }
+
+    /// A value of customer data under the extras policy (an app line's message or data).
+    func customerData(_ value: JSONValue, _ changes: inout CellChanges, _ mode: Mode = .sanitize) -> JSONValue {
+        switch extras {
+        case .keep: return walk(value, &changes, mode)
+        case .hash where mode == .sanitize: return hashed(value, &changes)
+        case .drop where mode == .sanitize:
+            changes.insert(.extras)
+            switch value {
+            case .object: return .object(JSONObject())
+            case .array: return .array([])
+            default: return .null
+            }
+        default: return value
+        }
+    }
+
+    /// An app line's free-text message under the extras policy (nil = dropped).
+    func customerText(_ message: String, _ changes: inout CellChanges) -> String? {
+        switch extras {
+        case .keep: return text.scrub(message, &changes)
+        case .hash:
+            guard !message.isEmpty else { return message }
+            changes.insert(.extras)
+            return hasher.replacement(for: message)
+        case .drop:
+            changes.insert(.extras)
+            return nil
+        }
+    }
+
+    // MARK: the walk
+
+    private enum KeyKind {
+        case plain, sensitive, headers, extras, heading
+        case latitude(prefix: String)
+        case longitude(prefix: String)
+    }
+
+    private func kind(of key: String) -> KeyKind {
+        if let known = keyKinds[key] { return known }
+        let lowered = key.lowercased()
+        let kind: KeyKind
+        if Redactor.isSensitiveKey(key) {
+            kind = .sensitive
+        } else if SecretRules.isHeadersKey(key) {
+            kind = .headers
+        } else if JSONSanitizer.extrasKeys.contains(lowered) {
+            kind = .extras
+        } else if lowered == "heading" {
+            kind = .heading
+        } else if lowered == "lat" {
+            kind = .latitude(prefix: "")
+        } else if lowered == "lon" || lowered == "lng" {
+            kind = .longitude(prefix: "")
+        } else if lowered.hasSuffix("latitude") {
+            kind = .latitude(prefix: String(lowered.dropLast("latitude".count)))
+        } else if lowered.hasSuffix("longitude") {
+            kind = .longitude(prefix: String(lowered.dropLast("longitude".count)))
+        } else {
+            kind = .plain
+        }
+        if keyKinds.count < 10_000 { keyKinds[key] = kind }
+        return kind
+    }
+
+    private func walk(_ value: JSONValue, _ changes: inout CellChanges, _ mode: Mode) -> JSONValue {
+        switch value {
+        case .object(let object): return .object(walkObject(object, &changes, mode))
+        case .array(let elements): return .array(elements.map { walk($0, &changes, mode) })
+        case .string(let s): return .string(walkString(s, &changes, mode))
+        default: return value
+        }
+    }
+
+    private func walkString(_ s: String, _ changes: inout CellChanges, _ mode: Mode) -> String {
+        if let first = s.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+           let nested = try? JSONParser.parse(s) {
+            var inner = CellChanges()
+            let result = walk(nested, &inner, mode)
+            guard mode == .sanitize, !inner.isEmpty else { return s }
+            changes.formUnion(inner)
+            return result.jsonText
+        }
+        return mode == .sanitize ? text.scrub(s, &changes) : s
+    }
+
+    private func walkObject(_ object: JSONObject, _ changes: inout CellChanges, _ mode: Mode) -> JSONObject {
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(object.count)
+        var latitudes: [(index: Int, prefix: String, value: Double)] = []
+        var longitudes: [(index: Int, prefix: String, value: Double)] = []
+        var headings: [Int] = []
+        for member in object {
+            var value = member.value
+            switch kind(of: member.key) {
+            case .sensitive where value.objectValue == nil:
+                if mode == .sanitize { value = fingerprinted(member.key, value, &changes) }
+            case .headers:
+                if case .object(let headers) = value { value = .object(walkHeaders(headers, &changes, mode)) } else {
+                    value = walk(value, &changes, mode)
+                }
+            case .extras:
+                value = customerData(value, &changes, mode)
+            case .latitude(let prefix) where value.doubleValue != nil:
+                // Out-of-range values are not positions (the reader warns about them): left as they are.
+                if let d = value.doubleValue, (-90.0...90.0).contains(d) { latitudes.append((members.count, prefix, d)) }
+            case .longitude(let prefix) where value.doubleValue != nil:
+                if let d = value.doubleValue, (-180.0...180.0).contains(d) { longitudes.append((members.count, prefix, d)) }
+            case .heading where value.doubleValue != nil:
+                headings.append(members.count)
+            default:
+                value = walk(value, &changes, mode)
+            }
+            members.append((member.key, value))
+        }
+        if mode == .measure {
+            for longitude in longitudes { extent.add(longitude: longitude.value) }
+        } else if !coordinates.isIdentity, !latitudes.isEmpty || !longitudes.isEmpty {
+            moveCoordinates(&members, latitudes: latitudes, longitudes: longitudes, headings: headings, &changes)
+        }
+        return JSONObject(members)
+    }
+
+    private func moveCoordinates(_ members: inout [(key: String, value: JSONValue)], latitudes: [(index: Int, prefix: String, value: Double)],
+                                 longitudes: [(index: Int, prefix: String, value: Double)], headings: [Int],
+                                 _ changes: inout CellChanges) {
+        var moved = false
+        for longitude in longitudes {
+            let pair = latitudes.first { $0.prefix == longitude.prefix }?.value
+            let new = coordinates.longitude(longitude.value, latitude: pair)
+            if new != longitude.value {
+                members[longitude.index].value = .double(new)
+                moved = true
+            }
+        }
+        for latitude in latitudes {
+            let new = coordinates.latitude(latitude.value)
+            if new != latitude.value {
+                members[latitude.index].value = .double(new)
+                moved = true
+            }
+        }
+        guard moved else { return }
+        changes.insert(.coordinates)
+        for index in headings {
+            guard let heading = members[index].value.doubleValue else { continue }
+            let turned = coordinates.heading(heading)
+            if turned != heading { members[index].value = .double(turned) }
+        }
+    }
+
+    private func walkHeaders(_ headers: JSONObject, _ changes: inout CellChanges, _ mode: Mode) -> JSONObject {
+        var members: [(key: String, value: JSONValue)] = []
+        for header in headers {
+            if mode == .sanitize, SecretRules.isSecretHeader(header.key), case .string(let s) = header.value,
+               !s.isEmpty, !Redactor.isTemplate(s), !Redactor.isFingerprint(s) {
+                changes.insert(.secrets)
+                members.append((header.key, .string(Redactor.fingerprint(s))))
+            } else if SecretRules.isSecretHeader(header.key), header.value.stringValue != nil {
+                members.append(header)
+            } else {
+                members.append((header.key, walk(header.value, &changes, mode)))
+            }
+        }
+        return JSONObject(members)
+    }
+
+    /// A sensitive member's value, fingerprinted by the redactor itself.
+    private func fingerprinted(_ key: String, _ value: JSONValue, _ changes: inout CellChanges) -> JSONValue {
+        let redacted = text.redactor.redact(.object(JSONObject([(key, value)])))[key] ?? value
+        if redacted != value { changes.insert(.secrets) }
+        return redacted
+    }
+
+    /// Keys kept, every value replaced by its keyed hash (a learned secret by its fingerprint).
+    private func hashed(_ value: JSONValue, _ changes: inout CellChanges) -> JSONValue {
+        switch value {
+        case .null: return value
+        case .object(let object):
+            var members: [(key: String, value: JSONValue)] = []
+            for member in object {
+                if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
+                    members.append((member.key, fingerprinted(member.key, member.value, &changes)))
+                } else {
+                    members.append((member.key, hashed(member.value, &changes)))
+                }
+            }
+            return .object(JSONObject(members))
+        case .array(let elements): return .array(elements.map { hashed($0, &changes) })
+        case .string(let s):
+            if s.isEmpty { return value }
+            if text.isKnownSecret(s) {
+                changes.insert(.secrets)
+                return .string(Redactor.fingerprint(s))
+            }
+            changes.insert(.extras)
+            return .string(hasher.replacement(for: s))
+        default:
+            changes.insert(.extras)
+            return .string(hasher.replacement(for: value.jsonText))
+        }
+    }
+}
