@@ -21,7 +21,7 @@ private func handleInterrupt(_ signal: Int32) {
 /// request blocked in `poll` or a backoff wait wakes up whichever thread the kernel delivered
 /// the signal to. A run then finishes or abandons the request in flight, journals it, and
 /// stops with a summary instead of dying mid-sentence.
-public final class InterruptSignal: @unchecked Sendable {
+public final class InterruptSignal: Sendable {
     /// One per process: signal dispositions are process-wide.
     public static let shared = InterruptSignal()
 

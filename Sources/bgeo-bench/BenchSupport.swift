@@ -1,5 +1,6 @@
 import BGeoForensics
 import Foundation
+import Synchronization
 
 /// What every benchmark section gets: the big dump, a scratch folder, and how to time and report.
 struct BenchContext {
@@ -33,25 +34,16 @@ struct BenchContext {
         guard rc == 0 else {
             throw NSError(domain: "bench", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(path)"])
         }
-        final class Peak: @unchecked Sendable {
-            var kilobytes = 0
-            var done = false
-            let lock = NSLock()
-        }
-        let peak = Peak()
+        // The sampler's peak and the "done" flag, shared with the sampling thread.
+        let peak = Mutex((kilobytes: 0, done: false))
         let childPID = pid
         let sampler = Thread {
             while true {
-                peak.lock.lock()
-                let finished = peak.done
-                peak.lock.unlock()
-                if finished { return }
+                if peak.withLock({ $0.done }) { return }
                 if let status = try? String(contentsOfFile: "/proc/\(childPID)/status", encoding: .utf8),
                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                    let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                    peak.lock.lock()
-                    peak.kilobytes = max(peak.kilobytes, kb)
-                    peak.lock.unlock()
+                    peak.withLock { $0.kilobytes = max($0.kilobytes, kb) }
                 }
                 usleep(5_000)
             }
@@ -61,10 +53,10 @@ struct BenchContext {
         var usage = rusage()
         _ = wait4(pid, &status, 0, &usage)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        peak.lock.lock()
-        peak.done = true
-        let kilobytes = peak.kilobytes
-        peak.lock.unlock()
+        let kilobytes = peak.withLock { state in
+            state.done = true
+            return state.kilobytes
+        }
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return CommandRun(seconds: seconds, status: (status >> 8) & 0xff, peakMB: Double(kilobytes) / 1024, cpu: cpu)

@@ -30,9 +30,10 @@ import Testing
         for file in Self.swiftFiles() {
             uses += try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "@unchecked Sendable").count - 1
         }
-        // 25 now (StageProgress, FleetProgress and WarningLog hold their state in a Mutex); lower it with every
-        // wrapper that becomes checkable.
-        #expect(uses <= 25, "\(uses) uses of @unchecked Sendable")
+        // 22 now (StageProgress, FleetProgress, WarningLog, the fuzz campaign's tally and the bench's
+        // peak sampler hold their state in a Mutex; InterruptSignal holds only constants); lower it
+        // with every wrapper that becomes checkable.
+        #expect(uses <= 22, "\(uses) uses of @unchecked Sendable")
     }
 
     /// Issue 24: SQL reading the dump's tables lives in `Dump/` alone. The only other places with

@@ -1,5 +1,6 @@
 import BGeoForensics
 import Foundation
+import Synchronization
 
 /// Many fuzz cases on several threads: cases `first ..< first + count` of `seed`, each built in
 /// its own folder under `scratch` and removed after it passed (kept when it failed and `keep`).
@@ -33,13 +34,8 @@ public struct FuzzCampaign: Sendable {
     /// Runs every case; `progress` is called after each (from the worker threads, serialised),
     /// with the findings of that case.
     public func run(progress: @escaping @Sendable (Int, Summary, [FuzzFinding]) -> Void = { _, _, _ in }) -> Summary {
-        final class Shared: @unchecked Sendable {
-            let lock = NSLock()
-            var next = 0
-            var done = 0
-            var summary = Summary()
-        }
-        let shared = Shared()
+        // The next case to take, how many are done, and the tally: shared by the worker threads.
+        let shared = Mutex((next: 0, done: 0, summary: Summary()))
         let start = Date()
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let group = DispatchGroup()
@@ -48,26 +44,27 @@ public struct FuzzCampaign: Sendable {
             Thread.detachNewThread {
                 defer { group.leave() }
                 while true {
-                    shared.lock.lock()
-                    let offset = shared.next
-                    shared.next += 1
-                    shared.lock.unlock()
+                    let offset = shared.withLock { state in
+                        defer { state.next += 1 }
+                        return state.next
+                    }
                     guard offset < count else { return }
                     let index = first + offset
                     let findings = runOne(index)
-                    shared.lock.lock()
-                    if findings.isEmpty { shared.summary.passed += 1 } else {
-                        shared.summary.failed += 1
-                        shared.summary.findings += findings
+                    shared.withLock { state in
+                        if findings.isEmpty { state.summary.passed += 1 } else {
+                            state.summary.failed += 1
+                            state.summary.findings += findings
+                        }
+                        state.done += 1
+                        // Under the lock, so the reports come one at a time and in count order.
+                        progress(state.done, state.summary, findings)
                     }
-                    shared.done += 1
-                    progress(shared.done, shared.summary, findings)
-                    shared.lock.unlock()
                 }
             }
         }
         group.wait()
-        var summary = shared.summary
+        var summary = shared.withLock { $0.summary }
         summary.seconds = Date().timeIntervalSince(start)
         summary.findings.sort { $0.fuzzCase < $1.fuzzCase }
         return summary
