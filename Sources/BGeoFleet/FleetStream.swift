@@ -1,5 +1,6 @@
 import BGeoForensics
 import Foundation
+import Synchronization
 
 /// `fleet -o -`: the rows on a descriptor (standard output), so that `fleet` is one stage of a
 /// pipe — xargs, GNU parallel, Spark — whose next stage reads the rows as they come.
@@ -11,10 +12,10 @@ import Foundation
 /// each in one `write`, so stages sharing one output do not cut into each other's rows as long as
 /// the writes stay whole (a pipe promises that only up to PIPE_BUF, 4 KiB: GNU parallel collects
 /// each stage's output instead). There is no findings file here.
-public final class FleetStream: FleetSink, @unchecked Sendable {
+public final class FleetStream: FleetSink, Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var writeFailure: String?
+    /// The first write's failure; held while a row is written, so rows never interleave.
+    private let writeFailure = Mutex<String?>(nil)
 
     public init(descriptor: Int32 = STDOUT_FILENO) {
         self.descriptor = descriptor
@@ -23,19 +24,15 @@ public final class FleetStream: FleetSink, @unchecked Sendable {
     public func claim(_ key: String) -> Bool { true }
 
     public func append(row: String, findings: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard writeFailure == nil else { return }
         var bytes = Array(row.utf8)
         bytes.append(10)
-        if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(descriptor, $0) }) { writeFailure = String(cString: strerror(error)) }
+        writeFailure.withLock { failure in
+            guard failure == nil else { return }
+            if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(descriptor, $0) }) { failure = String(cString: strerror(error)) }
+        }
     }
 
-    public var failure: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return writeFailure
-    }
+    public var failure: String? { writeFailure.withLock { $0 } }
 
     public var keepsInputOrder: Bool { true }
     public var resumedRows: Int { 0 }
