@@ -130,18 +130,7 @@ final class RowSanitizer {
     /// Bytes with every learned secret (in any form) and every JWT replaced by its fingerprint.
     private func scrub(blob bytes: [UInt8], _ changes: inout CellChanges) -> [UInt8] {
         let search = text.search
-        let hits = bytes.withUnsafeBufferPointer { search.hitsInEveryReading($0) }
-        var out = bytes
-        if !hits.isEmpty {
-            out = []
-            var copied = 0
-            for hit in hits {
-                out.append(contentsOf: bytes[copied..<hit.start])
-                out.append(contentsOf: Redactor.fingerprint(search.secrets[hit.secret]).utf8)
-                copied = hit.end
-            }
-            out.append(contentsOf: bytes[copied...])
-        }
+        var out = bytes.withUnsafeBufferPointer { search.fingerprintingHits(in: $0) } ?? bytes
         if Redactor.contains(bytes: out, "eyJ") { out = Redactor.scrubJWTs(bytes: out) }
         if out != bytes { changes.insert(.secrets) }
         return out

@@ -231,17 +231,7 @@ public struct Redactor: Sendable {
         let search = index.search(over: secretsLongestFirst)
         var text = text
         return text.withUTF8 { bytes -> String in
-            let hits = search.hitsInEveryReading(bytes)
-            guard !hits.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + hits.count * 32)
-            var copied = 0
-            for hit in hits {
-                out.append(contentsOf: bytes[copied..<hit.start])
-                out.append(contentsOf: Redactor.fingerprint(search.secrets[hit.secret]).utf8)
-                copied = hit.end
-            }
-            out.append(contentsOf: bytes[copied...])
+            guard let out = search.fingerprintingHits(in: bytes) else { return String(decoding: bytes, as: UTF8.self) }
             return String(decoding: out, as: UTF8.self)
         }
     }

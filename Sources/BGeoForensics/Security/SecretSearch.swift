@@ -161,6 +161,23 @@ package struct SecretSearch: Sendable {
         }
     }
 
+    /// `bytes` with every hit of `hitsInEveryReading` replaced by its secret's fingerprint; nil
+    /// when there is none. The one rewrite the redactor (text) and sanitize (blobs) share.
+    package func fingerprintingHits(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let hits = hitsInEveryReading(bytes)
+        guard !hits.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + hits.count * 32)
+        var copied = 0
+        for hit in hits {
+            out.append(contentsOf: bytes[copied..<hit.start])
+            out.append(contentsOf: Redactor.fingerprint(secrets[hit.secret]).utf8)
+            copied = hit.end
+        }
+        out.append(contentsOf: bytes[copied...])
+        return out
+    }
+
     /// Hits in `bytes`, and in its JSON-unescaped and percent-decoded readings (`DecodedView`),
     /// mapped back to `bytes` and merged: sorted, none overlapping.
     package func hitsInEveryReading(_ bytes: UnsafeBufferPointer<UInt8>) -> [Hit] {
