@@ -1,5 +1,6 @@
 import BGeoForensics
 import Foundation
+import Synchronization
 
 /// The output files of a `fleet` run, and what an earlier run already put in them.
 ///
@@ -12,19 +13,24 @@ import Foundation
 ///
 /// Lines are appended with one `write` each, a dump's findings before its row: the row is what
 /// marks a dump done, so a kill between the two only costs re-doing that dump.
-public final class FleetLedger: FleetSink, @unchecked Sendable {
+public final class FleetLedger: FleetSink, Sendable {
     public let outputPath: String
     public let findingsPath: String?
     /// Keys of the dumps already done (loaded, then claimed during the run).
-    public private(set) var doneKeys: Set<String> = []
+    public var doneKeys: Set<String> { ledger.withLock { $0.doneKeys } }
     /// Rows kept from an earlier run.
-    public private(set) var resumedRows = 0
+    public let resumedRows: Int
     /// Rows dropped from an earlier run (half-written, failed, or unkeyed): they are redone.
-    public private(set) var droppedRows = 0
+    public let droppedRows: Int
     private let output: Int32
     private let findings: Int32?
-    private let lock = NSLock()
-    private var writeFailure: String?
+    /// What the workers change: the keys claimed, and the first write that failed. Appends
+    /// happen under it too, so each input's lines go out together.
+    private struct Ledger {
+        var doneKeys: Set<String>
+        var writeFailure: String?
+    }
+    private let ledger: Mutex<Ledger>
 
     public init(outputPath: String, findingsPath: String?) throws(UsageError) {
         self.outputPath = outputPath
@@ -43,7 +49,7 @@ public final class FleetLedger: FleetSink, @unchecked Sendable {
         }
         droppedRows = rows.lines.count - kept.count + rows.incomplete
         resumedRows = kept.count
-        doneKeys = seen
+        ledger = Mutex(Ledger(doneKeys: seen))
         if kept.count != rows.lines.count || rows.incomplete > 0 { try FleetLedger.rewrite(outputPath, keeping: kept) }
         if let findingsPath {
             let lines = try FleetLedger.load(findingsPath, what: "fleet findings file", prefix: #"{"sha256":"#) { object in
@@ -74,18 +80,17 @@ public final class FleetLedger: FleetSink, @unchecked Sendable {
     /// Claims a dump for this run: false when it is already done (by an earlier run, or an
     /// identical file earlier in this one).
     public func claim(_ key: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return doneKeys.insert(key).inserted
+        ledger.withLock { $0.doneKeys.insert(key).inserted }
     }
 
     /// Appends one input's lines: its findings (when a findings file is open), then its row.
     /// Each line is one `write` call, whole.
     public func append(row: String, findings lines: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let findings { for line in lines { write(findings, line) } }
-        write(output, row)
+        let (output, findings) = (output, findings)
+        ledger.withLock { ledger in
+            if let findings { for line in lines { FleetLedger.write(findings, line, failure: &ledger.writeFailure) } }
+            FleetLedger.write(output, row, failure: &ledger.writeFailure)
+        }
     }
 
     /// Rows are appended as inputs finish: whatever is done is on disk, whatever a slow input holds up.
@@ -93,16 +98,15 @@ public final class FleetLedger: FleetSink, @unchecked Sendable {
 
     /// The first write that failed (disk full…), if any.
     public var failure: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return writeFailure
+        ledger.withLock { $0.writeFailure }
     }
 
-    private func write(_ fd: Int32, _ line: String) {
-        guard writeFailure == nil else { return }
+    /// Writes one line with one `write`, unless an earlier write failed; a failure is kept.
+    private static func write(_ fd: Int32, _ line: String, failure: inout String?) {
+        guard failure == nil else { return }
         var bytes = Array(line.utf8)
         bytes.append(10)
-        if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { writeFailure = String(cString: strerror(error)) }
+        if let error = bytes.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) { failure = String(cString: strerror(error)) }
     }
 
     // MARK: reading an earlier run's files

@@ -1,5 +1,6 @@
 import BGeoForensics
 import Foundation
+import Synchronization
 
 /// Runs a fleet analysis: every input through its own analysis process (`fleet --worker`), at
 /// most `jobs` at a time, each line handed to the sink as soon as its input is done — or, for a
@@ -10,7 +11,7 @@ import Foundation
 /// dies with this process (`FleetLifeline`). A machine that fails an analysis (no room or no
 /// folder in $TMPDIR, no descriptor left) makes a `failed` row, tried again on a re-run; only an
 /// input that is not a dump is `not_a_dump`.
-public final class FleetRunner: @unchecked Sendable {
+public final class FleetRunner: Sendable {
     public struct Settings: Sendable {
         /// The program to run as the worker (this tool) and the words before the input path.
         public var executable: String
@@ -37,20 +38,26 @@ public final class FleetRunner: @unchecked Sendable {
     private let sink: any FleetSink
     private let settings: Settings
     private let progress: FleetProgress
-    private let lock = NSLock()
-    private var next = 0
-    private var summary = FleetRunSummary()
-    private var cancelled = false
-    private var running: Set<pid_t> = []
+    /// What the workers share: the next input to hand out, the tally, whether the run was
+    /// cancelled, and the analyses running (so `cancel` can kill them).
+    private struct Progress {
+        var next = 0
+        var summary = FleetRunSummary()
+        var cancelled = false
+        var running: Set<pid_t> = []
+    }
+    private let state: Mutex<Progress>
     /// In input order only (`FleetSink.keepsInputOrder`): the results done before their turn, by
     /// input index (nil: skipped), how many inputs have been handed to the sink, and whether a
     /// thread is handing them over now (one at a time, and never while holding `order`, so a
-    /// reader that is slow to take the rows holds up only the thread writing them). Guarded by
-    /// `order`, which is never taken while `lock` is held.
-    private let order = NSCondition()
-    private var waiting: [Int: Result?] = [:]
-    private var emitted = 0
-    private var emitting = false
+    /// reader that is slow to take the rows holds up only the thread writing them). `order` is
+    /// never taken while `state` is held.
+    private struct Order {
+        var waiting: [Int: Result?] = [:]
+        var emitted = 0
+        var emitting = false
+    }
+    private let order = ConditionState(Order())
     /// How far past the first unfinished input an analysis may start: one slow dump makes the
     /// others wait at most this many rows ahead, so memory stays bounded (a few rows per job)
     /// while the other jobs keep working.
@@ -80,9 +87,11 @@ public final class FleetRunner: @unchecked Sendable {
             scratchProblem = reason
         }
         lifeline = try FleetLifeline.Holder()
-        summary.inputs = inputs.count
-        summary.resumedRows = sink.resumedRows
-        summary.droppedRows = sink.droppedRows
+        var progress = Progress()
+        progress.summary.inputs = inputs.count
+        progress.summary.resumedRows = sink.resumedRows
+        progress.summary.droppedRows = sink.droppedRows
+        state = Mutex(progress)
     }
 
     deinit { scratch?.remove() }
@@ -102,49 +111,41 @@ public final class FleetRunner: @unchecked Sendable {
         group.wait()
         progress.finish()
         scratch?.remove()
-        lock.lock()
-        defer { lock.unlock() }
-        summary.seconds = Date().timeIntervalSince(started)
-        summary.interrupted = cancelled && summary.done < summary.inputs
-        return summary
+        return state.withLock { state in
+            state.summary.seconds = Date().timeIntervalSince(started)
+            state.summary.interrupted = state.cancelled && state.summary.done < state.summary.inputs
+            return state.summary
+        }
     }
 
     /// Stops the run: no new input starts, running analyses are killed (their inputs are redone
     /// next time). Safe to call from a signal handler's queue.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        let pids = running
-        lock.unlock()
+        let pids = state.withLock { state in
+            state.cancelled = true
+            return state.running
+        }
         for pid in pids { kill(pid, SIGKILL) }
         // Wakes the analyses waiting for their turn in the window, to stop.
-        order.lock()
-        order.broadcast()
-        order.unlock()
+        order.change { _ in }
     }
 
-    private var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// The next input and its index; in input order, only once it is within `window` of the
     /// first input whose lines are not out yet. Indices are handed out in order, so the input the
     /// others wait for is always being analysed, never waiting itself.
     private func take() -> (index: Int, input: FleetInputs.Input)? {
-        lock.lock()
-        guard !cancelled, next < inputs.count else {
-            lock.unlock()
-            return nil
+        let count = inputs.count
+        let handedOut = state.withLock { state -> Int? in
+            guard !state.cancelled, state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
-        let index = next
-        next += 1
-        lock.unlock()
+        guard let index = handedOut else { return nil }
         if sink.keepsInputOrder {
-            order.lock()
-            while index >= emitted + window, !isCancelled { order.wait() }
-            order.unlock()
+            let window = window
+            order.read(when: { index < $0.emitted + window || isCancelled }) { _ in }
             if isCancelled { return nil }
         }
         return (index, inputs[index])
@@ -154,25 +155,24 @@ public final class FleetRunner: @unchecked Sendable {
         while let taken = take() {
             let index = taken.index
             let result = analyse(taken.input, slot: slot)
-            lock.lock()
-            let stopped = cancelled
-            lock.unlock()
+            let stopped = isCancelled
             // A run stopped mid-analysis writes nothing for that input: it is redone next time.
             // (In input order, nothing after it is written either: the rows out are a prefix of the inputs.)
             if stopped, result?.status == .failed { return }
-            lock.lock()
-            switch result?.status {
-            case nil: summary.skipped += 1
-            case .ok?: summary.analysed += 1
-            case .notADump?: summary.notDumps += 1
-            case .failed?: summary.failed += 1
+            let writesFindings = settings.writesFindings
+            let snapshot = state.withLock { state in
+                switch result?.status {
+                case nil: state.summary.skipped += 1
+                case .ok?: state.summary.analysed += 1
+                case .notADump?: state.summary.notDumps += 1
+                case .failed?: state.summary.failed += 1
+                }
+                if let result {
+                    state.summary.findingLines += writesFindings ? result.findings.count : 0
+                    state.summary.peakChildMB = max(state.summary.peakChildMB, result.peakMB)
+                }
+                return state.summary
             }
-            if let result {
-                summary.findingLines += settings.writesFindings ? result.findings.count : 0
-                summary.peakChildMB = max(summary.peakChildMB, result.peakMB)
-            }
-            let snapshot = summary
-            lock.unlock()
             if sink.keepsInputOrder {
                 handOver(index, result)
             } else if let result {
@@ -188,32 +188,35 @@ public final class FleetRunner: @unchecked Sendable {
     /// that are ready. One thread hands over at a time (the others leave their result and go on);
     /// it writes without holding `order`, re-checking for results that arrived meanwhile.
     private func handOver(_ index: Int, _ result: Result?) {
-        order.lock()
-        waiting[index] = .some(result)
-        guard !emitting else {
-            order.unlock()
-            return
+        let handsOver = order.change { order in
+            order.waiting[index] = .some(result)
+            guard !order.emitting else { return false }
+            order.emitting = true
+            return true
         }
-        emitting = true
+        guard handsOver else { return }
         while true {
-            var ready: [Result] = []
-            var advanced = false
-            while let next = waiting.removeValue(forKey: emitted) {
-                if let next { ready.append(next) }
-                emitted += 1
-                advanced = true
+            // The results now in turn (or none: this thread's turn as the writer ends).
+            let ready = order.change { order -> [Result]? in
+                var ready: [Result] = []
+                var advanced = false
+                while let next = order.waiting.removeValue(forKey: order.emitted) {
+                    if let next { ready.append(next) }
+                    order.emitted += 1
+                    advanced = true
+                }
+                guard advanced else {
+                    order.emitting = false
+                    return nil
+                }
+                return ready
             }
-            guard advanced else { break }
-            order.broadcast()
-            order.unlock()
+            guard let ready else { return }
             for result in ready { sink.append(row: result.row, findings: settings.writesFindings ? result.findings : []) }
-            order.lock()
         }
-        emitting = false
-        order.unlock()
     }
 
-    private struct Result {
+    private struct Result: Sendable {
         var status: FleetRowStatus
         var row: String
         var findings: [String]
@@ -286,14 +289,12 @@ public final class FleetRunner: @unchecked Sendable {
     /// Runs the child with its pid registered, so `cancel` can kill it.
     private func startAndWait(_ child: ChildProcess) throws(ChildProcess.SpawnError) -> ChildProcess.Outcome {
         try child.run { pid in
-            lock.lock()
-            defer { lock.unlock() }
-            if cancelled { kill(pid, SIGKILL) }
-            running.insert(pid)
+            state.withLock { state in
+                if state.cancelled { kill(pid, SIGKILL) }
+                state.running.insert(pid)
+            }
         } ended: { pid in
-            lock.lock()
-            defer { lock.unlock() }
-            running.remove(pid)
+            _ = state.withLock { $0.running.remove(pid) }
         }
     }
 

@@ -18,15 +18,15 @@ struct DumpSurvey {
 
     /// Surveys `tables` of `dump`. `makeMeasurer` gives the walk the second pass will use (in
     /// measure mode; one per thread), or nil when positions are not shifted.
-    static func run(_ dump: Dump, tables: [SourceTable], makeMeasurer: () -> JSONSanitizer?) -> DumpSurvey {
+    static func run(_ dump: Dump, tables: [SourceTable], makeMeasurer: () -> sending JSONSanitizer?) -> DumpSurvey {
         var survey = DumpSurvey(redactor: dump.makeRedactor(enabled: true))
         let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
         var logSurvey: SecondConnectionScan<DumpSurvey>?
         if let log {
-            let measurer = UncheckedBox(makeMeasurer())
+            let measurer = makeMeasurer()
             logSurvey = SecondConnectionScan.start(on: dump) { reader in
                 var part = DumpSurvey(redactor: Redactor())
-                part.scan(log, dump: reader, measurer: measurer.value)
+                part.scan(log, dump: reader, measurer: measurer)
                 return part
             }
         }

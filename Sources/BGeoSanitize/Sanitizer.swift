@@ -38,7 +38,7 @@ public enum Sanitizer {
         }
         let text = TextSanitizer(redactor: survey.redactor, urls: options.urls)
         // One per thread: each keeps its own caches.
-        let makeRows = {
+        func makeRows() -> sending RowSanitizer {
             RowSanitizer(json: JSONSanitizer(text: text, extras: options.extras, coordinates: transform, hasher: hasher), options: options)
         }
 
@@ -91,7 +91,7 @@ public enum Sanitizer {
     /// sanitised on a second connection and thread, in bounded batches, while this thread does
     /// the other tables and inserts everything (one connection writes the working database).
     private static func copyTables(_ tables: [SourceTable], from dump: Dump, into work: WorkingDatabase,
-                                   makeRows: () -> RowSanitizer) throws -> [TableTally] {
+                                   makeRows: () -> sending RowSanitizer) throws -> [TableTally] {
         var failure: Error?
         var leftOut: [String: Int] = [:]
         func insert(_ batch: [[CellValue]], into table: SourceTable) -> Bool {
@@ -114,10 +114,10 @@ public enum Sanitizer {
         let channel = BatchChannel<[CellValue]>(capacity: 8)
         var background: SecondConnectionScan<TableTally>?
         if let log {
-            let rows = UncheckedBox(makeRows())
+            let rows = makeRows()
             background = SecondConnectionScan.start(on: dump) { reader in
                 defer { channel.close() }
-                return TableCopy.sanitise(log, from: reader, rows: rows.value) { channel.send($0) }
+                return TableCopy.sanitise(log, from: reader, rows: rows) { channel.send($0) }
             }
         }
         func drain(waiting: Bool) {

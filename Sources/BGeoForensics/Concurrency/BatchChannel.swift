@@ -4,10 +4,12 @@ import Foundation
 /// `capacity` is given: then it waits while that many batches are pending, so a fast producer
 /// cannot fill memory), the receiver blocks until a batch arrives or the channel is closed.
 /// Lets a scan feed a consumer that runs on another core while the scan goes on.
-package final class BatchChannel<Element>: @unchecked Sendable {
-    private var pending: [[Element]] = []
-    private var closed = false
-    private let condition = NSCondition()
+package final class BatchChannel<Element: Sendable>: Sendable {
+    private struct Queue {
+        var pending: [[Element]] = []
+        var closed = false
+    }
+    private let queue = ConditionState(Queue())
     private let capacity: Int
 
     package init(capacity: Int = .max) { self.capacity = max(1, capacity) }
@@ -17,39 +19,26 @@ package final class BatchChannel<Element>: @unchecked Sendable {
     @discardableResult
     package func send(_ batch: [Element]) -> Bool {
         guard !batch.isEmpty else { return true }
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.count >= capacity && !closed { condition.wait() }
-        guard !closed else { return false }
-        pending.append(batch)
-        condition.broadcast()
-        return true
+        let capacity = capacity
+        return queue.change(when: { $0.pending.count < capacity || $0.closed }) { queue in
+            guard !queue.closed else { return false }
+            queue.pending.append(batch)
+            return true
+        }
     }
 
     /// The next batch if one is waiting, without blocking.
     package func poll() -> [Element]? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !pending.isEmpty else { return nil }
-        condition.broadcast()
-        return pending.removeFirst()
+        queue.change { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 
     /// No more batches will come; a waiting receiver wakes up.
     package func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        queue.change { $0.closed = true }
     }
 
     /// The next batch, in sending order; nil once the channel is closed and drained.
     package func receive() -> [Element]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty && !closed { condition.wait() }
-        guard !pending.isEmpty else { return nil }
-        condition.broadcast()
-        return pending.removeFirst()
+        queue.change(when: { !$0.pending.isEmpty || $0.closed }) { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 }

@@ -124,16 +124,18 @@ public final class Dump {
 
     /// A second connection to the same private copy, with its own (empty) warning log, for
     /// scanning another table on another thread. Nothing is copied or hashed again.
-    public func parallelReader() throws(DumpError) -> Dump {
-        try Dump(sibling: self)
+    public func parallelReader() throws(DumpError) -> sending Dump {
+        // Made from the sibling's Sendable parts only: the new connection shares nothing with
+        // this one, so it can be sent to another thread.
+        try Dump(path: path, layout: layout, evidence: evidence)
     }
 
-    private init(sibling: Dump) throws(DumpError) {
-        path = sibling.path
-        layout = sibling.layout
-        evidence = sibling.evidence
+    private init(path: String, layout: DumpLayout, evidence: EvidenceCopy) throws(DumpError) {
+        self.path = path
+        self.layout = layout
+        self.evidence = evidence
         do {
-            database = try Database(path: sibling.evidence.copyPath, mode: .readWriteCreate)
+            database = try Database(path: evidence.copyPath, mode: .readWriteCreate)
             try database.execute("PRAGMA query_only = 1")
         } catch {
             throw Dump.classify(error, path: path)
@@ -214,6 +216,10 @@ public final class Dump {
 
     /// The folder holding the private copy (inside `$TMPDIR` or the `privateParent` given).
     public var privateFolder: String { evidence.privateFolder }
+
+    /// The private copy itself: what a stored trace holds to keep its working files (which live
+    /// in the copy's folder) for as long as it is read, on any thread, without this connection.
+    var privateCopy: EvidenceCopy { evidence }
 
     /// Removes the private copy now, before this value goes away (nothing may be read after).
     public func removePrivateCopy() { evidence.removeCopy() }

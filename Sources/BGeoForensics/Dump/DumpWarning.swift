@@ -91,9 +91,3 @@ public final class WarningLog: Sendable {
         for warning in other.all { add(warning) }
     }
 }
-
-/// Hands a value to another thread when the caller guarantees exclusive use (one connection per thread).
-package final class UncheckedBox<Value>: @unchecked Sendable {
-    package var value: Value
-    package init(_ value: Value) { self.value = value }
-}

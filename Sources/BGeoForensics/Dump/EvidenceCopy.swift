@@ -17,7 +17,7 @@ public struct DumpInput: Sendable, Equatable {
 /// the next run after a kill -9. The copy is made in the kernel (a fraction of a second for a
 /// gigabyte); the inputs are hashed on a second thread meanwhile and after, so reading the copy
 /// need not wait for the SHA-256 — `inputs` does.
-public final class EvidenceCopy: @unchecked Sendable {
+public final class EvidenceCopy: Sendable {
     /// Path of the private database copy to open.
     public let copyPath: String
     /// The inputs as found (the database first, then its -wal, -shm and -journal if present),
@@ -120,9 +120,8 @@ public final class EvidenceCopy: @unchecked Sendable {
     /// hashes and, at exit, waits for them. OpenSSL is started before this handler is registered,
     /// so its handler is registered first, and exit handlers run in reverse: the hashes finish,
     /// then OpenSSL cleans up.
-    private final class RunningHashes: @unchecked Sendable {
-        private var count = 0
-        private let condition = NSCondition()
+    private final class RunningHashes: Sendable {
+        private let count = ConditionState(0)
         private static let waitAtExit: Void = {
             _ = SHA256Hasher.hex(of: "")
             atexit { EvidenceCopy.hashesAtExit.waitUntilNone() }
@@ -130,22 +129,15 @@ public final class EvidenceCopy: @unchecked Sendable {
 
         func begin() {
             RunningHashes.waitAtExit
-            condition.lock()
-            count += 1
-            condition.unlock()
+            count.change { $0 += 1 }
         }
 
         func end() {
-            condition.lock()
-            count -= 1
-            if count == 0 { condition.broadcast() }
-            condition.unlock()
+            count.change { $0 -= 1 }
         }
 
         func waitUntilNone() {
-            condition.lock()
-            while count > 0 { condition.wait() }
-            condition.unlock()
+            count.read(when: { $0 == 0 }) { _ in () }
         }
     }
     private static let hashesAtExit = RunningHashes()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A folder only this process uses, holding the private copy of a dump (it carries the
 /// customer's tokens). It must never outlive the process, whatever ends it:
@@ -18,7 +19,7 @@ import Foundation
 ///   comes first): an empty one (a process killed between mkdir and locking) is removed once it
 ///   is a minute old; one with files was made by an older build, which may still be running
 ///   (another user of the same $TMPDIR), so it is removed only once it is a day old.
-package final class PrivateFolder: @unchecked Sendable {
+package final class PrivateFolder: Sendable {
     package static let namePrefix = "bgeo-forensics-"
     package static let lockName = "owner.lock"
     /// The only files a private folder holds (the copy, SQLite's companions, the lock, salvaged
@@ -31,7 +32,9 @@ package final class PrivateFolder: @unchecked Sendable {
     static let mainOnlyName = "main-only.db"
 
     package let path: String
-    private var lockDescriptor: Int32
+    /// The descriptor holding `owner.lock`; -1 once removed (`remove` may race `deinit` and a
+    /// second caller: the Mutex makes the removal happen once).
+    private let lockDescriptor: Mutex<Int32>
     private let slot: Int
 
     /// Creates `<parent>/bgeo-forensics-<UUID>` (mode 0700) and locks it; first removes the stale
@@ -55,17 +58,19 @@ package final class PrivateFolder: @unchecked Sendable {
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(fd, $0, strlen($0)) }
         path = folder
-        lockDescriptor = fd
+        lockDescriptor = Mutex(fd)
         slot = SignalCleanup.register(folder)
     }
 
     /// Removes the folder and everything in it, then drops the lock. Safe to call twice.
     package func remove() {
-        guard lockDescriptor >= 0 else { return }
-        SignalCleanup.unregister(slot)
-        PrivateFolder.removeTree(path)
-        close(lockDescriptor)
-        lockDescriptor = -1
+        lockDescriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            SignalCleanup.unregister(slot)
+            PrivateFolder.removeTree(path)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     /// Removes `folder` and what it holds. A file created inside while the tree is walked (SQLite

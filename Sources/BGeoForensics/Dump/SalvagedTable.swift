@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import BGeoSQLite
 
 /// A table read as far as it can be, once a scan of it has met a damaged or missing page: every
@@ -23,18 +24,17 @@ final class SalvagedTable {
 
     /// Side databases per process (each a fixed name, so the signal handler knows it).
     static let slots = 16
-    private static let slotLock = NSLock()
-    nonisolated(unsafe) private static var nextSlot = 0
+    private static let nextSlot = Mutex(0)
 
     static func fileName(_ slot: Int) -> String { "salvage-\(slot).db" }
 
     /// Salvages `table` of `dump`; nil when it has no INTEGER PRIMARY KEY `id` to order by.
     static func make(_ dump: Dump, table: String) -> SalvagedTable? {
         guard let columns = tableColumns(dump.database, table), columns.first(where: { $0.name == "id" })?.isRowid == true else { return nil }
-        slotLock.lock()
-        let slot = nextSlot
-        nextSlot += 1
-        slotLock.unlock()
+        let slot = nextSlot.withLock { next in
+            defer { next += 1 }
+            return next
+        }
         let path = slot < slots ? dump.privateFolder + "/" + fileName(slot) : ":memory:"
         guard let side = try? Database(path: path, mode: .readWriteCreate) else { return nil }
         let definitions = columns.map { column in

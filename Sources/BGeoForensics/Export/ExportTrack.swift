@@ -142,7 +142,7 @@ public struct ExportTrack: Sendable {
     private func prefetchedPoints(_ body: (TrackPoint) -> Void) throws {
         let channel = BatchChannel<TrackPoint>(capacity: 4)
         let track = self
-        let producer = BackgroundWork<UncheckedBox<Error?>> {
+        let producer = BackgroundWork { () -> (any Error)? in
             var batch: [TrackPoint] = []
             batch.reserveCapacity(ExportTrack.prefetchBatch)
             defer { channel.close() }
@@ -156,15 +156,15 @@ public struct ExportTrack: Sendable {
                     }
                 }
                 channel.send(batch)
-                return UncheckedBox(nil)
+                return nil
             } catch {
-                return UncheckedBox(error)
+                return error
             }
         }
         while let batch = channel.receive() {
             for point in batch { body(point) }
         }
-        if let error = producer.wait().value { throw error }
+        if let error = producer.take() { throw error }
     }
 
     private func visitPoints(_ body: (TrackPoint) -> Void) throws {

@@ -215,20 +215,17 @@ struct QueueTally {
     /// `read`, with the row count taken by `countRows` on `dump`'s connection while the later
     /// half is being read (called exactly once).
     static func read(_ dump: Dump, minimumSplitRows: Int64 = 50_000, countRows: () -> Int?) -> QueueTally {
-        if ScanThreading.allowsSecondThread, let halves = dump.queueHalves(minimumRows: minimumSplitRows),
-           let first = try? dump.parallelReader(), let second = try? dump.parallelReader() {
-            // Damage ends the split (the queue is then read again in one pass): no salvage here.
+        if ScanThreading.allowsSecondThread, let halves = dump.queueHalves(minimumRows: minimumSplitRows), let first = try? dump.parallelReader(),
+           // Damage ends the split (the queue is then read again in one pass): no salvage here.
+           let later = SecondConnectionScan.start(on: dump, salvagesOnDamage: false, { QueueTally($0, rows: halves.second) }) {
             first.salvagesOnDamage = false
-            second.salvagesOnDamage = false
-            let box = UncheckedBox(second)
-            let later = BackgroundWork { QueueTally(box.value, rows: halves.second) }
             let rowCount = countRows()
             guard let rowCount else {
-                _ = later.take()
+                _ = later.finish()
                 return QueueTally(dump, rows: nil, rowCount: nil)
             }
             var tally = QueueTally(first, rows: halves.first, rowCount: rowCount)
-            let rest = later.take()
+            let (rest, second) = later.finish()
             if !first.scanInterrupted, !second.scanInterrupted, tally.rowsRead + rest.rowsRead == rowCount {
                 dump.warnings.add(contentsOf: first.warnings)
                 dump.warnings.add(contentsOf: second.warnings)

@@ -1,7 +1,9 @@
 import Foundation
+import Synchronization
 
 /// Buffered writing to a file descriptor: print() per line is far too slow for million-row exports.
-/// Used from one thread at a time (the CLI is sequential), hence unchecked Sendable.
+/// The buffer lives in a `Mutex` (uncontended: the CLI writes from one thread; fleet's progress
+/// from several), so lines from two threads never interleave within a write and Swift checks it.
 ///
 /// This is the one place text leaves the tool, so it is where customer text is made safe to
 /// show (see `TerminalText`), whatever a renderer forgot: `write`/`line` are for text views —
@@ -10,22 +12,27 @@ import Foundation
 /// take `JSONWriter` output, which never holds a raw control. Only `clearLine` sends a control
 /// sequence of the tool's own. Nothing is shortened here: renderers shorten fields
 /// (`TerminalText.field`, `.prose`), since only they know where a field ends.
-public final class TextOutput: @unchecked Sendable {
+public final class TextOutput: Sendable {
     private let fd: Int32
-    private var buffer: [UInt8] = []
-    private let capacity = 1 << 16
+    private struct Pending {
+        var buffer: [UInt8] = []
+        var usesColour: Bool
+    }
+    private let pending: Mutex<Pending>
+    private static let capacity = 1 << 16
     /// True when the descriptor is a terminal (progress bars, aligned tables).
     public let isTerminal: Bool
     /// Whether the tool's own colour codes are written: on a terminal unless `NO_COLOR` is set (to
     /// any value, as no-color.org asks) or `TERM` is `dumb`; `--color` overrides (`useColour`).
-    public private(set) var usesColour: Bool
+    public var usesColour: Bool { pending.withLock { $0.usesColour } }
 
     public init(fd: Int32) {
         self.fd = fd
         isTerminal = isatty(fd) == 1
         let environment = ProcessInfo.processInfo.environment
-        usesColour = isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-        buffer.reserveCapacity(capacity)
+        var start = Pending(usesColour: isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+        start.buffer.reserveCapacity(TextOutput.capacity)
+        pending = Mutex(start)
     }
 
     /// The width help text is wrapped to: `COLUMNS` on a terminal when the shell exports it
@@ -38,8 +45,8 @@ public final class TextOutput: @unchecked Sendable {
     /// `--color WHEN`: `always`, `never`, or `auto` (the default described at `usesColour`).
     public func useColour(_ choice: ColourChoice) {
         switch choice {
-        case .always: usesColour = true
-        case .never: usesColour = false
+        case .always: pending.withLock { $0.usesColour = true }
+        case .never: pending.withLock { $0.usesColour = false }
         case .auto: break
         }
     }
@@ -92,16 +99,24 @@ public final class TextOutput: @unchecked Sendable {
     }
 
     private func append(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= capacity { flush() }
+        pending.withLock { pending in
+            pending.buffer.append(contentsOf: text.utf8)
+            if pending.buffer.count >= TextOutput.capacity { TextOutput.drain(&pending.buffer, to: fd) }
+        }
     }
 
     private func newline() {
-        buffer.append(10)
-        if buffer.count >= capacity { flush() }
+        pending.withLock { pending in
+            pending.buffer.append(10)
+            if pending.buffer.count >= TextOutput.capacity { TextOutput.drain(&pending.buffer, to: fd) }
+        }
     }
 
     public func flush() {
+        pending.withLock { TextOutput.drain(&$0.buffer, to: fd) }
+    }
+
+    private static func drain(_ buffer: inout [UInt8], to fd: Int32) {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { raw in
             var offset = 0

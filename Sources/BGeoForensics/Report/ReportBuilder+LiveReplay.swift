@@ -5,15 +5,15 @@ extension ReportBuilder {
     /// is read (`ReportScan.read(traceFeed:)`). Its pass counts only when it saw the trace itself:
     /// the live assembly was the trace's only run (nothing spilled, no uuid apart) and every fix
     /// of it was replayed. The charts' time axis is not known yet: they reduce their own series.
-    final class LiveReplay: @unchecked Sendable {
+    final class LiveReplay {
         let feed = LiveFeed()
         private let work: BackgroundWork<ReportReplayPass?>
 
         init(_ configuration: ReplayConfiguration, dump: Dump) {
             let feed = feed
-            let box = UncheckedBox(dump)
+            let folder = dump.workFiles
             work = BackgroundWork {
-                guard var pass = try? ReportReplayPass(configuration, dump: box.value, chartSpan: nil) else { return nil }
+                guard var pass = try? ReportReplayPass(configuration, folder: folder, chartSpan: nil) else { return nil }
                 guard let path = feed.waitForPath(), let reader = try? TapeReader(path: path, follow: feed) else {
                     pass.discard()
                     return nil

@@ -5,7 +5,7 @@ extension ReportBuilder {
     /// The first and last rows of the queue and log tables, each as what the table shows of it:
     /// picked on a second connection while the dump is read (they depend on nothing the reading
     /// finds), else here. The rows the findings and the replay cite are added afterwards.
-    final class TablePicks: @unchecked Sendable {
+    final class TablePicks {
         typealias Picks = (queue: PickedRows<QueueRow, [JSONValue]>, log: PickedRows<LogEntry, LogRowShown>)
         private let scan: SecondConnectionScan<Picks>?
         private let dump: Dump

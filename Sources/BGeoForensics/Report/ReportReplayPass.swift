@@ -19,7 +19,12 @@ struct ReportReplayPass {
     /// `chartSpan`: the charts' time axis, when known before the pass (nil: the charts reduce
     /// their series themselves).
     init(_ configuration: ReplayConfiguration, dump: Dump, chartSpan: (start: Double, end: Double)?) throws(WorkFileError) {
-        tape = dump.workFiles.newFile("report-trace", extension: "tape")
+        try self.init(configuration, folder: dump.workFiles, chartSpan: chartSpan)
+    }
+
+    /// A pass writing its tape in `folder` (the dump's working folder).
+    init(_ configuration: ReplayConfiguration, folder: WorkFolder, chartSpan: (start: Double, end: Double)?) throws(WorkFileError) {
+        tape = folder.newFile("report-trace", extension: "tape")
         writer = try TapeWriter(path: tape)
         tally = ReplayTally(config: configuration.filter)
         pipeline = ReplayPipeline(config: configuration.filter)

@@ -23,8 +23,9 @@ package struct ReportScan {
         // The queue's read gathers the timeline's facts of it too: the timeline then scans the log only.
         let timelineFacts = sharesQueueFacts && TimelineBuilder.readsQueueTimestamps(dump)
             ? QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until) : nil
+        let queueFeed = live.feeds.queue
         let queueScan = SecondConnectionScan.start(on: dump) {
-            TraceBuilder.QueueSpools.read($0, windows: windows, feed: live.feeds.queue, timelineFacts: timelineFacts)
+            TraceBuilder.QueueSpools.read($0, windows: windows, feed: queueFeed, timelineFacts: timelineFacts)
         }
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
         var levels = QueueDepthSeries.LevelReader()
@@ -34,7 +35,7 @@ package struct ReportScan {
         if let queueScan, timelineFacts != nil {
             // Only facts read without a warning stand for the timeline's own scan (which warns first).
             timelineBuilder.queueFactsAfterLog = {
-                guard queueScan.finishedWithoutWarnings(), let facts = queueScan.peek().timelineFacts, facts.complete else { return nil }
+                guard queueScan.finishedWithoutWarnings(), let facts = queueScan.inspect({ $0.timelineFacts }), facts.complete else { return nil }
                 return facts
             }
         }

@@ -6,12 +6,11 @@ import Foundation
 /// the learning warned about is placed where a redactor made first would have put it, and a
 /// table it found damaged is salvaged silently by the caller's connection afterwards (as a second
 /// scan on one connection would be): the output is the same as with `makeRedactor` up front.
-public final class PendingRedactor: @unchecked Sendable {
+public final class PendingRedactor {
     private let dump: Dump
     private let mark: Int
-    private var work: BackgroundWork<(redactor: Redactor, reader: UncheckedBox<Dump>)>?
+    private var work: SecondConnectionScan<Redactor>?
     private var resolved: Redactor?
-    private let lock = NSLock()
 
     /// Starts learning `dump`'s secrets (at once, on this thread, when a second thread is not
     /// allowed or no second connection opens; nothing is learned when `enabled` is false).
@@ -22,12 +21,11 @@ public final class PendingRedactor: @unchecked Sendable {
             resolved = Redactor(enabled: false)
             return
         }
-        guard ScanThreading.allowsSecondThread, let reader = try? dump.parallelReader() else {
+        guard let work = SecondConnectionScan.start(on: dump, { $0.makeRedactor() }) else {
             resolved = dump.makeRedactor()
             return
         }
-        let box = UncheckedBox(reader)
-        work = BackgroundWork { (box.value.makeRedactor(), box) }
+        self.work = work
     }
 
     /// A redactor already known (no learning).
@@ -39,12 +37,9 @@ public final class PendingRedactor: @unchecked Sendable {
 
     /// The redactor, once learned (waits for it the first time).
     public var redactor: Redactor {
-        lock.lock()
-        defer { lock.unlock() }
         if let resolved { return resolved }
-        let (redactor, box) = work!.take()
+        let (redactor, reader) = work!.finish()
         work = nil
-        let reader = box.value
         dump.warnings.place(reader.warnings, at: mark)
         if reader.scanInterrupted { dump.scanInterrupted = true }
         for (table, salvage) in reader.salvagedTables where salvage?.announced == true { dump.salvageAnnounced.insert(table) }

@@ -34,15 +34,13 @@ extension TimelineBuilder {
     final class SplitLogRead {
         private let middle: Int64
         private let dump: Dump
-        private let reader: Dump
-        private let work: BackgroundWork<LaterLogHalf>
+        private let work: SecondConnectionScan<LaterLogHalf>
         private var joined = false
         private var adopted: LaterLogHalf?
 
-        private init(middle: Int64, dump: Dump, reader: Dump, work: BackgroundWork<LaterLogHalf>) {
+        private init(middle: Int64, dump: Dump, work: SecondConnectionScan<LaterLogHalf>) {
             self.middle = middle
             self.dump = dump
-            self.reader = reader
             self.work = work
         }
 
@@ -50,14 +48,13 @@ extension TimelineBuilder {
         /// `minimumRows` row ids), a second connection cannot be opened, or this process reads on
         /// one thread.
         static func start(on dump: Dump, query: LogQuery, threshold: Double, minimumRows: Int64 = 50_000) -> SplitLogRead? {
-            guard ScanThreading.allowsSecondThread, dump.layout.hasLog, query.order == .oldestFirst, query.grep == nil,
+            guard dump.layout.hasLog, query.order == .oldestFirst, query.grep == nil,
                   let halves = dump.rowHalves(of: "log_entries", minimumRows: minimumRows),
-                  let reader = try? dump.parallelReader() else { return nil }
-            // Damage ends the split (this thread then reads on): no salvage on the second connection.
-            reader.salvagesOnDamage = false
-            let box = UncheckedBox(reader)
-            let work = BackgroundWork { read(box.value, rows: halves.second, query: query, threshold: threshold) }
-            return SplitLogRead(middle: halves.second.lowerBound, dump: dump, reader: reader, work: work)
+                  // Damage ends the split (this thread then reads on): no salvage on the second connection.
+                  let work = SecondConnectionScan.start(on: dump, salvagesOnDamage: false, {
+                      read($0, rows: halves.second, query: query, threshold: threshold)
+                  }) else { return nil }
+            return SplitLogRead(middle: halves.second.lowerBound, dump: dump, work: work)
         }
 
         /// The builder's pass calls this with each row id it meets, first thing. At the first id
@@ -66,7 +63,7 @@ extension TimelineBuilder {
         func continuing(atRow rowId: Int64) -> Bool {
             guard rowId >= middle, !joined else { return true }
             joined = true
-            let later = work.take()
+            let (later, reader) = work.finish()
             guard later.complete, later.firstRowId == rowId, !dump.scanInterrupted, reader.warnings.all.isEmpty else { return true }
             adopted = later
             return false
@@ -77,7 +74,7 @@ extension TimelineBuilder {
         func finish() -> LaterLogHalf? {
             if !joined {
                 joined = true
-                _ = work.take()
+                _ = work.finish()
             }
             defer { adopted = nil }
             return adopted

@@ -99,7 +99,8 @@ extension TraceBuilder {
         // As in memory: the log's lines on a second connection and thread, its warnings after the
         // queue's. A third thread assembles the two spools' runs as they are written.
         let live = liveAssembly(dump: dump, windows: windows)
-        let lineScan = SecondConnectionScan.start(on: dump) { LineSpool.read($0, windows: windows, feed: live.feeds.log) }
+        let logFeed = live.feeds.log
+        let lineScan = SecondConnectionScan.start(on: dump) { LineSpool.read($0, windows: windows, feed: logFeed) }
         let queue = QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
         let lines = lineScan?.finish(into: dump.warnings) ?? LineSpool.read(dump, windows: windows, feed: live.feeds.log)
         return try assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
@@ -155,8 +156,8 @@ extension TraceBuilder {
         let stored = StoredTrace<Fix>(tape: result.tape, count: result.count, geofences: geofences,
                                       geofenceCount: queue.geofences.count)
         let trace = CompleteTrace(dump: dump, fixes: stored, stats: stats, queue: facts, assemblyRuns: result.runs,
-                                  spilledRecords: queue.fixes.spilled + queue.geofences.spilled + lines.spool.spilled)
-        trace.assembledLive = result.live
+                                  spilledRecords: queue.fixes.spilled + queue.geofences.spilled + lines.spool.spilled,
+                                  assembledLive: result.live)
         return trace
     }
 }

@@ -2,16 +2,17 @@ import Foundation
 
 /// The recorded trace, stored: every fix as the engine recorded it, in time order, the geofence
 /// events, and the queue head.
-public final class RecordedTrace: @unchecked Sendable {
+public final class RecordedTrace: Sendable {
     let fixes: StoredTrace<ReportFix>
     /// uuid of the oldest record still in the queue (the next to upload).
     public let queueHeadUUID: String?
-    private let dump: Dump
+    /// The private copy whose folder holds the tape: kept as long as the trace is.
+    private let copy: EvidenceCopy
     /// Where its fixes lie (found while it was stored).
     let bounds: RecordedTraceBounds
 
     init(dump: Dump, fixes: StoredTrace<ReportFix>, queueHeadUUID: String?, bounds: RecordedTraceBounds) {
-        self.dump = dump
+        copy = dump.privateCopy
         self.bounds = bounds
         self.fixes = fixes
         self.queueHeadUUID = queueHeadUUID

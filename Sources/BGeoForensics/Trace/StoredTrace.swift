@@ -3,7 +3,7 @@ import Foundation
 /// A built trace kept on disk in the private working folder, in trace order: what every command
 /// reads instead of an array of a million fixes. Each pass (`forEach`) reads the tape from the
 /// start through a small buffer, so a command may walk it as often as its output needs.
-final class StoredTrace<Element: SpoolRecord>: @unchecked Sendable {
+final class StoredTrace<Element: SpoolRecord>: Sendable {
     /// Fixes in the trace.
     public let count: Int
     private let tape: String
@@ -50,7 +50,7 @@ final class StoredTrace<Element: SpoolRecord>: @unchecked Sendable {
 
 /// Replay's complete trace, stored: every fix in trace order with its `index`, the counts of
 /// how it was assembled, and the queue's facts.
-public final class CompleteTrace: @unchecked Sendable {
+public final class CompleteTrace: Sendable {
     let fixes: StoredTrace<Fix>
     public let stats: Trace.Stats
     /// The pending records the trace holds (queue-row fixes and geofence records).
@@ -60,12 +60,14 @@ public final class CompleteTrace: @unchecked Sendable {
     /// Records that came later than the reorder windows allow and were sorted on disk.
     let spilledRecords: Int
     /// Whether the first pass was made while the dump was read (nothing spilled).
-    var assembledLive = false
-    /// The dump whose private working folder holds the tape: kept open as long as the trace is.
-    private let dump: Dump
+    let assembledLive: Bool
+    /// The private copy whose folder holds the tape: kept as long as the trace is.
+    private let copy: EvidenceCopy
 
-    init(dump: Dump, fixes: StoredTrace<Fix>, stats: Trace.Stats, queue: QueueFacts, assemblyRuns: Int, spilledRecords: Int) {
-        self.dump = dump
+    init(dump: Dump, fixes: StoredTrace<Fix>, stats: Trace.Stats, queue: QueueFacts, assemblyRuns: Int, spilledRecords: Int,
+         assembledLive: Bool = false) {
+        copy = dump.privateCopy
+        self.assembledLive = assembledLive
         self.fixes = fixes
         self.stats = stats
         self.queue = queue

@@ -72,23 +72,23 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     /// kept only if both spools finished without spilling; otherwise (a record came later than
     /// the window, a working file failed) the trace is assembled from the finished spools as
     /// without it. Either way the result is the same.
-    final class LivePass: @unchecked Sendable {
-        private let assembler: TraceAssembler
+    final class LivePass {
         private let feeds: (queue: LiveFeed, log: LiveFeed)
-        private let work: BackgroundWork<Run?>
+        /// The pass on its own thread; the assembler is the worker's until it hands it back.
+        private let work: BackgroundWork<(run: Run?, assembler: TraceAssembler)>
+        /// The assembler and the pass's exact run, once the pass is over.
+        private var finished: (run: Run?, assembler: TraceAssembler)?
 
         /// `output`: published to as the pass writes its trace, for a consumer following it (the
         /// report's replay); it ends when the pass does, finished only if the pass wrote it all.
-        init(_ assembler: TraceAssembler, queue: LiveFeed, log: LiveFeed, output: LiveFeed? = nil) {
-            self.assembler = assembler
+        init(_ assembler: sending TraceAssembler, queue: LiveFeed, log: LiveFeed, output: LiveFeed? = nil) {
             feeds = (queue, log)
             let queueSource = SortedSource<Semantics.QueueCopy>(following: queue)
             let logSource = SortedSource<Semantics.LogCopy>(following: log)
-            let box = UncheckedBox((assembler, queueSource, logSource, output))
             work = BackgroundWork {
-                let (assembler, queue, log, output) = box.value
                 assembler.semantics = assembler.prototype
-                return try? assembler.run(queue: queue, log: log, excluded: [], resolved: nil, output: output)
+                let run = try? assembler.run(queue: queueSource, log: logSource, excluded: [], resolved: nil, output: output)
+                return (run, assembler)
             }
         }
 
@@ -99,28 +99,37 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
 
         /// Waits for the pass (the feeds are ended first, so it cannot wait for records that will
-        /// not come); its run if it is exact.
-        fileprivate func finish() -> Run? {
+        /// not come); the assembler, and the pass's run if it is exact.
+        private func finish() -> (run: Run?, assembler: TraceAssembler) {
+            if let finished { return finished }
             feeds.queue.abandon()
             feeds.log.abandon()
-            guard let run = work.take() else { return nil }
-            if feeds.queue.wasAbandoned || feeds.log.wasAbandoned {
-                unlink(run.tape)
-                unlink(run.leads)
-                return nil
+            var (run, assembler) = work.take()
+            if let exact = run, feeds.queue.wasAbandoned || feeds.log.wasAbandoned {
+                unlink(exact.tape)
+                unlink(exact.leads)
+                run = nil
             }
-            return run
+            finished = (run, assembler)
+            return (run, assembler)
         }
 
         /// The semantics of the assembly (stats, warnings), once `assemble` returned.
-        var semantics: Semantics { assembler.semantics }
+        var semantics: Semantics { finish().assembler.semantics }
 
         /// Stops the pass (the spools failed): waits for it and removes what it wrote.
-        func cancel() { _ = finish().map { run in unlink(run.tape); unlink(run.leads) } }
+        func cancel() {
+            guard let run = finish().run else { return }
+            unlink(run.tape)
+            unlink(run.leads)
+            finished?.run = nil
+        }
 
         /// The trace from the finished spools: the live pass's run as its first pass when it is exact.
         func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> Result {
-            try assembler.assemble(queue: queue, log: log, first: finish())
+            let (run, assembler) = finish()
+            finished?.run = nil
+            return try assembler.assemble(queue: queue, log: log, first: run)
         }
     }
 

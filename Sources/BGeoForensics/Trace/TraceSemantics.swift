@@ -3,7 +3,7 @@
 /// assembler (`TraceAssembler`) brings it the copies of each uuid together and the fixes of each
 /// millisecond together; the two rule sets are `CompleteTraceSemantics` (replay's trace) and
 /// `RecordedTraceSemantics` (the trace as the engine recorded it).
-protocol TraceSemantics {
+protocol TraceSemantics: SendableMetatype {
     associatedtype QueueCopy: SpoolRecord
     associatedtype LogCopy: SpoolRecord
     associatedtype Output: SpoolRecord

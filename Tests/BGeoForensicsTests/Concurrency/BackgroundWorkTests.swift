@@ -20,4 +20,21 @@ import Testing
         #expect(work.wait().elsewhere)
         #expect(work.take().sum == 500_500)
     }
+
+    final class Tally { var count = 0 }
+
+    /// A non-Sendable value made on the worker is handed over whole by `take` (the compiler
+    /// checks the hand-over: the caller never held it while the worker did); `inspect` reads a
+    /// fact of it first without taking it.
+    @Test func handsANonSendableValueOverAfterInspectingIt() {
+        let work = BackgroundWork { () -> Tally in
+            let tally = Tally()
+            for _ in 0..<1000 { tally.count += 1 }
+            return tally
+        }
+        #expect(work.inspect { $0.count } == 1000)
+        let tally = work.take()
+        tally.count += 1
+        #expect(tally.count == 1001)
+    }
 }

@@ -7,18 +7,15 @@ import Testing
     /// receiver stops once the channel is closed and drained.
     @Test func batchesArriveInOrderAcrossThreads() {
         let channel = BatchChannel<Int>()
-        let received = UncheckedBox<[Int]>([])
-        let done = DispatchGroup()
-        done.enter()
-        Thread.detachNewThread {
-            while let batch = channel.receive() { received.value += batch }
-            done.leave()
+        let receiver = BackgroundWork { () -> [Int] in
+            var received: [Int] = []
+            while let batch = channel.receive() { received += batch }
+            return received
         }
         for start in stride(from: 0, to: 10_000, by: 100) { channel.send(Array(start..<start + 100)) }
         channel.send([])
         channel.close()
-        done.wait()
-        #expect(received.value == Array(0..<10_000))
+        #expect(receiver.take() == Array(0..<10_000))
     }
 
     @Test func closedEmptyChannelReturnsNil() {
@@ -26,6 +23,20 @@ import Testing
         channel.send(["a"])
         channel.close()
         #expect(channel.receive() == ["a"])
+        #expect(channel.receive() == nil)
+    }
+
+    /// With a capacity, a sender waits while that many batches are pending, and a receiver that
+    /// gives up (closes) releases it: `send` then says to stop. What was queued is still drained.
+    @Test func aFullChannelHoldsTheSenderUntilTheReceiverCloses() {
+        let channel = BatchChannel<Int>(capacity: 1)
+        #expect(channel.send([0]))
+        // The channel is full and nobody receives: this send can only end by the close below.
+        let sender = BackgroundWork { channel.send([1]) }
+        usleep(20_000)
+        channel.close()
+        #expect(sender.take() == false, "a send held by a full channel must fail once the receiver closed")
+        #expect(channel.receive() == [0])
         #expect(channel.receive() == nil)
     }
 }

@@ -154,6 +154,33 @@ import Testing
             #expect(fix.latitude == Double(row) && fix.time == time)
         }
     }
+
+    /// A finished spool with a spill is read by two threads at once (the report's map and charts
+    /// walk one stored trace together): each pass opens the run and the spill for itself, so both
+    /// read every record in order; the files go when the last holder lets go.
+    @Test func aSpilledSourceIsReadOnTwoThreadsAtOnce() throws {
+        let dir = TestDirectory("spool-two-threads")
+        var fixes: [Fix] = (0..<4000).map { i in
+            Fix(time: 1_700_000_000 + Double(i), latitude: Double(i), longitude: 0, source: .queue,
+                rowId: Int64(i), uuid: "uuid-\(i)", timestampText: "t\(i)", isRaw: false)
+        }
+        fixes.reverse()
+        let spool = SortedSpool<Fix>(folder: WorkFolder(path: dir.path), stem: "two", window: 16)
+        for fix in fixes { spool.add(fix) }
+        let source = try spool.finish()
+        #expect(spool.spilled > 0)
+        @Sendable func rowIds() -> [Int64] {
+            guard let reader = try? source.reader() else { return [] }
+            var ids: [Int64] = []
+            while let fix = reader.next() { ids.append(fix.rowId ?? -1) }
+            return reader.failure == nil ? ids : []
+        }
+        let other = BackgroundWork { rowIds() }
+        let here = rowIds()
+        let expected = (0..<4000).map { Int64($0) }
+        #expect(here == expected)
+        #expect(other.take() == expected)
+    }
 }
 
 extension AssemblyStorageTests.Generator: RandomNumberGenerator {}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the report draws from: the fixes in time order, walked as often as a drawing needs, the
 /// geofence events and the queue head. A small trace is held in memory (`ReportTrace`); the
@@ -57,21 +58,21 @@ extension ReportTrace: ReportFixSource {
 /// The report's trace stored on disk: every fix with the replay's decision, in time order, plus
 /// the counts taken as it was written. A pass that cannot read the tape back stops and leaves
 /// `readFailure` set; the report is then not written.
-public final class StoredReportTrace: ReportFixSource, @unchecked Sendable {
+public final class StoredReportTrace: ReportFixSource, Sendable {
     let stored: StoredTrace<ReportFix>
     public let geofences: [ReportGeofence]
     public let queueHeadUUID: String?
     private let decisionCounts: [ReportDecision: Int]
     /// The drawings' first pass, made as the tape was written.
     public let sketch: ReportTraceSketch?
-    private let lock = NSLock()
-    private var failure: (any Error)?
-    /// The dump whose private working folder holds the tape.
-    private let dump: Dump
+    /// The first error a pass met reading the tape back (passes may run on several threads).
+    private let failure = Mutex<(any Error)?>(nil)
+    /// The private copy whose folder holds the tape: kept as long as the trace is.
+    private let copy: EvidenceCopy
 
     init(dump: Dump, stored: StoredTrace<ReportFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
          counts: [ReportDecision: Int], sketch: ReportTraceSketch? = nil) {
-        self.dump = dump
+        copy = dump.privateCopy
         self.sketch = sketch
         self.stored = stored
         self.geofences = geofences
@@ -101,16 +102,12 @@ public final class StoredReportTrace: ReportFixSource, @unchecked Sendable {
     }
 
     private func noteFailure(_ error: any Error) {
-        lock.lock()
-        failure = failure ?? error
-        lock.unlock()
+        failure.withLock { $0 = $0 ?? error }
     }
 
     /// Why a pass could not read the stored trace back, if one could not.
     public var readFailure: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
+        failure.withLock { $0 }
     }
 }
 

@@ -6,30 +6,26 @@ import Foundation
 /// only while nothing spills (a spilled record sorts before records already handed over), so a
 /// spill, a working-file error or reading that stops early abandons the feed: the follower sees
 /// its end, and the caller builds the trace from the finished spools instead.
-package final class LiveFeed: @unchecked Sendable {
-    enum State { case open, finished, abandoned }
+package final class LiveFeed: Sendable {
+    enum Stage: Sendable { case open, finished, abandoned }
 
-    private let condition = NSCondition()
-    private var path: String?
-    private var published = 0
-    private var state = State.open
+    private struct Progress {
+        var path: String?
+        var published = 0
+        var stage = Stage.open
+    }
+    private let progress = ConditionState(Progress())
 
     init() {}
 
     /// The run's tape exists (the writer created it).
     package func start(path: String) {
-        condition.lock()
-        self.path = path
-        condition.broadcast()
-        condition.unlock()
+        progress.change { $0.path = path }
     }
 
     /// `bytes` of the tape are written.
     func publish(_ bytes: Int) {
-        condition.lock()
-        published = bytes
-        condition.broadcast()
-        condition.unlock()
+        progress.change { $0.published = bytes }
     }
 
     /// The whole run is written and nothing spilled.
@@ -39,33 +35,20 @@ package final class LiveFeed: @unchecked Sendable {
     /// nothing once the feed is finished.
     func abandon() { end(.abandoned) }
 
-    private func end(_ final: State) {
-        condition.lock()
-        if state == .open { state = final }
-        condition.broadcast()
-        condition.unlock()
+    private func end(_ final: Stage) {
+        progress.change { if $0.stage == .open { $0.stage = final } }
     }
 
-    var wasAbandoned: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return state == .abandoned
-    }
+    var wasAbandoned: Bool { progress.read { $0.stage == .abandoned } }
 
     /// The tape's path once it exists; nil when the feed ended without one (no records, or abandoned).
     func waitForPath() -> String? {
-        condition.lock()
-        defer { condition.unlock() }
-        while path == nil, state == .open { condition.wait() }
-        return state == .abandoned ? nil : path
+        progress.read(when: { $0.path != nil || $0.stage != .open }) { $0.stage == .abandoned ? nil : $0.path }
     }
 
     /// Waits until more than `offset` bytes are published; false when no more will come (the feed
     /// finished at or before `offset`, or was abandoned).
     func waitForMore(than offset: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while published <= offset, state == .open { condition.wait() }
-        return state != .abandoned && published > offset
+        progress.read(when: { $0.published > offset || $0.stage != .open }) { $0.stage != .abandoned && $0.published > offset }
     }
 }

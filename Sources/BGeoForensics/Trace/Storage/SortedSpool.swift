@@ -1,7 +1,7 @@
 import Foundation
 
 /// A record a `SortedSpool` can hold: where it sorts, and how it goes to and comes back from a tape.
-protocol SpoolRecord {
+protocol SpoolRecord: SendableMetatype {
     /// Where the record sorts: time first, then a number unique within its stream (a row id).
     var spoolKey: SpoolKey { get }
     func write(to sink: some TapeSink)
@@ -115,33 +115,30 @@ final class SortedSpool<Record: SpoolRecord> {
         try run?.finish()
         try spill?.seal()
         if spill == nil { feed?.finish() }
-        return try SortedSource(run: run.map(\.path), spill: spill)
+        return SortedSource(run: run.map { WorkFileLease(path: $0.path) }, spill: try spill?.handOver())
     }
 }
 
 /// A spool's records in sorted order: the run on its tape merged with the spilled ones. Can be
-/// read any number of times (`makeIterator` starts over).
-final class SortedSource<Record: SpoolRecord> {
-    private let runPath: String?
-    private let spill: SpillTable?
+/// read any number of times (`reader` starts over), on any thread: each pass opens the files
+/// for itself.
+final class SortedSource<Record: SpoolRecord>: Sendable {
+    private let run: WorkFileLease?
+    private let spill: WorkFileLease?
     /// Set for a live source: the run of a spool still being filled, followed as it is written.
     private let feed: LiveFeed?
 
-    fileprivate init(run: String?, spill: SpillTable?) throws(WorkFileError) {
-        runPath = run
+    fileprivate init(run: WorkFileLease?, spill: WorkFileLease?) {
+        self.run = run
         self.spill = spill
         feed = nil
     }
 
     /// The live run of the spool made with `feed` (one pass; the spool's own source owns the file).
     init(following feed: LiveFeed) {
-        runPath = nil
+        run = nil
         spill = nil
         self.feed = feed
-    }
-
-    deinit {
-        if let runPath { unlink(runPath) }
     }
 
     /// A fresh pass over the records (a live source waits for its records as they are written).
@@ -150,7 +147,8 @@ final class SortedSource<Record: SpoolRecord> {
             guard let path = feed.waitForPath() else { return try Reader(run: nil, spill: nil) }
             return try Reader(run: TapeReader(path: path, follow: feed), spill: nil)
         }
-        return try Reader(run: runPath.map { p throws(WorkFileError) in try TapeReader(path: p) }, spill: spill?.cursor())
+        return try Reader(run: run.map { file throws(WorkFileError) in try TapeReader(path: file.path) },
+                          spill: spill.map { file throws(WorkFileError) in try SpillTable.cursor(of: file) })
     }
 
     /// One pass: a two-way merge of the sorted run and the sorted spill.

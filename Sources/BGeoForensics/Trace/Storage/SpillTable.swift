@@ -14,6 +14,8 @@ final class SpillTable {
     private let payload = ByteSink()
     /// Rows inserted.
     private(set) var count = 0
+    /// Set once the file belongs to a `WorkFileLease` (`handOver`): this table no longer removes it.
+    private var handedOver = false
 
     init(folder: WorkFolder, stem: String) throws(WorkFileError) {
         path = folder.newFile(stem, extension: "db")
@@ -29,7 +31,27 @@ final class SpillTable {
 
     deinit {
         insert = nil
-        unlink(path)
+        if !handedOver { unlink(path) }
+    }
+
+    /// Commits what was added and hands the file to a lease that removes it when its last holder
+    /// lets go. Each pass then reads it through a connection of its own (`cursor(of:)`), so passes
+    /// on several threads share no connection. Nothing is added afterwards.
+    func handOver() throws(WorkFileError) -> WorkFileLease {
+        try seal()
+        handedOver = true
+        return WorkFileLease(path: path)
+    }
+
+    /// The rows of a handed-over table in key order, through a read-only connection of their own.
+    static func cursor(of file: WorkFileLease) throws(WorkFileError) -> Cursor {
+        do {
+            let database = try Database(path: file.path, mode: .readOnly)
+            let statement = try database.prepare("SELECT key, payload FROM spill ORDER BY key")
+            return Cursor(statement: statement, path: file.path, owning: database, file: file)
+        } catch {
+            throw WorkFileError(path: file.path, reason: error.message)
+        }
     }
 
     /// Adds one row; `encode` writes its payload. Keys must be unique.
@@ -91,10 +113,16 @@ final class SpillTable {
         private let statement: Statement
         private let path: String
         private(set) var failure: WorkFileError?
+        /// The connection and file of a handed-over table's pass (the statement holds its
+        /// connection unowned), released after the statement.
+        private let connection: Database?
+        private let file: WorkFileLease?
 
-        fileprivate init(statement: Statement, path: String) {
+        fileprivate init(statement: Statement, path: String, owning connection: Database? = nil, file: WorkFileLease? = nil) {
             self.statement = statement
             self.path = path
+            self.connection = connection
+            self.file = file
         }
 
         /// Calls `body` with the next row's payload (valid during the call); false at the end.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why a working file of the streamed trace could not be written or read back (a full disk, a
 /// folder removed under the run): one sentence naming the file; the command fails with it.
@@ -15,10 +16,9 @@ public struct WorkFileError: Error, CustomStringConvertible, Sendable, Equatable
 
 /// Names the working files of one run inside the private working folder of the dump's copy —
 /// never anywhere else, so they are removed with the copy however the process ends.
-final class WorkFolder: @unchecked Sendable {
+final class WorkFolder: Sendable {
     let path: String
-    private var counter = 0
-    private let lock = NSLock()
+    private let counter = Mutex(0)
 
     init(path: String) { self.path = path }
 
@@ -34,13 +34,23 @@ final class WorkFolder: @unchecked Sendable {
     /// signal that ends the process removes the work files with the copy; `stem` (what the file
     /// holds) is not in the name for that reason.
     func newFile(_ stem: String, extension ext: String) -> String {
-        lock.lock()
-        let n = counter
-        counter += 1
-        lock.unlock()
+        let n = counter.withLock { counter in
+            defer { counter += 1 }
+            return counter
+        }
         let kind = WorkFolder.extensions.contains(ext) ? ext : "tape"
         return path + "/work-\(n).\(kind)"
     }
+}
+
+/// A working file (a sorted run's tape, a sealed spill table) removed when the last holder lets
+/// go: what lets a stored trace be read on several threads without an owner thread.
+final class WorkFileLease: Sendable {
+    let path: String
+
+    init(path: String) { self.path = path }
+
+    deinit { unlink(path) }
 }
 
 extension Dump {
@@ -50,17 +60,16 @@ extension Dump {
 }
 
 /// One `WorkFolder` per private folder (so two connections to one copy never pick the same name).
-final class WorkFolders: @unchecked Sendable {
+final class WorkFolders: Sendable {
     static let shared = WorkFolders()
-    private var folders: [String: WorkFolder] = [:]
-    private let lock = NSLock()
+    private let folders = Mutex<[String: WorkFolder]>([:])
 
     func folder(for path: String) -> WorkFolder {
-        lock.lock()
-        defer { lock.unlock() }
-        if let folder = folders[path] { return folder }
-        let folder = WorkFolder(path: path)
-        folders[path] = folder
-        return folder
+        folders.withLock { folders in
+            if let folder = folders[path] { return folder }
+            let folder = WorkFolder(path: path)
+            folders[path] = folder
+            return folder
+        }
     }
 }
