@@ -68,7 +68,7 @@ extension Dump {
             conditions.append("event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")")
             bindings.append(contentsOf: exact.map { .text($0) })
         }
-        let scan = RowScan(columns: "id, ts, level, src, event, message, data, uploaded", table: table,
+        let scan = RowScan(columns: LogColumns.selectList, table: table,
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
         let needle = query.grep?.lowercased()
         let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
@@ -78,20 +78,20 @@ extension Dump {
             if let continuing, !continuing(rowId) { return false }
             // After a damaged page the conditions no longer apply (see RowScan.conditions).
             if let rows, !rows.contains(rowId) { return true }
-            guard let time = stmt.withUTF8(1, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(1) ?? "NULL")' is not an ISO-8601 time")
+            guard let time = stmt.withUTF8(LogColumns.ts, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
+                warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(LogColumns.ts) ?? "NULL")' is not an ISO-8601 time")
                 return true
             }
             // SQLite filtered these already, except after a damaged page (see RowScan.conditions).
-            if let maxLevel = query.maxLevel, stmt.int(2) > maxLevel.rawValue { return true }
-            if let src = query.src, stmt.text(3) != src { return true }
-            let event = query.includeText || !query.events.isEmpty ? stmt.text(4) ?? "" : ""
+            if let maxLevel = query.maxLevel, stmt.int(LogColumns.level) > maxLevel.rawValue { return true }
+            if let src = query.src, stmt.text(LogColumns.src) != src { return true }
+            let event = query.includeText || !query.events.isEmpty ? stmt.text(LogColumns.event) ?? "" : ""
             guard query.matchesEvent(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
             if let statusScanner {
                 // The status as the row states it: a number (or a string holding one).
-                let status: Int? = stmt.withUTF8(6) { data in
+                let status: Int? = stmt.withUTF8(LogColumns.data) { data in
                     guard let data, statusScanner.scan(data, into: &statusFields) else { return nil }
                     let field = statusFields[0]
                     if let number = field.double, number.rounded() == number, abs(number) < 1e6 { return Int(number) }
@@ -109,13 +109,10 @@ extension Dump {
                 return query.limit.map { emitted < $0 } ?? true
             }
             if query.validatesData, checkedByHandler { row.checkData(warnings) }
-            let text = query.includeText || needle != nil
-            let dataText = text ? stmt.text(6) : nil
-            let entry = LogEntry(rowId: rowId, tsText: text ? stmt.text(1) ?? "" : "", time: time, level: stmt.int(2),
-                                 src: text ? stmt.text(3) ?? "" : "", event: event, message: text ? stmt.text(5) : nil,
-                                 dataText: dataText, uploaded: stmt.int(7) != 0)
+            let entry = LogEntry(cells: stmt, rowId: rowId, time: time, event: event,
+                                 includeText: query.includeText || needle != nil)
             if let needle {
-                let haystack = ((entry.message ?? "") + "\u{1}" + (dataText ?? "")).lowercased()
+                let haystack = ((entry.message ?? "") + "\u{1}" + (entry.dataText ?? "")).lowercased()
                 guard haystack.contains(needle) else { return true }
             }
             try body(entry)
@@ -147,6 +144,17 @@ extension LogLineFields {
     }
 }
 
+extension LogEntry {
+    /// A log row built from the cells of a read through `LogColumns`, its time and event already
+    /// read; without `includeText`, the texts (ts as written, src, message, data) stay empty.
+    init(cells stmt: Statement, rowId: Int64, time: Double, event: String, includeText: Bool) {
+        self.init(rowId: rowId, tsText: includeText ? stmt.text(LogColumns.ts) ?? "" : "", time: time,
+                  level: stmt.int(LogColumns.level), src: includeText ? stmt.text(LogColumns.src) ?? "" : "",
+                  event: event, message: includeText ? stmt.text(LogColumns.message) : nil,
+                  dataText: includeText ? stmt.text(LogColumns.data) : nil, uploaded: stmt.int(LogColumns.uploaded) != 0)
+    }
+}
+
 extension LogEntry: LogLineFields {
     func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         guard var text = dataText else { return body(nil) }
@@ -164,16 +172,16 @@ struct LogRowView: LogLineFields {
     let event: String
 
     /// The `ts` cell as written (built now).
-    var tsText: String { stmt.text(1) ?? "" }
+    var tsText: String { stmt.text(LogColumns.ts) ?? "" }
 
     /// Whether the row's event is exactly `name`.
     func eventIs(_ name: StaticString) -> Bool {
-        stmt.withUTF8(4) { bytes in
+        stmt.withUTF8(LogColumns.event) { bytes in
             guard let bytes, bytes.count == name.utf8CodeUnitCount else { return false }
             return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
         }
     }
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
-    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(6, body) }
+    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
 }

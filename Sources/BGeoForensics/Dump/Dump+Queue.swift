@@ -1,4 +1,5 @@
 import BGeoSQLite
+
 extension Dump {
     /// The queue table name as warnings name it.
     public var queueTableName: String { layout.queueTable ?? (layout.format == .longping ? "queue" : "location_events") }
@@ -8,10 +9,10 @@ extension Dump {
     /// A row that cannot be decoded becomes a located warning and is skipped; the scan goes on.
     public func forEachRecord(_ query: QueueQuery = QueueQuery(), _ body: (QueueRecord) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
-        let col = quoteIdentifier(layout.recordColumn)
         var scan = queueScan(table)
         if let uuid = query.uuid {
-            scan.conditions.append(layout.queueColumns.contains("uuid") ? "uuid = ?" : "instr(\(col), ?) > 0")
+            let record = quoteIdentifier(layout.recordColumn)
+            scan.conditions.append(layout.queueSelection.hasUUID ? "uuid = ?" : "instr(\(record), ?) > 0")
             scan.bindings.append(.text(uuid))
         }
         if let kind = query.kind, layout.hasKindColumn {
@@ -37,9 +38,8 @@ extension Dump {
     /// `rows` limits the scan to row ids in that range. Returns how many rows were read,
     /// decodable or not.
     @discardableResult
-    /// `everyRow` sees each row read (its statement, with `uuid` and `timestamp` in columns 1 and
-    /// 2, and its id) before it is decoded, whether or not it decodes.
-    func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((Statement, Int64) -> Void)? = nil,
+    /// `everyRow` sees each row read before it is decoded, whether or not it decodes.
+    func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((QueueRowCells) -> Void)? = nil,
                               _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
         guard let table = layout.queueTable else { return 0 }
         var scan = queueScan(table)
@@ -78,13 +78,15 @@ extension Dump {
         return (low..<middle, middle..<(high + 1))
     }
 
-    /// The queue's full row scan (the columns `DecodedQueueRow` reads, by index).
+    /// The queue's full row scan (every column of `QueueColumns`).
     private func queueScan(_ table: String) -> RowScan {
-        let col = quoteIdentifier(layout.recordColumn)
-        func column(_ name: String) -> String { layout.queueColumns.contains(name) ? name : "NULL" }
-        return RowScan(
-            columns: "id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))",
-            table: table)
+        RowScan(columns: layout.queueSelection.selectList, table: table)
+    }
+
+    /// The one read of the queue's rows: in id order, each as its cells, decoded only when asked.
+    /// `row` returns false to stop.
+    private func readQueue(_ scan: RowScan, _ row: (QueueRowCells) throws -> Bool) rethrows {
+        try scanRows(scan) { stmt, rowId in try row(QueueRowCells(stmt: stmt, rowId: rowId)) }
     }
 
     static let recordScanner = FieldScanner(paths: [
@@ -105,40 +107,41 @@ extension Dump {
     /// The same, with `scanner` in `recordScanner`'s slots; `row` also sees every row
     /// that did not decode (as nil, after its warning).
     private func scanDecodedRows(_ scan: RowScan, table: String, scanner: FieldScanner,
-                                 everyRow: ((Statement, Int64) -> Void)? = nil,
+                                 everyRow: ((QueueRowCells) -> Void)? = nil,
                                  _ row: (DecodedQueueRow?) throws -> Bool) rethrows {
         var fields: [FieldScanner.Field] = []
-        try scanRows(scan) { stmt, rowId in
-            everyRow?(stmt, rowId)
-            guard let decoded = decodeRecord(stmt, rowId: rowId, table: table, scanner: scanner, fields: &fields) else {
+        try readQueue(scan) { cells in
+            everyRow?(cells)
+            guard let decoded = decodeRecord(cells, table: table, scanner: scanner, fields: &fields) else {
                 return try row(nil)
             }
             return try fields.withUnsafeBufferPointer { fields in
-                try row(DecodedQueueRow(stmt: stmt, fields: fields, rowId: rowId, decoded: decoded))
+                try row(DecodedQueueRow(cells: cells, fields: fields, decoded: decoded))
             }
         }
     }
 
     /// Validates one row and decodes what every reader checks (no String is built unless a
     /// warning quotes one); nil, with a located warning, when the row cannot be used.
-    private func decodeRecord(_ stmt: Statement, rowId: Int64, table: String, scanner: FieldScanner,
+    private func decodeRecord(_ cells: QueueRowCells, table: String, scanner: FieldScanner,
                               fields values: inout [FieldScanner.Field]) -> DecodedQueueRow.Decoded? {
+        let stmt = cells.stmt, rowId = cells.rowId
         func warn(_ message: String) -> DecodedQueueRow.Decoded? {
             warnings.add(table: table, rowId: rowId, message)
             return nil
         }
-        let valid = stmt.withUTF8(5) { bytes in bytes.map { scanner.scan($0, into: &values) } }
+        let valid = stmt.withUTF8(QueueColumns.record) { bytes in bytes.map { scanner.scan($0, into: &values) } }
         guard let valid else { return warn("the record column is NULL") }
         guard valid else {
             var reason = "not a JSON object"
-            if let text = stmt.text(5) {
+            if let text = stmt.text(QueueColumns.record) {
                 do throws(JSONParser.ParseError) { _ = try JSONParser.parse(text) } catch { reason = error.description }
             }
             return warn("record JSON does not parse (\(reason))")
         }
         // The uuid column when it is there (even empty), else the record's own.
         let uuidInColumn: Bool
-        if let length = stmt.withUTF8(1, { $0.map(\.count) }) {
+        if let length = stmt.withUTF8(QueueColumns.uuid, { $0.map(\.count) }) {
             guard length > 0 else { return warn("record has no uuid") }
             uuidInColumn = true
         } else {
@@ -147,26 +150,26 @@ extension Dump {
             uuidInColumn = false
         }
         let time: Double
-        let timestampInColumn = !stmt.isNull(2)
+        let timestampInColumn = !stmt.isNull(QueueColumns.timestamp)
         if timestampInColumn {
-            guard let t = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                return warn("timestamp '\(stmt.text(2) ?? "")' is not an ISO-8601 time")
+            guard let t = cells.queuedTime else {
+                return warn("timestamp '\(cells.timestampCell ?? "")' is not an ISO-8601 time")
             }
             time = t
         } else {
             let slot = values[DecodedQueueRow.Slot.timestamp]
             guard slot.isString else { return warn("record has no timestamp") }
-            let parsed = stmt.withUTF8(5) { json in slot.withStringBytes(in: json!) { $0.flatMap(Timestamp.parse(bytes:)) } }
+            let parsed = stmt.withUTF8(QueueColumns.record) { json in slot.withStringBytes(in: json!) { $0.flatMap(Timestamp.parse(bytes:)) } }
             guard let t = parsed else {
-                let text = stmt.withUTF8(5) { slot.string(in: $0!) } ?? ""
+                let text = stmt.withUTF8(QueueColumns.record) { slot.string(in: $0!) } ?? ""
                 return warn("timestamp '\(text)' is not an ISO-8601 time")
             }
             time = t
         }
         var kind: RecordKind = values[DecodedQueueRow.Slot.geofenceObject].isComposite ? .geofence : .location
-        if let known = stmt.withUTF8(3, { $0.map(RecordKind.init(bytes:)) }) {
+        if let known = stmt.withUTF8(QueueColumns.kind, { $0.map(RecordKind.init(bytes:)) }) {
             if let known { kind = known } else {
-                warnings.add(table: table, rowId: rowId, "unknown kind '\(stmt.text(3) ?? "")', read as a location")
+                warnings.add(table: table, rowId: rowId, "unknown kind '\(stmt.text(QueueColumns.kind) ?? "")', read as a location")
             }
         }
         guard values[15].isComposite else {
@@ -187,122 +190,33 @@ extension Dump {
     /// Streams queue rows oldest first without decoding the JSON (re-sync sends `json` as is).
     public func forEachQueueRow(_ body: (QueueRow) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
-        let col = quoteIdentifier(layout.recordColumn)
-        let scan = RowScan(columns: """
-            id, \(layout.queueColumns.contains("uuid") ? "uuid" : "NULL"), \(layout.hasTimestampColumn ? "timestamp" : "NULL"), \
-            \(layout.hasKindColumn ? "kind" : "NULL"), \(layout.hasCreatedAtColumn ? "created_at" : "NULL"), \(col), \
-            \(layout.hasAttemptsColumn ? "attempts" : "NULL")
-            """, table: table)
-        try scanRows(scan) { stmt, rowId in
-            let json = stmt.text(5) ?? ""
-            var uuid = stmt.text(1)
-            var ts = stmt.text(2)
-            var kind = stmt.text(3).flatMap(RecordKind.init(rawValue:))
-            if uuid == nil || ts == nil || kind == nil, let parsed = try? JSONParser.parse(json) {
-                uuid = uuid ?? parsed["uuid"]?.stringValue
-                ts = ts ?? parsed["timestamp"]?.stringValue
-                kind = kind ?? (parsed["geofence"] != nil ? .geofence : .location)
-            }
-            guard let uuid else {
-                warnings.add(table: table, rowId: rowId, "record has no uuid")
+        try readQueue(queueScan(table)) { cells in
+            let (row, hasUUID) = cells.stored()
+            guard hasUUID else {
+                warnings.add(table: table, rowId: cells.rowId, "record has no uuid")
                 return true
             }
-            try body(QueueRow(rowId: rowId, uuid: uuid, timestampText: ts ?? "", kind: kind ?? .location,
-                              createdAt: stmt.text(4), json: json, attempts: stmt.isNull(6) ? nil : stmt.int(6)))
+            try body(row)
             return true
         }
     }
-}
 
-/// One queue row that decoded: its checked numbers, and the row's cells and picked fields to
-/// read any text from. Valid only during the scan's callback (it points into SQLite's row).
-struct DecodedQueueRow {
-    /// `Dump.recordScanner`'s slots.
-    enum Slot {
-        static let latitude = 0, longitude = 1, accuracy = 2, speed = 3, heading = 4, altitude = 5, odometer = 6
-        static let isMoving = 7, event = 8, geofenceIdentifier = 9, geofenceAction = 10, activityType = 11
-        static let batteryLevel = 12, uuid = 13, timestamp = 14, coords = 15, geofenceObject = 16
-    }
-
-    /// What validation established.
-    struct Decoded {
-        var time: Double
-        var kind: RecordKind
-        var latitude: Double
-        var longitude: Double
-        /// The uuid comes from the `uuid` column (else from the record's JSON).
-        var uuidInColumn: Bool
-        /// The timestamp comes from the `timestamp` column (else from the record's JSON).
-        var timestampInColumn: Bool
-    }
-
-    let stmt: Statement
-    let fields: UnsafeBufferPointer<FieldScanner.Field>
-    let rowId: Int64
-    let decoded: Decoded
-
-    var time: Double { decoded.time }
-    var kind: RecordKind { decoded.kind }
-
-    /// Calls `body` with the record column's bytes (never NULL for a decoded row).
-    private func withJSON<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        stmt.withUTF8(5) { body($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
-    }
-
-    private func string(_ slot: Int) -> String? {
-        let field = fields[slot]
-        guard field.isString else { return nil }
-        return withJSON { field.string(in: $0) }
-    }
-
-    /// The record's uuid (built now).
-    var uuid: String { decoded.uuidInColumn ? stmt.text(1) ?? "" : string(Slot.uuid) ?? "" }
-
-    /// The timestamp as written (built now).
-    var timestampText: String { decoded.timestampInColumn ? stmt.text(2) ?? "" : string(Slot.timestamp) ?? "" }
-
-    /// Replaces `buffer` with the timestamp's UTF-8 bytes as written (no allocation once
-    /// `buffer` has grown to a timestamp's size); `String(decoding: buffer, as: UTF8.self)` is
-    /// then `timestampText`.
-    func copyTimestampText(into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
-        if decoded.timestampInColumn {
-            stmt.withUTF8(2) { if let bytes = $0 { buffer.append(contentsOf: bytes) } }
-        } else {
-            let field = fields[Slot.timestamp]
-            withJSON { json in field.withStringBytes(in: json) { if let bytes = $0 { buffer.append(contentsOf: bytes) } } }
+    /// Streams when each queued record was queued, oldest first, from the `uuid`, `timestamp`
+    /// and `kind` columns alone (`QueueColumns.timingList`): the record's JSON is not read (the
+    /// motion state is looked up later, only for the fixes that border a gap:
+    /// `completeQueueFix`). `time` is nil, with a located warning, where the timestamp is not a
+    /// time. Returns false when the layout cannot be read so (LongPing has no `timestamp`
+    /// column), so the caller reads the records whole.
+    func forEachQueueTiming(_ body: (QueueRowCells, _ time: Double?) -> Void) -> Bool {
+        let columns = layout.queueSelection
+        guard let table = layout.queueTable, columns.hasTiming else { return false }
+        readQueue(RowScan(columns: columns.timingList, table: table)) { cells in
+            let time = cells.queuedTime
+            if time == nil { warnings.add(table: table, rowId: cells.rowId, "timestamp '\(cells.timestampCell ?? "NULL")' is not an ISO-8601 time") }
+            body(cells, time)
+            return true
         }
-    }
-
-    // The fix's own fields, as `record` reads them: a trace builds its fix from these without
-    // the record's other texts (event, activity, the timestamp as written).
-    /// Metres; nil when missing or negative (unknown).
-    var accuracy: Double? { known(Slot.accuracy) }
-    var speed: Double? { known(Slot.speed) }
-    var heading: Double? { known(Slot.heading) }
-    var altitude: Double? { fields[Slot.altitude].double }
-    var odometer: Double? { fields[Slot.odometer].double }
-    var isMoving: Bool? { fields[Slot.isMoving].bool }
-
-    private func known(_ index: Int) -> Double? {
-        guard let value = fields[index].double, value >= 0 else { return nil }
-        return value
-    }
-
-    /// The full record, as `Dump.forEachRecord` hands it over.
-    func record(includeText: Bool) -> QueueRecord {
-        var geofence: GeofenceInfo?
-        if let identifier = string(Slot.geofenceIdentifier) {
-            geofence = GeofenceInfo(identifier: identifier, action: string(Slot.geofenceAction) ?? "")
-        }
-        return QueueRecord(
-            rowId: rowId, uuid: uuid, timestampText: timestampText, time: decoded.time, kind: decoded.kind,
-            createdAt: includeText ? stmt.text(4) : nil, json: includeText ? stmt.text(5) ?? "" : "",
-            latitude: decoded.latitude, longitude: decoded.longitude,
-            accuracy: accuracy, speed: speed, heading: heading, altitude: altitude, odometer: odometer,
-            isMoving: isMoving, event: string(Slot.event), geofence: geofence,
-            activityType: string(Slot.activityType), batteryLevel: fields[Slot.batteryLevel].double,
-            attempts: stmt.isNull(6) ? nil : stmt.int(6))
+        return true
     }
 }
 

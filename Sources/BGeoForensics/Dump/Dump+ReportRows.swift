@@ -1,3 +1,5 @@
+import BGeoSQLite
+
 extension Dump {
     /// The rows a report embeds from `table` whatever the findings: the first `head` and last
     /// `tail` by id, found through the rowid index without scanning the table, so a million-row
@@ -24,7 +26,7 @@ extension Dump {
     func rowIds(ofUUIDs uuids: Set<String>, table: String) -> (ids: Set<Int64>, uuidRows: [String: Int64]) {
         var ids: Set<Int64> = []
         var uuidRows: [String: Int64] = [:]
-        guard !uuids.isEmpty, table != "log_entries", layout.queueColumns.contains("uuid") else { return ([], [:]) }
+        guard !uuids.isEmpty, table != "log_entries", layout.queueSelection.hasUUID else { return ([], [:]) }
         let quoted = quoteIdentifier(table)
         let list = Array(uuids)
         do {
@@ -53,53 +55,34 @@ extension Dump {
 
     /// Queue rows by id (ascending), raw: what the queue table shows. Undecodable JSON is kept as text.
     func queueRows(ids: [Int64]) -> [QueueRow] {
-        guard let table = layout.queueTable, !ids.isEmpty else { return [] }
-        let col = quoteIdentifier(layout.recordColumn)
-        func column(_ name: String) -> String { layout.queueColumns.contains(name) ? name : "NULL" }
-        var rows: [QueueRow] = []
+        guard let table = layout.queueTable else { return [] }
+        return rows(ids: ids, of: table, columns: layout.queueSelection.selectList) { stmt in
+            QueueRowCells(stmt: stmt, rowId: stmt.int64(QueueColumns.rowId)).stored().row
+        }
+    }
+
+    /// Log rows by id (ascending), as stored: a row whose `ts` does not parse is still shown (time 0).
+    func logEntries(ids: [Int64]) -> [LogEntry] {
+        guard layout.hasLog else { return [] }
+        return rows(ids: ids, of: "log_entries", columns: LogColumns.selectList) { stmt in
+            LogEntry(cells: stmt, rowId: stmt.int64(LogColumns.rowId),
+                     time: stmt.withUTF8(LogColumns.ts) { $0.flatMap(Timestamp.parse(bytes:)) } ?? 0,
+                     event: stmt.text(LogColumns.event) ?? "", includeText: true)
+        }
+    }
+
+    /// The rows of `table` with these ids, ascending, each made by `row` from its cells (`columns`,
+    /// the row id first). A statement that fails becomes a located warning; its rows are missing.
+    private func rows<Row>(ids: [Int64], of table: String, columns: String, _ row: (Statement) -> Row) -> [Row] {
+        var rows: [Row] = []
         for clause in inClauses(ids) {
-            let sql = """
-                SELECT id, \(column("uuid")), \(column("timestamp")), \(column("kind")), \(column("created_at")), \(col), \(column("attempts"))
-                FROM \(quoteIdentifier(table)) WHERE \(clause) ORDER BY id
-                """
             do {
-                let stmt = try database.prepare(sql)
-                while try stmt.step() {
-                    let json = stmt.text(5) ?? ""
-                    var uuid = stmt.text(1), ts = stmt.text(2)
-                    var kind = stmt.text(3).flatMap(RecordKind.init(rawValue:))
-                    if uuid == nil || ts == nil || kind == nil, let parsed = try? JSONParser.parse(json) {
-                        uuid = uuid ?? parsed["uuid"]?.stringValue
-                        ts = ts ?? parsed["timestamp"]?.stringValue
-                        kind = kind ?? (parsed["geofence"] != nil ? .geofence : .location)
-                    }
-                    rows.append(QueueRow(rowId: stmt.int64(0), uuid: uuid ?? "", timestampText: ts ?? "", kind: kind ?? .location,
-                                         createdAt: stmt.text(4), json: json, attempts: stmt.isNull(6) ? nil : stmt.int(6)))
-                }
+                let stmt = try database.prepare("SELECT \(columns) FROM \(quoteIdentifier(table)) WHERE \(clause) ORDER BY id")
+                while try stmt.step() { rows.append(row(stmt)) }
             } catch {
                 warnScanFailure(error, table: table, afterRow: nil)
             }
         }
         return rows
-    }
-
-    /// Log rows by id (ascending), as stored: a row whose `ts` does not parse is still shown (time 0).
-    func logEntries(ids: [Int64]) -> [LogEntry] {
-        guard layout.hasLog, !ids.isEmpty else { return [] }
-        var entries: [LogEntry] = []
-        for clause in inClauses(ids) {
-            do {
-                let stmt = try database.prepare("SELECT id, ts, level, src, event, message, data, uploaded FROM log_entries WHERE \(clause) ORDER BY id")
-                while try stmt.step() {
-                    let ts = stmt.text(1) ?? ""
-                    entries.append(LogEntry(rowId: stmt.int64(0), tsText: ts, time: Timestamp.parse(ts) ?? 0, level: stmt.int(2),
-                                            src: stmt.text(3) ?? "", event: stmt.text(4) ?? "", message: stmt.text(5),
-                                            dataText: stmt.text(6), uploaded: stmt.int(7) != 0))
-                }
-            } catch {
-                warnScanFailure(error, table: "log_entries", afterRow: nil)
-            }
-        }
-        return entries
     }
 }

@@ -22,10 +22,9 @@ public struct DumpLayout: Sendable, Equatable {
     /// Every table in the file.
     public var tables: [String]
 
+    /// Records carry a `kind` column (current BGeo); legacy records are told apart by their JSON.
+    /// How each read selects the queue's columns is `QueueColumns`.
     public var hasKindColumn: Bool { queueColumns.contains("kind") }
-    public var hasTimestampColumn: Bool { queueColumns.contains("timestamp") }
-    public var hasCreatedAtColumn: Bool { queueColumns.contains("created_at") }
-    public var hasAttemptsColumn: Bool { queueColumns.contains("attempts") }
 
     /// A short human name: "BGeo schema 3", "BGeo legacy schema (1–2)", "LongPing queue".
     public var displayName: String {

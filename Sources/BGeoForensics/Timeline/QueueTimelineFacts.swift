@@ -22,15 +22,15 @@ struct QueueTimelineFacts: Sendable {
         self.until = until
     }
 
-    /// A record (row `rowId`) at `time`; `uuid` is read only when it is kept. A geofence record
-    /// is counted as queued but is no fix: a gap is measured between fixes only.
+    /// A record read from its columns (`QueueRowCells`) at `time`; its uuid is read only when it
+    /// is kept. A geofence record is counted as queued but is no fix: a gap is measured between fixes only.
     /// A record whose time did not read (`time` nil) is still counted as queued.
-    mutating func add(rowId: Int64, time: Double?, isGeofence: Bool, uuid: () -> String) {
+    mutating func add(_ row: QueueRowCells, time: Double?) {
         guard let time else {
             countUnreadable()
             return
         }
-        if count(time: time, uuid: uuid), !isGeofence { coverage.add(time, moving: nil, queueRow: rowId) }
+        if count(time: time, uuid: { row.uuidColumn ?? "" }), !row.isGeofenceKind { coverage.add(time, moving: nil, queueRow: row.rowId) }
     }
 
     /// A queued record whose time did not read: counted (it is in the queue), placed nowhere.

@@ -145,10 +145,10 @@ public final class TimelineBuilder {
     /// Whether `queueFactsAfterLog` gave the queue's facts (the timeline did not scan the queue).
     private(set) var queueFactsUsed = false
 
-    /// Whether the queue scan reads only the `timestamp` column (`Dump.forEachQueueFix`), which is
-    /// when another reader may gather its facts (`queueFactsAfterLog`).
+    /// Whether the queue scan reads only when each record was queued (`Dump.forEachQueueTiming`),
+    /// which is when another reader may gather its facts (`queueFactsAfterLog`).
     static func readsQueueTimestamps(_ dump: Dump) -> Bool {
-        dump.layout.queueTable != nil && dump.layout.hasTimestampColumn && dump.layout.queueColumns.contains("uuid")
+        dump.layout.queueTable != nil && dump.layout.queueSelection.hasTiming
     }
 
     /// Reads the dump and returns its diagnosed timeline.
@@ -241,7 +241,7 @@ public final class TimelineBuilder {
     private func scanQueue() {
         // Fast path: the timestamp column only; motion looked up later for gap edges.
         var facts = QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until)
-        let fast = dump.forEachQueueFix { fix in facts.add(rowId: fix.rowId, time: fix.time, isGeofence: fix.isGeofence, uuid: fix.uuid) }
+        let fast = dump.forEachQueueTiming { row, time in facts.add(row, time: time) }
         if !fast {
             // No timestamp column (LongPing): every record read, with its attempts and motion.
             let rules = PolicyRules(policy: policy)

@@ -24,11 +24,8 @@ extension TraceBuilder {
                          timelineFacts: QueueTimelineFacts? = nil) -> QueueSpools {
             var spools = QueueSpools(folder: dump.workFiles, windows: windows, feed: feed)
             var facts = timelineFacts ?? QueueTimelineFacts(threshold: 0, since: nil, until: nil)
-            let everyRow: ((Statement, Int64) -> Void)? = timelineFacts == nil ? nil : { stmt, rowId in
-                // As `Dump.forEachQueueFix` reads the row for the timeline.
-                let time = stmt.withUTF8(2, { $0.flatMap(Timestamp.parse(bytes:)) })
-                facts.add(rowId: rowId, time: time, isGeofence: Dump.isGeofenceKind(stmt, column: 3), uuid: { stmt.text(1) ?? "" })
-            }
+            // As `Dump.forEachQueueTiming` reads each row for the timeline.
+            let everyRow: ((QueueRowCells) -> Void)? = timelineFacts == nil ? nil : { row in facts.add(row, time: row.queuedTime) }
             // The rows and warnings of `forEachRecord(.fieldsOnly)`; a location row's fix is made
             // from the row itself, without the record's other texts.
             dump.forEachDecodedRecord(everyRow: everyRow) { row in
