@@ -61,6 +61,37 @@ import Testing
         #expect(readers.isEmpty, "SQL outside the reader: \(readers)")
     }
 
+    /// Issue 24 item 1: one column map per layout. Which queue columns a read selects, and where
+    /// each field sits, is `Dump/QueueColumns` alone (the layout only lists the columns it found):
+    /// no other file asks which queue columns exist or selects NULL for a missing one.
+    @Test func oneColumnMapForTheQueue() throws {
+        var mappers: [String] = []
+        for file in Self.swiftFiles() where file.contains("/BGeoForensics/")
+            && !file.hasSuffix("/QueueColumns.swift") && !file.hasSuffix("/DumpLayout.swift") {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for marker in [": \"NULL\"", "queueColumns.contains("] where text.contains(marker) {
+                mappers.append(String(file.dropFirst(Self.sources.count + 1)) + " (" + marker + ")")
+            }
+        }
+        #expect(mappers.isEmpty, "queue columns mapped outside QueueColumns: \(mappers)")
+    }
+
+    /// Issue 24 item 1: one location-line parser. Every reader of a fix line's `data` (replay, the
+    /// recorded trace, the timeline's coverage, the gap edges) goes through `Dump/FixLineFields`;
+    /// no other file makes a field scanner for a line's top-level `latitude`.
+    @Test func oneParserForFixLines() throws {
+        var parsers: [String] = []
+        for file in Self.swiftFiles() where !file.hasSuffix("/FixLineFields.swift") && !file.contains("/BGeoSimulation/") {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            // Each scanner's path list, which may span lines, up to its closing bracket.
+            for scanner in text.components(separatedBy: "FieldScanner(paths:").dropFirst() {
+                let paths = scanner.components(separatedBy: "])").first ?? ""
+                if paths.contains("\"latitude\"") { parsers.append(String(file.dropFirst(Self.sources.count + 1))) }
+            }
+        }
+        #expect(parsers.isEmpty, "fix lines parsed outside FixLineFields: \(parsers)")
+    }
+
     /// Issue 24: the SQLite C API is wrapped in one module, `BGeoSQLite` (GRDB's shim model); the
     /// library reaches SQLite only through its `Database`, `Statement` and `SQLiteError` values.
     @Test func onlyTheSQLiteModuleTouchesTheCAPI() throws {

@@ -5,34 +5,38 @@ import BGeoSQLite
 extension Dump {
     /// One queued record's motion state (`is_moving`, else `coords.speed > 1 m/s`) and position,
     /// filled into `fix`; used only for the fixes that border a gap.
-    func completeQueueFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+    func completeQueueFix(_ fix: CoverageMap.Edge) -> CoverageMap.Edge {
         guard let rowId = fix.queueRow, let table = layout.queueTable else { return fix }
-        return completeFix(fix, sql: "SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?",
-                           rowId: rowId, scanner: Dump.motionScanner)
+        let sql = "SELECT \(quoteIdentifier(layout.recordColumn)) FROM \(quoteIdentifier(table)) WHERE id = ?"
+        return completeFix(fix, sql: sql, rowId: rowId) { json in
+            var values: [FieldScanner.Field] = []
+            guard Dump.motionScanner.scan(json, into: &values) else { return nil }
+            var moving = values[0].bool
+            if moving == nil, let speed = values[1].double, speed >= 0 { moving = speed > 1 }
+            return (moving, values[2].double, values[3].double)
+        }
     }
 
     static let motionScanner = FieldScanner(paths: ["is_moving", "coords.speed", "coords.latitude", "coords.longitude"])
 
     /// A `location` log line's motion state and position, filled into `fix` (gap edges only).
-    func completeLogFix(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+    func completeLogFix(_ fix: CoverageMap.Edge) -> CoverageMap.Edge {
         guard let rowId = fix.logRow else { return fix }
-        return completeFix(fix, sql: "SELECT data FROM log_entries WHERE id = ?", rowId: rowId, scanner: Dump.locationLineScanner)
+        return completeFix(fix, sql: "SELECT data FROM log_entries WHERE id = ?", rowId: rowId) { data in
+            var values: [FieldScanner.Field] = []
+            return FixLineFields(data, reusing: &values).map { ($0.moving, $0.latitude, $0.longitude) }
+        }
     }
 
-    static let locationLineScanner = FieldScanner(paths: ["is_moving", "speed", "latitude", "longitude"])
-
-    /// Reads one row's JSON with `scanner` (paths: moving, speed, latitude, longitude) and fills
-    /// what `fix` is missing.
-    private func completeFix(_ fix: CoverageMap.Fix, sql: String, rowId: Int64, scanner: FieldScanner) -> CoverageMap.Fix {
+    /// Reads one row's JSON (`sql`, bound to `rowId`) with `read` and fills what `fix` is missing.
+    private func completeFix(_ fix: CoverageMap.Edge, sql: String, rowId: Int64,
+                             read: (UnsafeBufferPointer<UInt8>) -> (moving: Bool?, latitude: Double?, longitude: Double?)?) -> CoverageMap.Edge {
         guard let stmt = try? database.prepare(sql), (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
-              let text = stmt.text(0), let values = scanner.scan(text) else { return fix }
+              var text = stmt.text(0), let found = text.withUTF8(read) else { return fix }
         var completed = fix
-        if completed.moving == nil {
-            if let moving = values[0].bool { completed.moving = moving }
-            else if let speed = values[1].double, speed >= 0 { completed.moving = speed > 1 }
-        }
-        if completed.latitude == nil { completed.latitude = values[2].double }
-        if completed.longitude == nil { completed.longitude = values[3].double }
+        if completed.moving == nil { completed.moving = found.moving }
+        if completed.latitude == nil { completed.latitude = found.latitude }
+        if completed.longitude == nil { completed.longitude = found.longitude }
         return completed
     }
 }

@@ -1,69 +1,14 @@
 import Foundation
 
 extension TraceBuilder {
-    /// The fields replay needs from a log line's `data`, picked in one pass (no JSON tree).
-    static let logScanner = FieldScanner(paths: [
-        "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "odometer",
-        "raw_latitude", "raw_longitude", "reason", "heading", "altitude", "is_moving",
-    ])
-    fileprivate enum Slot {
-        static let uuid = 0, timestamp = 1, latitude = 2, longitude = 3, accuracy = 4, speed = 5, odometer = 6
-        static let rawLatitude = 7, rawLongitude = 8, reason = 9, heading = 10, altitude = 11, isMoving = 12
-    }
-
     /// The usable `location`, `filter.reject` and `filter.adjust` lines, in log order, before
     /// they are merged with the queue.
     struct ParsedLines {
         /// The log events that carry fixes.
         static let events: Set<String> = ["location", "filter.reject", "filter.adjust"]
+        /// What a parsed line is to the trace (`Fix.lineKind`).
         enum Kind { case location, unmatchedLocation, reject, adjust }
-        /// A parsed line, compact: a million of them are held while the queue is read, so optional
-        /// numbers are NaN-encoded and ids are plain (a `Fix` is rebuilt at merge time).
-        struct Item {
-            let kind: Kind
-            let isRaw: Bool
-            let isMoving: Bool?
-            let reason: RejectReason?
-            let time: Double
-            let latitude: Double
-            let longitude: Double
-            let accuracy: Double
-            let speed: Double
-            let odometer: Double
-            let heading: Double
-            let altitude: Double
-            let logId: Int64
-            let uuid: String
-            let timestampText: String
-
-            init(kind: Kind, fix: Fix) {
-                self.kind = kind
-                isRaw = fix.isRaw
-                isMoving = fix.isMoving
-                reason = fix.recordedReason
-                time = fix.time
-                latitude = fix.latitude
-                longitude = fix.longitude
-                accuracy = fix.accuracy ?? .nan
-                speed = fix.speed ?? .nan
-                odometer = fix.recordedOdometer ?? .nan
-                heading = fix.headingOrNaN
-                altitude = fix.altitudeOrNaN
-                logId = fix.logId ?? 0
-                uuid = fix.uuid
-                timestampText = fix.timestampText
-            }
-
-            var fix: Fix {
-                func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
-                let source: FixSource = kind == .reject ? .logReject : (kind == .adjust ? .logAdjust : .logLocation)
-                return Fix(time: time, latitude: latitude, longitude: longitude, accuracy: optional(accuracy),
-                           speed: optional(speed), recordedOdometer: optional(odometer), source: source, logId: logId,
-                           uuid: uuid, timestampText: timestampText, recordedReason: reason,
-                           isRaw: isRaw, heading: optional(heading), altitude: optional(altitude), isMoving: isMoving)
-            }
-        }
-        var items: [Item] = []
+        var items: [Fix] = []
         var locations = 0
         var rejects = 0
         var adjusts = 0
@@ -74,7 +19,7 @@ extension TraceBuilder {
 
         /// Hands over the items parsed so far (the counts stay), for a consumer that merges
         /// them while the log is still being read.
-        mutating func takeItems() -> [Item] {
+        mutating func takeItems() -> [Fix] {
             defer { items = [] }
             return items
         }
@@ -89,7 +34,7 @@ extension TraceBuilder {
         /// It is read from the row's cells: its data is scanned where SQLite holds it.
         /// `checksData`: the read left this row's JSON check to the parse (the scan validates the
         /// data; when it fails, `checkData` warns first, before the line's own warning).
-        mutating func parse(_ row: some LogLineFields, warnings: WarningLog, checksData: Bool = false) -> Item? {
+        mutating func parse(_ row: some LogLineFields, warnings: WarningLog, checksData: Bool = false) -> Fix? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
@@ -103,12 +48,13 @@ extension TraceBuilder {
             }
         }
 
-        /// `parse` on the line's `data` bytes: the picked fields stay byte ranges, and only the
-        /// texts a fix keeps (its uuid, its timestamp as written) become Strings.
+        /// `parse` on the line's `data` bytes (`FixLineFields`), by replay's rules: a line needs a
+        /// position in range (a `location` line's raw one will do) and, when it states a
+        /// timestamp, one that is a time. Only the texts a fix keeps become Strings.
         private mutating func parse(_ row: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
-                                    warnings: WarningLog, checksData: Bool) -> Item? {
+                                    warnings: WarningLog, checksData: Bool) -> Fix? {
             let event = row.event
-            guard TraceBuilder.logScanner.scan(bytes, into: &values) else {
+            guard let line = FixLineFields(bytes, reusing: &values) else {
                 if checksData { row.checkData(warnings) }
                 skip(warnings, row.rowId, "\(event) data is not a JSON object")
                 return nil
@@ -116,57 +62,55 @@ extension TraceBuilder {
             // The fix's own time; the line's ts is when it was logged (a fallback only).
             var time = row.time
             let timestampText: String
-            let stamp = values[Slot.timestamp]
-            if stamp.isString {
-                guard let t = stamp.withStringBytes(in: bytes, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
-                    skip(warnings, row.rowId, "\(event) timestamp '\(stamp.string(in: bytes) ?? "")' is not an ISO-8601 time")
+            if line.hasTimestamp {
+                guard let t = line.time else {
+                    skip(warnings, row.rowId, "\(event) timestamp '\(line.timestampText ?? "")' is not an ISO-8601 time")
                     return nil
                 }
                 time = t
-                timestampText = stamp.string(in: bytes) ?? ""
+                timestampText = line.timestampText ?? ""
             } else {
                 timestampText = row.tsText
             }
-            func coordinate(_ slot: Int, _ range: ClosedRange<Double>) -> Double? {
-                guard let v = values[slot].double, range.contains(v) else { return nil }
-                return v
+            func coordinate(_ value: Double?, _ range: ClosedRange<Double>) -> Double? {
+                guard let value, range.contains(value) else { return nil }
+                return value
             }
-            let rawLat = coordinate(Slot.rawLatitude, -90...90)
-            let rawLon = coordinate(Slot.rawLongitude, -180...180)
+            let rawLat = coordinate(line.rawLatitude, -90...90)
+            let rawLon = coordinate(line.rawLongitude, -180...180)
             let hasRaw = rawLat != nil && rawLon != nil && event == "location"
             // A location line with raw_* only is still a usable fix (replay wants the raw position anyway).
-            guard let latitude = coordinate(Slot.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
-                  let longitude = coordinate(Slot.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
+            guard let latitude = coordinate(line.latitude, -90...90) ?? (hasRaw ? rawLat : nil),
+                  let longitude = coordinate(line.longitude, -180...180) ?? (hasRaw ? rawLon : nil) else {
                 skip(warnings, row.rowId, "\(event) has no usable latitude/longitude")
                 return nil
             }
-            let accuracy = values[Slot.accuracy].double.flatMap { $0 >= 0 ? $0 : nil }
-            let speed = values[Slot.speed].double.flatMap { $0 >= 0 ? $0 : nil }
+            let accuracy = line.accuracy
+            let speed = line.speed
             switch event {
             case "location":
                 locations += 1
                 let fix = Fix(time: time, latitude: rawLat ?? latitude, longitude: rawLon ?? longitude, accuracy: accuracy,
-                              speed: speed, recordedOdometer: values[Slot.odometer].double, source: .logLocation,
-                              logId: row.rowId, uuid: values[Slot.uuid].string(in: bytes) ?? "", timestampText: timestampText,
-                              isRaw: hasRaw, heading: values[Slot.heading].double, altitude: values[Slot.altitude].double,
-                              isMoving: values[Slot.isMoving].bool)
+                              speed: speed, recordedOdometer: line.odometer, source: .logLocation,
+                              logId: row.rowId, uuid: line.uuid ?? "", timestampText: timestampText,
+                              isRaw: hasRaw, heading: line.heading, altitude: line.altitude,
+                              isMoving: line.isMoving)
                 if fix.uuid.isEmpty {
                     warnings.add(table: "log_entries", rowId: row.rowId,
                                  "location line has no uuid (cannot be matched to the queue); replayed without dedupe")
-                    return Item(kind: .unmatchedLocation, fix: fix)
                 }
-                return Item(kind: .location, fix: fix)
+                return fix
             case "filter.reject":
                 rejects += 1
-                return Item(kind: .reject, fix: Fix(
+                return Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
                     source: .logReject, logId: row.rowId, timestampText: timestampText,
-                    recordedReason: values[Slot.reason].string(in: bytes).flatMap(RejectReason.init(rawValue:))))
+                    recordedReason: line.reason.flatMap(RejectReason.init(rawValue:)))
             default:  // filter.adjust: latitude/longitude are the raw position before the move
                 adjusts += 1
-                return Item(kind: .adjust, fix: Fix(
+                return Fix(
                     time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, speed: speed,
-                    source: .logAdjust, logId: row.rowId, timestampText: timestampText))
+                    source: .logAdjust, logId: row.rowId, timestampText: timestampText)
             }
         }
 
@@ -185,5 +129,17 @@ extension TraceBuilder {
         query.validatesData = false
         dump.forEachLogRow(query) { row in parsed.add(row, warnings: dump.warnings) }
         return parsed
+    }
+}
+
+extension Fix {
+    /// What a fix parsed from a log line is to the trace: a `location` line with a uuid (one fix
+    /// with its queue row), one without (a fix of its own), a rejection, or an adjustment.
+    var lineKind: TraceBuilder.ParsedLines.Kind {
+        switch source {
+        case .logReject: return .reject
+        case .logAdjust: return .adjust
+        case .queue, .logLocation: return uuid.isEmpty ? .unmatchedLocation : .location
+        }
     }
 }

@@ -59,10 +59,9 @@ struct TraceMerger {
     }
 
     /// Merges parsed lines, which must come in log order.
-    mutating func add(_ items: [TraceBuilder.ParsedLines.Item]) {
-        for item in items {
-            let fix = item.fix
-            switch item.kind {
+    mutating func add(_ lines: [Fix]) {
+        for fix in lines {
+            switch fix.lineKind {
             case .reject, .unmatchedLocation:
                 fixes.append(fix)
             case .adjust:

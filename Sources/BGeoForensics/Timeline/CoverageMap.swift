@@ -5,7 +5,7 @@ import Foundation
 /// number of fixes (a million fixes with no gap is one interval).
 struct CoverageMap: Sendable {
     /// What is remembered of a fix at a stretch's edge.
-    struct Fix: Sendable, Equatable {
+    struct Edge: Sendable, Equatable {
         var time: Double
         /// The fix's own motion state (nil: unknown, or not read yet for a queued fix).
         var moving: Bool?
@@ -33,8 +33,8 @@ struct CoverageMap: Sendable {
     }
 
     struct Interval: Sendable, Equatable {
-        var first: Fix
-        var last: Fix
+        var first: Edge
+        var last: Edge
         var fixes: Int
         var start: Double { first.time }
         var end: Double { last.time }
@@ -48,10 +48,10 @@ struct CoverageMap: Sendable {
 
     /// Adds one fix at `time`. `moving` is the fix's own motion state.
     mutating func add(_ time: Double, moving: Bool?, queueRow: Int64? = nil) {
-        add(Fix(time: time, moving: moving, queueRow: queueRow))
+        add(Edge(time: time, moving: moving, queueRow: queueRow))
     }
 
-    mutating func add(_ fix: Fix) {
+    mutating func add(_ fix: Edge) {
         guard fix.time.isFinite else { return }
         fixCount += 1
         let time = fix.time
@@ -91,7 +91,7 @@ struct CoverageMap: Sendable {
         }
     }
 
-    private mutating func extend(_ index: Int, _ fix: Fix) {
+    private mutating func extend(_ index: Int, _ fix: Edge) {
         intervals[index].fixes += 1
         if fix.time < intervals[index].start || (fix.time == intervals[index].start && fix.richness > intervals[index].first.richness) {
             intervals[index].first = fix
@@ -162,13 +162,13 @@ struct CoverageMap: Sendable {
     }
 
     /// The silent stretches between covered ones, oldest first: the fix before and the fix after.
-    var gaps: [(before: Fix, after: Fix)] {
+    var gaps: [(before: Edge, after: Edge)] {
         guard intervals.count > 1 else { return [] }
         return (1..<intervals.count).map { i in (intervals[i - 1].last, intervals[i].first) }
     }
 
     /// Great-circle distance in metres (haversine, mean Earth radius).
-    static func distance(_ a: Fix, _ b: Fix) -> Double? {
+    static func distance(_ a: Edge, _ b: Edge) -> Double? {
         guard let lat1 = a.latitude, let lon1 = a.longitude, let lat2 = b.latitude, let lon2 = b.longitude else { return nil }
         let rad = Double.pi / 180
         let dLat = (lat2 - lat1) * rad

@@ -1,8 +1,7 @@
 /// Folds `location` log lines into a `CoverageMap` from their `data` bytes: the fix's own time
-/// (`LocationLineReader`, or the field scanner when the line is unusual), with motion and position
+/// (`FixLineFields.quickTime`, or the full scan when the line is unusual), with motion and position
 /// only when the scanner had to read them anyway. One per reading thread (it keeps scan buffers).
 struct LocationLineFolder {
-    private let scanner = FieldScanner(paths: ["timestamp", "is_moving", "speed", "latitude", "longitude"])
     private var fields: [FieldScanner.Field] = []
 
     /// The rows the timeline handles from their cells alone.
@@ -25,17 +24,14 @@ struct LocationLineFolder {
             coverage.add(lineTime, moving: nil)
             return
         }
-        if let time = LocationLineReader.time(data) {
-            coverage.add(CoverageMap.Fix(time: time, logRow: rowId))
+        if let time = FixLineFields.quickTime(data) {
+            coverage.add(CoverageMap.Edge(time: time, logRow: rowId))
             return
         }
-        guard scanner.scan(data, into: &fields) else {
+        guard let line = FixLineFields(data, reusing: &fields) else {
             coverage.add(lineTime, moving: nil)
             return
         }
-        let time = fields[0].withStringBytes(in: data) { $0.flatMap(Timestamp.parse(bytes:)) } ?? lineTime
-        var moving = fields[1].bool
-        if moving == nil, let speed = fields[2].double, speed >= 0 { moving = speed > 1 }
-        coverage.add(CoverageMap.Fix(time: time, moving: moving, latitude: fields[3].double, longitude: fields[4].double))
+        coverage.add(CoverageMap.Edge(time: line.time ?? lineTime, moving: line.moving, latitude: line.latitude, longitude: line.longitude))
     }
 }

@@ -59,6 +59,6 @@ struct QueueTimelineFacts: Sendable {
     }
 
     /// A counted record's fix, as a full read of the record knows it (motion, position).
-    mutating func cover(_ fix: CoverageMap.Fix) { coverage.add(fix) }
+    mutating func cover(_ fix: CoverageMap.Edge) { coverage.add(fix) }
 
 }

@@ -14,7 +14,7 @@ extension TimelineBuilder {
         for raw in raw {
             var before = raw.before
             var after = raw.after
-            func complete(_ fix: CoverageMap.Fix) -> CoverageMap.Fix {
+            func complete(_ fix: CoverageMap.Edge) -> CoverageMap.Edge {
                 guard fix.moving == nil || fix.latitude == nil else { return fix }
                 return fix.logRow != nil ? dump.completeLogFix(fix) : (fix.queueRow != nil ? dump.completeQueueFix(fix) : fix)
             }

@@ -251,7 +251,7 @@ public final class TimelineBuilder {
                 }
                 guard facts.count(time: record.time, uuid: { record.uuid }), record.kind != .geofence else { return }
                 let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-                facts.cover(CoverageMap.Fix(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
+                facts.cover(CoverageMap.Edge(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
             }
         }
         // Into an empty coverage: the queue's fixes come first (the log's, if read already, are

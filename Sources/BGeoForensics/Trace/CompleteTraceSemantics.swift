@@ -7,7 +7,7 @@
 /// one per millisecond, else it is a fix of its own.
 struct CompleteTraceSemantics: TraceSemantics {
     typealias QueueCopy = Fix
-    typealias LogCopy = TraceBuilder.ParsedLines.Item
+    typealias LogCopy = Fix
     typealias Output = Fix
 
     var stats = Trace.Stats()
@@ -19,12 +19,12 @@ struct CompleteTraceSemantics: TraceSemantics {
 
     func uuid(of copy: Fix) -> String { copy.uuid }
 
-    func groupUUID(of line: LogCopy) -> String? { line.kind == .location ? line.uuid : nil }
+    func groupUUID(of line: LogCopy) -> String? { line.lineKind == .location ? line.uuid : nil }
 
     func standalone(_ line: LogCopy) -> PendingFix<Fix> {
-        switch line.kind {
-        case .adjust: return PendingFix(time: line.time, rank: .lateAdjust(line.logId), output: line.fix, isAdjustLine: true)
-        default: return PendingFix(time: line.time, rank: .log(line.logId), output: line.fix)
+        switch line.lineKind {
+        case .adjust: return PendingFix(time: line.time, rank: .lateAdjust(line.logId ?? 0), output: line, isAdjustLine: true)
+        default: return PendingFix(time: line.time, rank: .log(line.logId ?? 0), output: line)
         }
     }
 
@@ -33,14 +33,13 @@ struct CompleteTraceSemantics: TraceSemantics {
             // One queue row and/or one line (nearly every fix): no arrays, no sorting.
             if var fix = group.firstQueue.take() {
                 let rank = TraceRank.queue(fix.rowId!)
-                if let line = group.firstLog.take(), let warning = TraceMerger.merge(line.fix, into: &fix, stats: &stats) {
+                if let line = group.firstLog.take(), let warning = TraceMerger.merge(line, into: &fix, stats: &stats) {
                     warnings.append(warning)
                 }
                 out.append(PendingFix(time: fix.time, rank: rank, output: fix))
             } else {
                 let line = group.firstLog.take()!
-                let fix = line.fix
-                out.append(PendingFix(time: fix.time, rank: .log(line.logId), output: fix))
+                out.append(PendingFix(time: line.time, rank: .log(line.logId ?? 0), output: line))
             }
             return
         }
@@ -49,7 +48,7 @@ struct CompleteTraceSemantics: TraceSemantics {
 
     private mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [PendingFix<Fix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.rowId! < $1.rowId! } : queue
-        let lines = log.count > 1 ? log.sorted { $0.logId < $1.logId } : log
+        let lines = log.count > 1 ? log.sorted { ($0.logId ?? 0) < ($1.logId ?? 0) } : log
         var fix: Fix
         var rank: TraceRank
         var folded = lines[...]
@@ -62,12 +61,12 @@ struct CompleteTraceSemantics: TraceSemantics {
                 if other.time != first.time { stats.conflictingDuplicates += 1 }
             }
         } else {
-            fix = lines[0].fix
-            rank = .log(lines[0].logId)
+            fix = lines[0]
+            rank = .log(lines[0].logId ?? 0)
             folded = lines.dropFirst()
         }
         for line in folded {
-            if let warning = TraceMerger.merge(line.fix, into: &fix, stats: &stats) { warnings.append(warning) }
+            if let warning = TraceMerger.merge(line, into: &fix, stats: &stats) { warnings.append(warning) }
         }
         out.append(PendingFix(time: fix.time, rank: rank, output: fix))
     }

@@ -53,7 +53,7 @@ extension TraceBuilder {
     /// The log's half: fix lines parsed (with their counts) and spooled.
     struct LineSpool {
         var parsed = ParsedLines()
-        let spool: SortedSpool<ParsedLines.Item>
+        let spool: SortedSpool<Fix>
 
         init(folder: WorkFolder, windows: TraceWindows, feed: LiveFeed? = nil) {
             spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder, feed: feed)
@@ -117,7 +117,7 @@ extension TraceBuilder {
     static func assemble(dump: Dump, queue: QueueSpools, lines: LineSpool, windows: TraceWindows,
                          live: TraceAssembler<CompleteTraceSemantics>.LivePass? = nil) throws -> CompleteTrace {
         let warnings = dump.warnings, folder = dump.workFiles
-        let queueFixes: SortedSource<Fix>, geofences: SortedSource<ReportGeofence>, lineSource: SortedSource<TraceBuilder.ParsedLines.Item>
+        let queueFixes: SortedSource<Fix>, geofences: SortedSource<ReportGeofence>, lineSource: SortedSource<Fix>
         do {
             queueFixes = try queue.fixes.finish()
             geofences = try queue.geofences.finish()

@@ -60,49 +60,6 @@ extension Fix: SpoolRecord {
     }
 }
 
-extension TraceBuilder.ParsedLines.Item: SpoolRecord {
-    /// A fix line sorts by its fix's time, then its log row.
-    var spoolKey: SpoolKey { SpoolKey(time: time, sequence: logId) }
-
-    func write(to sink: some TapeSink) {
-        sink.put(kind.tapeCode)
-        sink.put(UInt8(isRaw ? 1 : 0))
-        sink.put(UInt8(isMoving.map { $0 ? 2 : 1 } ?? 0))
-        sink.put(reason.map { $0.tapeCode + 1 } ?? 0)
-        sink.put(time)
-        sink.put(latitude)
-        sink.put(longitude)
-        sink.put(accuracy)
-        sink.put(speed)
-        sink.put(odometer)
-        sink.put(heading)
-        sink.put(altitude)
-        sink.put(logId)
-        sink.put(uuid)
-        sink.put(timestampText)
-    }
-
-    init(from record: inout TapeRecordReader) {
-        kind = TraceBuilder.ParsedLines.Kind(tapeCode: record.uint8())
-        isRaw = record.uint8() != 0
-        let moving = record.uint8()
-        isMoving = moving == 0 ? nil : moving == 2
-        let reasonIndex = Int(record.uint8())
-        reason = reasonIndex == 0 ? nil : RejectReason(tapeCode: UInt8(reasonIndex - 1))
-        time = record.double()
-        latitude = record.double()
-        longitude = record.double()
-        accuracy = record.double()
-        speed = record.double()
-        odometer = record.double()
-        heading = record.double()
-        altitude = record.double()
-        logId = record.int64()
-        uuid = record.string()
-        timestampText = record.string()
-    }
-}
-
 extension ReportFix: SpoolRecord {
     /// A recorded fix sorts by time, then by its row (queue rows and log rows are spooled apart).
     var spoolKey: SpoolKey {
@@ -268,26 +225,6 @@ extension ReportDecision {
         case 1: self = .adjusted
         case 2: self = .rejected
         default: self = .accepted
-        }
-    }
-}
-
-extension TraceBuilder.ParsedLines.Kind {
-    var tapeCode: UInt8 {
-        switch self {
-        case .location: return 0
-        case .unmatchedLocation: return 1
-        case .reject: return 2
-        case .adjust: return 3
-        }
-    }
-
-    init(tapeCode: UInt8) {
-        switch tapeCode {
-        case 1: self = .unmatchedLocation
-        case 2: self = .reject
-        case 3: self = .adjust
-        default: self = .location
         }
     }
 }

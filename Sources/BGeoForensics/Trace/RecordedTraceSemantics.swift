@@ -5,25 +5,25 @@
 /// uuid-less lines are fixes of their own. Ties keep reading order (queue rows, then log rows).
 struct RecordedTraceSemantics: TraceSemantics {
     typealias QueueCopy = ReportFix
-    typealias LogCopy = RecordedTraceReader.LineFix
+    typealias LogCopy = ReportFix
     typealias Output = ReportFix
 
     func uuid(of copy: ReportFix) -> String { copy.uuid ?? "" }
 
-    func groupUUID(of line: LogCopy) -> String? { line.isLocation ? line.fix.uuid : nil }
+    func groupUUID(of line: LogCopy) -> String? { line.isLocationLine ? line.uuid : nil }
 
     func standalone(_ line: LogCopy) -> PendingFix<ReportFix> {
-        PendingFix(time: line.fix.time, rank: .log(line.fix.source.rowId), output: line.fix)
+        PendingFix(time: line.time, rank: .log(line.source.rowId), output: line)
     }
 
     mutating func resolve(_ group: inout GroupCopies<ReportFix, LogCopy>, into out: inout [PendingFix<ReportFix>]) {
         if group.isSimple {
             // One queue row and/or one line (nearly every fix): no arrays, no sorting.
             if var first = group.firstQueue.take() {
-                if let line = group.firstLog.take() { RecordedTraceReader.learn(from: line.fix, into: &first) }
+                if let line = group.firstLog.take() { RecordedTraceReader.learn(from: line, into: &first) }
                 out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
             } else {
-                let line = group.firstLog.take()!.fix
+                let line = group.firstLog.take()!
                 out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
             }
             return
@@ -33,13 +33,13 @@ struct RecordedTraceSemantics: TraceSemantics {
 
     private mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [PendingFix<ReportFix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.source.rowId < $1.source.rowId } : queue
-        let lines = log.count > 1 ? log.sorted { $0.fix.source.rowId < $1.fix.source.rowId } : log
+        let lines = log.count > 1 ? log.sorted { $0.source.rowId < $1.source.rowId } : log
         guard var first = rows.first else {
-            let line = lines[0].fix
+            let line = lines[0]
             out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
             return
         }
-        for line in lines { RecordedTraceReader.learn(from: line.fix, into: &first) }
+        for line in lines { RecordedTraceReader.learn(from: line, into: &first) }
         out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
         for row in rows.dropFirst() { out.append(PendingFix(time: row.time, rank: .queue(row.source.rowId), output: row)) }
     }
@@ -63,17 +63,12 @@ extension EvidenceRef {
     }
 }
 
-extension RecordedTraceReader.LineFix: SpoolRecord {
-    var spoolKey: SpoolKey { fix.spoolKey }
-
-    func write(to sink: some TapeSink) {
-        sink.put(UInt8(isLocation ? 1 : 0))
-        fix.write(to: sink)
-    }
-
-    init(from record: inout TapeRecordReader) {
-        isLocation = record.uint8() == 1
-        fix = ReportFix(from: &record)
+extension ReportFix {
+    /// A `location` line's fix: the only log line the engine accepted as it stands (reject and
+    /// adjust lines carry their own decision), and the only one a queued uuid groups.
+    var isLocationLine: Bool {
+        guard case .log = source else { return false }
+        return decision == .accepted
     }
 }
 

@@ -57,7 +57,7 @@ extension RecordedTraceReader {
             }
         }
         let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows, feed: feeds.log)
-        let queueFixes: SortedSource<ReportFix>, lineSource: SortedSource<LineFix>, geofences: SortedSource<ReportGeofence>
+        let queueFixes: SortedSource<ReportFix>, lineSource: SortedSource<ReportFix>, geofences: SortedSource<ReportGeofence>
         do {
             queueFixes = try queue.fixes.finish()
             lineSource = try lines.finish()
@@ -73,8 +73,8 @@ extension RecordedTraceReader {
     }
 
     /// The log's fix lines, parsed and spooled.
-    static func readLines(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> SortedSpool<LineFix> {
-        let spool = SortedSpool<LineFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder, feed: feed)
+    static func readLines(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> SortedSpool<ReportFix> {
+        let spool = SortedSpool<ReportFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder, feed: feed)
         // The parser's scan validates each line's data anyway: it says when one is not JSON,
         // instead of a second scan of every line before it (the warning and its place are the same).
         var parser = LineParser()

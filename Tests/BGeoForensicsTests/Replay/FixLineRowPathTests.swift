@@ -55,7 +55,7 @@ import Testing
     }
 
     /// Every parsed item (or its absence) and the counts, as text (NaN-safe).
-    static func transcript(_ parsed: TraceBuilder.ParsedLines, _ items: [TraceBuilder.ParsedLines.Item?]) -> [String] {
+    static func transcript(_ parsed: TraceBuilder.ParsedLines, _ items: [Fix?]) -> [String] {
         items.map { $0.map { String(reflecting: $0) } ?? "nil" }
             + ["\(parsed.locations) \(parsed.rejects) \(parsed.adjusts) \(parsed.skipped)"]
     }
@@ -69,14 +69,14 @@ import Testing
         let query = LogQuery(order: .oldestFirst)
         let byEntry = try Dump(path: path)
         var entryLines = TraceBuilder.ParsedLines()
-        var entryItems: [TraceBuilder.ParsedLines.Item?] = []
+        var entryItems: [Fix?] = []
         byEntry.forEachLogEntry(query) { entry in
             guard TraceBuilder.ParsedLines.events.contains(entry.event) else { return }
             entryItems.append(entryLines.parse(entry, warnings: byEntry.warnings))
         }
         let byRow = try Dump(path: path)
         var rowLines = TraceBuilder.ParsedLines()
-        var rowItems: [TraceBuilder.ParsedLines.Item?] = []
+        var rowItems: [Fix?] = []
         var rowsSeen = 0
         byRow.forEachLogEntry(query, handledWithoutText: { row in
             guard row.eventIs("location") else { return false }
@@ -90,7 +90,7 @@ import Testing
         #expect(rowsSeen > 1000)
         #expect(entryLines.locations > 200 && entryLines.skipped > 300 && entryLines.rejects > 20,
                 "\(entryLines.locations) \(entryLines.skipped) \(entryLines.rejects)")
-        #expect(entryItems.contains { $0?.kind == .unmatchedLocation })
+        #expect(entryItems.contains { $0?.lineKind == .unmatchedLocation })
         let byRows = Self.transcript(rowLines, rowItems), byEntries = Self.transcript(entryLines, entryItems)
         #expect(byRows.count == byEntries.count)
         let firstDifference = zip(byRows, byEntries).enumerated().first { $0.element.0 != $0.element.1 }

@@ -24,9 +24,9 @@ import Testing
         #expect(edge.gaps.count == 1)
         // Positions travel with the edge fixes; a richer fix at the same instant wins.
         var placed = CoverageMap(threshold: 900)
-        placed.add(CoverageMap.Fix(time: 0, queueRow: 7))
-        placed.add(CoverageMap.Fix(time: 0, moving: true, latitude: 52.0, longitude: 21.0))
-        placed.add(CoverageMap.Fix(time: 2000, moving: false, latitude: 52.1, longitude: 21.0))
+        placed.add(CoverageMap.Edge(time: 0, queueRow: 7))
+        placed.add(CoverageMap.Edge(time: 0, moving: true, latitude: 52.0, longitude: 21.0))
+        placed.add(CoverageMap.Edge(time: 2000, moving: false, latitude: 52.1, longitude: 21.0))
         let gap = try #require(placed.gaps.first)
         #expect(gap.before.moving == true && gap.before.queueRow == nil)
         let metres = try #require(CoverageMap.distance(gap.before, gap.after))
@@ -89,10 +89,10 @@ import Testing
     }
 }
 
-@Suite struct LocationLineReaderTests {
+@Suite struct FixLineFieldsTests {
     func time(_ text: String) -> Double? {
         var copy = text
-        return copy.withUTF8 { LocationLineReader.time($0) }
+        return copy.withUTF8 { FixLineFields.quickTime($0) }
     }
 
     @Test func readsTheEngineShape() {
@@ -111,5 +111,28 @@ import Testing
         #expect(time("{\"note\":\"a \\\" b\",\"timestamp\":\"2026-07-24T09:14:32Z\"}") == nil)  // escapes
         #expect(time("{\"timestamp\":1785000000}") == nil)
         #expect(time("{\"timestamp\":\"2026-07-24T09:14:32Z") == nil)  // truncated
+    }
+
+    /// The one parser of fix lines reads every field any reader takes, by name.
+    @Test func readsEveryFieldAReaderTakes() throws {
+        var text = "{\"uuid\":\"u-1\",\"timestamp\":\"2026-07-24T09:14:32Z\",\"latitude\":52.2,\"longitude\":21.0,"
+            + "\"accuracy\":-1,\"speed\":6.7,\"heading\":-1,\"altitude\":110.5,\"raw_latitude\":52.19,\"raw_longitude\":20.99,"
+            + "\"reason\":\"accuracy\",\"adjusted_latitude\":52.21,\"adjusted_longitude\":21.01,\"odometer\":1200.5}"
+        var fields: [FieldScanner.Field] = []
+        let read: (String?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Double?, Bool?, String?, Double?)? = text.withUTF8 { bytes in
+            FixLineFields(bytes, reusing: &fields).map { line in
+                (line.uuid, line.time, line.rawLatitude, line.adjustedLongitude, line.accuracy, line.heading, line.knownHeading,
+                 line.altitude, line.odometer, line.moving, line.reason, line.speed)
+            }
+        }
+        let line = try #require(read)
+        #expect(line.0 == "u-1" && line.1 == Timestamp.parse("2026-07-24T09:14:32Z"))
+        #expect(line.2 == 52.19 && line.3 == 21.01 && line.7 == 110.5 && line.8 == 1200.5 && line.10 == "accuracy")
+        // Negative accuracy and heading mean unknown where a reader asks for a known value.
+        #expect(line.4 == nil && line.5 == -1 && line.6 == nil && line.11 == 6.7)
+        // No is_moving: moving follows the speed (above 1 m/s).
+        #expect(line.9 == true)
+        var notAnObject = "[1,2]"
+        #expect(notAnObject.withUTF8 { FixLineFields($0, reusing: &fields) } == nil)
     }
 }

@@ -110,16 +110,16 @@ import Testing
         var rng = SplitMix64(seed: 7)
         for trial in 0..<400 {
             let threshold = [900.0, 60, 0.5][trial % 3]
-            var fixes: [CoverageMap.Fix] = []
+            var fixes: [CoverageMap.Edge] = []
             var t = 1_784_880_000.001
             for _ in 0..<rng.int(0...120) {
                 t += [0, 0.25, threshold, threshold - 0.001, threshold * 3, 1][rng.int(0...5)]
                 let time = rng.int(0...4) == 0 ? t - Double(rng.int(0...5)) * threshold : t
                 switch rng.int(0...3) {
-                case 0: fixes.append(CoverageMap.Fix(time: time, queueRow: Int64(rng.int(1...99))))
-                case 1: fixes.append(CoverageMap.Fix(time: time, logRow: Int64(rng.int(1...99))))
-                case 2: fixes.append(CoverageMap.Fix(time: time, moving: rng.int(0...1) == 0, latitude: 1, longitude: 2))
-                default: fixes.append(CoverageMap.Fix(time: rng.int(0...20) == 0 ? .nan : time))
+                case 0: fixes.append(CoverageMap.Edge(time: time, queueRow: Int64(rng.int(1...99))))
+                case 1: fixes.append(CoverageMap.Edge(time: time, logRow: Int64(rng.int(1...99))))
+                case 2: fixes.append(CoverageMap.Edge(time: time, moving: rng.int(0...1) == 0, latitude: 1, longitude: 2))
+                default: fixes.append(CoverageMap.Edge(time: rng.int(0...20) == 0 ? .nan : time))
                 }
             }
             let cut = rng.int(0...fixes.count)

@@ -5,17 +5,6 @@ import Foundation
 /// wins), `filter.reject` lines are rejected fixes with their reason, `filter.adjust` lines are
 /// adjusted fixes (raw → adjusted position). Geofence records become events.
 public enum RecordedTraceReader {
-    static let logScanner = FieldScanner(paths: [
-        "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "heading", "altitude",
-        "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude", "odometer", "is_moving",
-    ])
-
-    /// A fix line of the log, parsed: `location` lines carry their raw position as `fix.latitude`.
-    struct LineFix {
-        let isLocation: Bool
-        let fix: ReportFix
-    }
-
     public static func read(_ dump: Dump) -> ReportTrace {
         // The queue and the log's fix lines are independent scans: the lines are parsed on a
         // second thread through their own connection; their warnings follow the queue's.
@@ -40,14 +29,14 @@ public enum RecordedTraceReader {
         let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump)
         var seenLogUUIDs: Set<String> = []
         for line in lines {
-            if line.isLocation, let uuid = line.fix.uuid {
+            if line.isLocationLine, let uuid = line.uuid {
                 if let index = queueIndex[uuid] {
-                    learn(from: line.fix, into: &fixes[index])
+                    learn(from: line, into: &fixes[index])
                     continue
                 }
                 guard seenLogUUIDs.insert(uuid).inserted else { continue }
             }
-            fixes.append(line.fix)
+            fixes.append(line)
         }
         // Time order; ties keep reading order (sort is not stable, so break ties by position).
         // Usually the fixes already are in order: then no copy is made.
@@ -77,8 +66,8 @@ public enum RecordedTraceReader {
 
     /// The `location`, `filter.reject` and `filter.adjust` lines, parsed in log order; a line
     /// without a usable position becomes a located warning.
-    static func readLines(_ dump: Dump) -> [LineFix] {
-        var lines: [LineFix] = []
+    static func readLines(_ dump: Dump) -> [ReportFix] {
+        var lines: [ReportFix] = []
         var parser = LineParser()
         dump.forEachLogRow(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { row in
             if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
@@ -95,7 +84,7 @@ public enum RecordedTraceReader {
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
         /// It is read from the row's cells: its data is scanned where SQLite holds it.
-        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> LineFix? {
+        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> ReportFix? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
@@ -107,38 +96,38 @@ public enum RecordedTraceReader {
             }
         }
 
-        /// `parse` on the line's `data` bytes: only the texts a fix keeps become Strings.
+        /// `parse` on the line's `data` bytes (`FixLineFields`), by the recorded trace's rules: a
+        /// line needs its stated position in range; a timestamp that is not a time falls back to
+        /// when the line was logged. Only the texts a fix keeps become Strings.
         private static func parse(_ entry: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
-                                  warnings: WarningLog, warnsInvalidData: Bool) -> LineFix? {
-            guard logScanner.scan(bytes, into: &values) else {
+                                  warnings: WarningLog, warnsInvalidData: Bool) -> ReportFix? {
+            guard let line = FixLineFields(bytes, reusing: &values) else {
                 // Valid JSON that is not an object is skipped silently, as before.
                 if warnsInvalidData { entry.checkData(warnings) }
                 return nil
             }
-            func number(_ i: Int) -> Double? { values[i].double }
-            func known(_ i: Int) -> Double? { values[i].double.flatMap { $0 >= 0 ? $0 : nil } }
-            guard let lat = number(2), let lon = number(3), (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
+            guard let lat = line.latitude, let lon = line.longitude, (-90.0...90.0).contains(lat), (-180.0...180.0).contains(lon) else {
                 warnings.add(table: "log_entries", rowId: entry.rowId, "\(entry.event) line has no usable latitude/longitude")
                 return nil
             }
-            let time = values[1].withStringBytes(in: bytes) { $0.flatMap(Timestamp.parse(bytes:)) } ?? entry.time
-            let uuid = values[0].string(in: bytes)
+            let time = line.time ?? entry.time
+            let uuid = line.uuid
             switch entry.event {
             case "location":
-                return LineFix(isLocation: true, fix: ReportFix(
-                    time: time, uuid: uuid, latitude: number(8) ?? lat, longitude: number(9) ?? lon,
-                    outputLatitude: lat, outputLongitude: lon, accuracy: known(4), speed: known(5),
-                    heading: known(6), altitude: number(7), odometer: number(13), isMoving: values[14].bool,
-                    source: .log(rowId: entry.rowId)))
+                return ReportFix(
+                    time: time, uuid: uuid, latitude: line.rawLatitude ?? lat, longitude: line.rawLongitude ?? lon,
+                    outputLatitude: lat, outputLongitude: lon, accuracy: line.accuracy, speed: line.speed,
+                    heading: line.knownHeading, altitude: line.altitude, odometer: line.odometer, isMoving: line.isMoving,
+                    source: .log(rowId: entry.rowId))
             case "filter.reject":
-                return LineFix(isLocation: false, fix: ReportFix(
-                    time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: known(4),
-                    decision: .rejected, reason: values[10].string(in: bytes) ?? "unknown", source: .log(rowId: entry.rowId)))
+                return ReportFix(
+                    time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: line.accuracy,
+                    decision: .rejected, reason: line.reason ?? "unknown", source: .log(rowId: entry.rowId))
             default:
-                return LineFix(isLocation: false, fix: ReportFix(
+                return ReportFix(
                     time: time, uuid: uuid, latitude: lat, longitude: lon,
-                    outputLatitude: number(11) ?? lat, outputLongitude: number(12) ?? lon,
-                    accuracy: known(4), decision: .adjusted, source: .log(rowId: entry.rowId)))
+                    outputLatitude: line.adjustedLatitude ?? lat, outputLongitude: line.adjustedLongitude ?? lon,
+                    accuracy: line.accuracy, decision: .adjusted, source: .log(rowId: entry.rowId))
             }
         }
     }
