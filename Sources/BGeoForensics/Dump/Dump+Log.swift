@@ -20,7 +20,7 @@ extension Dump {
     /// `ts` are warned about and skipped; rows whose `data` is not JSON are warned about and
     /// still delivered (with `data` nil), so no event is lost from a timeline.
     public func forEachLogEntry(_ query: LogQuery = LogQuery(), _ body: (LogEntry) throws -> Void) rethrows {
-        try forEachLogEntry(query, handledWithoutText: nil, body)
+        try forEachLogEntry(query, takenFromCells: nil, body)
     }
 
     /// Streams the rows of `query` from their cells only (no `LogEntry` is built): for readers
@@ -28,24 +28,24 @@ extension Dump {
     func forEachLogRow(_ query: LogQuery, _ body: (LogRowView) -> Void) {
         precondition(query.grep == nil, "a grep query reads the rows' text")
         withoutActuallyEscaping(body) { body in
-            forEachLogEntry(query, handledWithoutText: { row in
+            forEachLogEntry(query, takenFromCells: { row in
                 body(row)
                 return true
             }) { _ in }
         }
     }
 
-    /// `forEachLogEntry`, offering each row first to `handledWithoutText` (after the same filters
+    /// `forEachLogEntry`, offering each row first to `takenFromCells` (after the same filters
     /// and the same validation, so the same warnings): a row it handles from the raw cells
     /// (returns true) is not built into a `LogEntry` nor passed to `body`. A grep query offers
     /// none (it needs the text). `rows` limits the read to those row ids; `continuing`, when
     /// given, sees each row id the statement yields before anything else is done with the row,
     /// and ends the read by returning false (a split read's boundary: see `TimelineBuilder+SplitLog`).
-    /// `handlerChecksData`: `handledWithoutText` checks the data of every row it takes
+    /// `takerChecksData`: `takenFromCells` checks the data of every row it takes
     /// (`LogRowView.checkData`, the same warning, before any of its own), so this read checks only
-    /// the rows it declines — a handler whose own parse validates the JSON spares a second pass.
+    /// the rows it declines — a taker whose own parse validates the JSON spares a second pass.
     func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
-                         handledWithoutText: ((LogRowView) -> Bool)?, handlerChecksData: Bool = false,
+                         takenFromCells: ((LogRowView) -> Bool)?, takerChecksData: Bool = false,
                          _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
         let table = "log_entries"
@@ -99,16 +99,16 @@ extension Dump {
                 }
                 guard let status, query.statuses.contains(status) else { return true }
             }
-            let quick = needle == nil ? handledWithoutText : nil
+            let quick = needle == nil ? takenFromCells : nil
             let row = LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)
-            // Checked here before anything else sees the row, unless the handler checks what it takes.
-            let checkedByHandler = quick != nil && handlerChecksData
-            if query.validatesData, !checkedByHandler { row.checkData(warnings) }
+            // Checked here before anything else sees the row, unless the taker checks what it takes.
+            let checkedByTaker = quick != nil && takerChecksData
+            if query.validatesData, !checkedByTaker { row.checkData(warnings) }
             if let quick, quick(row) {
                 emitted += 1
                 return query.limit.map { emitted < $0 } ?? true
             }
-            if query.validatesData, checkedByHandler { row.checkData(warnings) }
+            if query.validatesData, checkedByTaker { row.checkData(warnings) }
             let entry = LogEntry(cells: stmt, rowId: rowId, time: time, event: event,
                                  includeText: query.includeText || needle != nil)
             if let needle {

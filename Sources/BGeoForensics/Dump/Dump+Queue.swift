@@ -8,7 +8,16 @@ extension Dump {
     /// raw JSON text and `FieldScanner` validates it and picks the fields in one pass.
     /// A row that cannot be decoded becomes a located warning and is skipped; the scan goes on.
     public func forEachRecord(_ query: QueueQuery = QueueQuery(), _ body: (QueueRecord) throws -> Void) rethrows {
+        try forEachRecord(query, takenFromRow: nil, body)
+    }
+
+    /// `forEachRecord`, offering each row that passes the query first to `takenFromRow`: a row it
+    /// takes from its decoded cells (returns true) is not built into a `QueueRecord` nor passed to
+    /// `body`. A uuid query offers none (its last check reads the record's uuid).
+    func forEachRecord(_ query: QueueQuery, takenFromRow: ((DecodedQueueRow) -> Bool)?,
+                       _ body: (QueueRecord) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
+        let take = query.uuid == nil ? takenFromRow : nil
         var scan = queueScan(table)
         if let uuid = query.uuid {
             let record = quoteIdentifier(layout.recordColumn)
@@ -24,6 +33,10 @@ extension Dump {
             if let kind = query.kind, row.kind != kind { return true }
             if let since = query.since, row.time < since { return true }
             if let until = query.until, row.time > until { return true }
+            if let take, take(row) {
+                emitted += 1
+                return query.limit.map { emitted < $0 } ?? true
+            }
             let record = row.record(includeText: query.includeText)
             if let uuid = query.uuid, record.uuid != uuid { return true }
             try body(record)

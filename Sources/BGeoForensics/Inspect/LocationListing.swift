@@ -31,3 +31,52 @@ public enum LocationListing {
         return members
     }
 }
+
+extension LocationListing {
+    /// Streams the records of `query` to `writer` in its format. In a JSON format a record is
+    /// written from its row's cells, as bytes, when that gives exactly what `jsonText` would
+    /// (`appendJSON`); any other record and every table or CSV row are built and written as
+    /// `cells` / `jsonText` say.
+    public static func write(_ dump: Dump, query: QueueQuery, redactor: Redactor, to writer: RowWriter) {
+        let jsonWriter = JSONWriter()
+        let built: (QueueRecord) -> Void = { record in
+            writer.row(cells: cells(record, redactor: redactor), jsonText: jsonText(record, redactor: redactor, writer: jsonWriter))
+        }
+        guard writer.writesJSON else {
+            dump.forEachRecord(query, built)
+            return
+        }
+        dump.forEachRecord(query, takenFromRow: { row in
+            writer.jsonRow { appendJSON(row, redactor: redactor, to: &$0) }
+        }, built)
+    }
+
+    /// Appends `jsonText`'s bytes for a decoded row without building its record, when it can:
+    /// `created_at` NULL or plain ASCII that needs no escape, and the record copied through
+    /// (`VerbatimJSON` form, nothing to redact). Returns false otherwise, the buffer then holding
+    /// bytes the caller removes.
+    static func appendJSON(_ row: DecodedQueueRow, redactor: Redactor, to out: inout [UInt8]) -> Bool {
+        let stmt = row.stmt
+        out.append(contentsOf: #"{"id":"#.utf8)
+        out.append(contentsOf: String(row.rowId).utf8)
+        out.append(contentsOf: row.kind == .geofence ? #","kind":"geofence","createdAt":"#.utf8 : #","kind":"location","createdAt":"#.utf8)
+        if stmt.isNull(QueueColumns.createdAt) {
+            out.append(contentsOf: "null".utf8)
+        } else {
+            guard JSONBytes.appendPlainString(stmt, QueueColumns.createdAt, to: &out) else { return false }
+        }
+        if let attempts = row.cells.attempts {
+            out.append(contentsOf: #","attempts":"#.utf8)
+            out.append(contentsOf: String(attempts).utf8)
+        }
+        out.append(contentsOf: #","record":"#.utf8)
+        let copied: Bool = stmt.withUTF8(QueueColumns.record) { record in
+            guard let record, VerbatimJSON.isWrittenAsIs(record), redactor.leavesUnchanged(json: record) else { return false }
+            out.append(contentsOf: record)
+            return true
+        }
+        guard copied else { return false }
+        out.append(0x7D)
+        return true
+    }
+}

@@ -30,3 +30,55 @@ public enum LogListing {
          ("data", data), ("uploaded", .bool(e.uploaded))]
     }
 }
+
+extension LogListing {
+    /// Streams the rows of `query` to `writer` in its format. In a JSON format a row is written
+    /// from its cells, as bytes, when that gives exactly what `jsonText` would (`appendJSON`);
+    /// any other row, every table or CSV row and every `--grep` read are built and written as
+    /// `cells` / `jsonText` say.
+    public static func write(_ dump: Dump, query: LogQuery, redactor: Redactor, to writer: RowWriter) {
+        let jsonWriter = JSONWriter()
+        let built: (LogEntry) -> Void = { entry in
+            writer.row(cells: cells(entry, redactor: redactor), jsonText: jsonText(entry, redactor: redactor, writer: jsonWriter))
+        }
+        guard writer.writesJSON else {
+            dump.forEachLogEntry(query, built)
+            return
+        }
+        dump.forEachLogEntry(query, takenFromCells: { row in
+            writer.jsonRow { appendJSON(row, redactor: redactor, to: &$0) }
+        }, built)
+    }
+
+    /// Appends `jsonText`'s bytes for `row` without building its entry, when it can: no message
+    /// (a message is redacted as text), `ts`, `src` and `event` plain ASCII that needs no escape,
+    /// and `data` NULL or copied through (`VerbatimJSON` form, nothing to redact). Returns false
+    /// otherwise, the buffer then holding bytes the caller removes.
+    static func appendJSON(_ row: LogRowView, redactor: Redactor, to out: inout [UInt8]) -> Bool {
+        let stmt = row.stmt
+        guard stmt.isNull(LogColumns.message) else { return false }
+        out.append(contentsOf: #"{"id":"#.utf8)
+        out.append(contentsOf: String(row.rowId).utf8)
+        out.append(contentsOf: #","ts":"#.utf8)
+        guard JSONBytes.appendPlainString(stmt, LogColumns.ts, to: &out) else { return false }
+        out.append(contentsOf: #","level":""#.utf8)
+        out.append(contentsOf: LogLevel.name(of: stmt.int(LogColumns.level)).utf8)
+        out.append(contentsOf: #"","src":"#.utf8)
+        guard JSONBytes.appendPlainString(stmt, LogColumns.src, to: &out) else { return false }
+        out.append(contentsOf: #","event":"#.utf8)
+        guard JSONBytes.appendPlainString(stmt, LogColumns.event, to: &out) else { return false }
+        out.append(contentsOf: #","message":null,"data":"#.utf8)
+        let copied: Bool = stmt.withUTF8(LogColumns.data) { data in
+            guard let data else {
+                out.append(contentsOf: "null".utf8)
+                return true
+            }
+            guard VerbatimJSON.isWrittenAsIs(data), redactor.leavesUnchanged(json: data) else { return false }
+            out.append(contentsOf: data)
+            return true
+        }
+        guard copied else { return false }
+        out.append(contentsOf: stmt.int(LogColumns.uploaded) != 0 ? #","uploaded":true}"#.utf8 : #","uploaded":false}"#.utf8)
+        return true
+    }
+}

@@ -59,6 +59,28 @@ public final class RowWriter {
         }
     }
 
+    /// Whether rows go out as JSON (`ndjson`, `json`): then a listing may write a row's JSON as
+    /// bytes (`jsonRow`).
+    public var writesJSON: Bool { format == .ndjson || format == .json }
+
+    /// Writes one row of a JSON format (`writesJSON`) whose JSON `write` appends as bytes, in
+    /// `JSONWriter()`'s form; `write` returns false, having appended nothing, when the row must
+    /// go through `row(cells:jsonText:)` instead (then this row is not counted).
+    public func jsonRow(_ write: (inout [UInt8]) -> Bool) -> Bool {
+        precondition(writesJSON, "a table or CSV row is made of cells")
+        var written = false
+        let separator: StaticString? = format == .json ? (rowCount == 0 ? "\n" : ",\n") : nil
+        let ndjson = format == .ndjson
+        output.writeJSONBytes { buffer in
+            let start = buffer.count
+            if let separator { buffer.append(contentsOf: UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)) }
+            written = write(&buffer)
+            if !written { buffer.removeSubrange(start...) } else if ndjson { buffer.append(10) }
+        }
+        if written { rowCount += 1 }
+        return written
+    }
+
     public func finish() {
         switch format {
         case .json: output.jsonLine(rowCount == 0 ? "]" : "\n]")

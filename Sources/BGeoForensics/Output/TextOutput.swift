@@ -105,6 +105,16 @@ public final class TextOutput: Sendable {
         }
     }
 
+    /// `writeJSON` for JSON that `write` appends as bytes straight into the output buffer: a
+    /// listing writes a row from its cells without making a String of it. What `write` appends
+    /// must be `JSONWriter`'s form (no raw control).
+    public func writeJSONBytes(_ write: (inout [UInt8]) -> Void) {
+        pending.withLock { pending in
+            write(&pending.buffer)
+            if pending.buffer.count >= TextOutput.capacity { TextOutput.drain(&pending.buffer, to: fd) }
+        }
+    }
+
     private func newline() {
         pending.withLock { pending in
             pending.buffer.append(10)

@@ -103,6 +103,42 @@ extension Redactor {
     /// credentials (`Basic dXNl…`, `Digest username=…`) go with it.
     static func scrubPairs(_ text: String) -> String {
         guard text.contains("=") || text.contains(":") else { return text }
+        // Most texts the name filter lets through (a URL holding "auth", say) pair no sensitive
+        // name: told from the bytes, without walking the text character by character.
+        if hasSensitivePair(text) == false { return text }
+        return scrubPairsInFull(text)
+    }
+
+    /// Whether some `=` or `:` in `text` follows a sensitive pair name, read as `scrubPairsInFull`
+    /// reads names (trailing blanks, a quote and its escape dropped; letters, digits, `_ - .`).
+    /// False means the scrub leaves the text as it is. Nil for text that is not ASCII, whose
+    /// characters are not its bytes.
+    static func hasSensitivePair(_ text: String) -> Bool? {
+        var text = text
+        return text.withUTF8 { bytes -> Bool? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            func isNameByte(_ b: UInt8) -> Bool {
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x2E
+            }
+            for sep in bytes.indices where bytes[sep] == 0x3D || bytes[sep] == 0x3A {
+                var end = sep
+                while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+                if end > 0, bytes[end - 1] == 0x22 {
+                    end -= 1
+                    if end > 0, bytes[end - 1] == 0x5C { end -= 1 }
+                }
+                var start = end
+                while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+                if start < end, SecretRules.isSensitivePairName(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    /// The scrub itself, character by character (`scrubPairs` without its shortcut).
+    static func scrubPairsInFull(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
         while let sep = rest.firstIndex(where: { $0 == "=" || $0 == ":" }) {

@@ -22,7 +22,7 @@ extension TimelineBuilder {
             return true
         }
         dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
-                             handledWithoutText: quickRows, handlerChecksData: true) { entry in
+                             takenFromCells: quickRows, takerChecksData: true) { entry in
             noteRow(at: entry.time)
             handle(entry)
             logObserver?(entry)

@@ -94,7 +94,7 @@ extension TimelineBuilder {
                 try reader.forEachLogEntry(query, rows: rows, continuing: { rowId in
                     if half.firstRowId == nil { half.firstRowId = rowId }
                     return true
-                }, handledWithoutText: { row in
+                }, takenFromCells: { row in
                     guard let kind = folder.take(row, into: &half.coverage, queueInserts: true) else { return false }
                     if kind == .location { half.locationLines += 1 }
                     note(row.time)

@@ -27,12 +27,8 @@ enum LocationsCommand: CLICommand {
             kind: try arguments.choice("--kind", ["location", "geofence"]).flatMap(RecordKind.init(rawValue:)))
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
-        let jsonWriter = JSONWriter()
         let writer = RowWriter(format: format, columns: LocationListing.columns, output: CommandSupport.stdout)
-        dump.forEachRecord(query) { record in
-            writer.row(cells: LocationListing.cells(record, redactor: redactor),
-                       jsonText: LocationListing.jsonText(record, redactor: redactor, writer: jsonWriter))
-        }
+        LocationListing.write(dump, query: query, redactor: redactor, to: writer)
         writer.finish()
         if writer.count == 0 {
             let filters = CommandSupport.typedFilters(arguments, ["--since", "--until", "--uuid", "--kind", "--limit"])

@@ -45,11 +45,8 @@ enum LogsCommand: CLICommand {
         }
         let dump = try CommandSupport.openDump(arguments)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
-        let jsonWriter = JSONWriter()
         let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
-        dump.forEachLogEntry(query) { entry in
-            writer.row(cells: LogListing.cells(entry, redactor: redactor), jsonText: LogListing.jsonText(entry, redactor: redactor, writer: jsonWriter))
-        }
+        LogListing.write(dump, query: query, redactor: redactor, to: writer)
         writer.finish()
         if writer.count == 0 {
             let filters = CommandSupport.typedFilters(arguments, ["--level", "--event", "--src", "--since", "--until", "--grep", "--status"])

@@ -78,7 +78,7 @@ import Testing
         var rowLines = TraceBuilder.ParsedLines()
         var rowItems: [Fix?] = []
         var rowsSeen = 0
-        byRow.forEachLogEntry(query, handledWithoutText: { row in
+        byRow.forEachLogEntry(query, takenFromCells: { row in
             guard row.eventIs("location") else { return false }
             rowsSeen += 1
             rowItems.append(rowLines.parse(row, warnings: byRow.warnings))

@@ -4,7 +4,7 @@ import Testing
 @testable import BGeoSimulation
 
 /// The report's log read leaves the JSON check of its `location` rows to the field scanner's
-/// parse (`LineSpool.addChecking`, `forEachLogEntry(handlerChecksData:)`) instead of checking
+/// parse (`LineSpool.addChecking`, `forEachLogEntry(takerChecksData:)`) instead of checking
 /// every row's data twice. On random and hostile logs it must warn exactly as the read that
 /// checks every row first: the same located warnings in the same order, the same lines, the
 /// same timeline.
