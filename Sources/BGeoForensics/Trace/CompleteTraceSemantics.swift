@@ -21,14 +21,14 @@ struct CompleteTraceSemantics: TraceSemantics {
 
     func groupUUID(of line: LogCopy) -> String? { line.lineKind == .location ? line.uuid : nil }
 
-    func standalone(_ line: LogCopy) -> PendingFix<Fix> {
+    func standalone(_ line: LogCopy) -> Unplaced<Fix> {
         switch line.lineKind {
-        case .adjust: return PendingFix(time: line.time, rank: .lateAdjust(line.logId ?? 0), output: line, isAdjustLine: true)
-        default: return PendingFix(time: line.time, rank: .log(line.logId ?? 0), output: line)
+        case .adjust: return Unplaced(time: line.time, rank: .lateAdjust(line.logId ?? 0), output: line, isAdjustLine: true)
+        default: return Unplaced(time: line.time, rank: .log(line.logId ?? 0), output: line)
         }
     }
 
-    mutating func resolve(_ group: inout GroupCopies<Fix, LogCopy>, into out: inout [PendingFix<Fix>]) {
+    mutating func resolve(_ group: inout GroupCopies<Fix, LogCopy>, into out: inout [Unplaced<Fix>]) {
         if group.isSimple {
             // One queue row and/or one line (nearly every fix): no arrays, no sorting.
             if var fix = group.firstQueue.take() {
@@ -36,17 +36,17 @@ struct CompleteTraceSemantics: TraceSemantics {
                 if let line = group.firstLog.take(), let warning = TraceMerger.merge(line, into: &fix, stats: &stats) {
                     warnings.append(warning)
                 }
-                out.append(PendingFix(time: fix.time, rank: rank, output: fix))
+                out.append(Unplaced(time: fix.time, rank: rank, output: fix))
             } else {
                 let line = group.firstLog.take()!
-                out.append(PendingFix(time: line.time, rank: .log(line.logId ?? 0), output: line))
+                out.append(Unplaced(time: line.time, rank: .log(line.logId ?? 0), output: line))
             }
             return
         }
         resolve(queue: group.queue, log: group.log, into: &out)
     }
 
-    private mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [PendingFix<Fix>]) {
+    private mutating func resolve(queue: [Fix], log: [LogCopy], into out: inout [Unplaced<Fix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.rowId! < $1.rowId! } : queue
         let lines = log.count > 1 ? log.sorted { ($0.logId ?? 0) < ($1.logId ?? 0) } : log
         var fix: Fix
@@ -68,10 +68,10 @@ struct CompleteTraceSemantics: TraceSemantics {
         for line in folded {
             if let warning = TraceMerger.merge(line, into: &fix, stats: &stats) { warnings.append(warning) }
         }
-        out.append(PendingFix(time: fix.time, rank: rank, output: fix))
+        out.append(Unplaced(time: fix.time, rank: rank, output: fix))
     }
 
-    mutating func settle(_ batch: [PendingFix<Fix>]) -> [Fix] {
+    mutating func settle(_ batch: [Unplaced<Fix>]) -> [Fix] {
         var batch = batch
         // Adjust lines, millisecond by millisecond (the batch is in time order, so each is a run).
         if batch.contains(where: \.isAdjustLine) {
@@ -98,7 +98,7 @@ struct CompleteTraceSemantics: TraceSemantics {
 
     /// One millisecond: its first adjust line (log order) folds into its first accepted fix
     /// (gathering order); the other adjust lines stay fixes of their own.
-    private mutating func foldAdjustments(_ batch: inout [PendingFix<Fix>], _ range: Range<Int>) {
+    private mutating func foldAdjustments(_ batch: inout [Unplaced<Fix>], _ range: Range<Int>) {
         var target: Int?
         var line: Int?
         for i in range {

@@ -12,39 +12,39 @@ struct RecordedTraceSemantics: TraceSemantics {
 
     func groupUUID(of line: LogCopy) -> String? { line.isLocationLine ? line.uuid : nil }
 
-    func standalone(_ line: LogCopy) -> PendingFix<ReportFix> {
-        PendingFix(time: line.time, rank: .log(line.source.rowId), output: line)
+    func standalone(_ line: LogCopy) -> Unplaced<ReportFix> {
+        Unplaced(time: line.time, rank: .log(line.source.rowId), output: line)
     }
 
-    mutating func resolve(_ group: inout GroupCopies<ReportFix, LogCopy>, into out: inout [PendingFix<ReportFix>]) {
+    mutating func resolve(_ group: inout GroupCopies<ReportFix, LogCopy>, into out: inout [Unplaced<ReportFix>]) {
         if group.isSimple {
             // One queue row and/or one line (nearly every fix): no arrays, no sorting.
             if var first = group.firstQueue.take() {
                 if let line = group.firstLog.take() { RecordedTraceReader.learn(from: line, into: &first) }
-                out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
+                out.append(Unplaced(time: first.time, rank: .queue(first.source.rowId), output: first))
             } else {
                 let line = group.firstLog.take()!
-                out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
+                out.append(Unplaced(time: line.time, rank: .log(line.source.rowId), output: line))
             }
             return
         }
         resolve(queue: group.queue, log: group.log, into: &out)
     }
 
-    private mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [PendingFix<ReportFix>]) {
+    private mutating func resolve(queue: [ReportFix], log: [LogCopy], into out: inout [Unplaced<ReportFix>]) {
         let rows = queue.count > 1 ? queue.sorted { $0.source.rowId < $1.source.rowId } : queue
         let lines = log.count > 1 ? log.sorted { $0.source.rowId < $1.source.rowId } : log
         guard var first = rows.first else {
             let line = lines[0]
-            out.append(PendingFix(time: line.time, rank: .log(line.source.rowId), output: line))
+            out.append(Unplaced(time: line.time, rank: .log(line.source.rowId), output: line))
             return
         }
         for line in lines { RecordedTraceReader.learn(from: line, into: &first) }
-        out.append(PendingFix(time: first.time, rank: .queue(first.source.rowId), output: first))
-        for row in rows.dropFirst() { out.append(PendingFix(time: row.time, rank: .queue(row.source.rowId), output: row)) }
+        out.append(Unplaced(time: first.time, rank: .queue(first.source.rowId), output: first))
+        for row in rows.dropFirst() { out.append(Unplaced(time: row.time, rank: .queue(row.source.rowId), output: row)) }
     }
 
-    func settle(_ batch: [PendingFix<ReportFix>]) -> [ReportFix] { batch.map(\.output) }
+    func settle(_ batch: [Unplaced<ReportFix>]) -> [ReportFix] { batch.map(\.output) }
 
     /// Every stored fix passes here in trace order: the export bounds are gathered on the way, so
     /// a GPX header (written before its points) needs no pass of its own.

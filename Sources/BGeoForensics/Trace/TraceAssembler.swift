@@ -13,7 +13,7 @@ import Foundation
 ///    noticed by a fixed-size filter, confirmed by counting its groups, and then built again with
 ///    every copy of such uuids gathered on disk first and resolved as one group.
 final class TraceAssembler<Semantics: TraceSemantics> {
-    typealias Pending = PendingFix<Semantics.Output>
+    typealias Pending = Unplaced<Semantics.Output>
     fileprivate let prototype: Semantics
     private let windows: TraceWindows
     private let folder: WorkFolder

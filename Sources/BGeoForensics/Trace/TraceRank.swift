@@ -13,20 +13,20 @@ struct TraceRank: Comparable, Sendable {
     static func < (a: TraceRank, b: TraceRank) -> Bool { a.segment != b.segment ? a.segment < b.segment : a.id < b.id }
 }
 
-/// A fix waiting to be placed in the trace: its time, its rank, and whether it is a filter.adjust
+/// A fix not yet placed in the trace (the assembler's waiting slot, for either trace's output): its time, its rank, and whether it is a filter.adjust
 /// line that may still fold into the accepted fix of its millisecond.
-struct PendingFix<Output> {
+struct Unplaced<Output> {
     var time: Double
     var rank: TraceRank
     var output: Output
     var isAdjustLine = false
 
     /// The millisecond an adjusted fix is matched by (as the in-memory merge rounds it).
-    var millisecond: Int64 { PendingFix.millisecond(time) }
+    var millisecond: Int64 { Unplaced.millisecond(time) }
 
     @inline(__always) static func millisecond(_ time: Double) -> Int64 { Int64((time * 1000).rounded()) }
 
-    @inline(__always) static func before(_ a: PendingFix, _ b: PendingFix) -> Bool {
+    @inline(__always) static func before(_ a: Unplaced, _ b: Unplaced) -> Bool {
         a.time != b.time ? a.time < b.time : a.rank < b.rank
     }
 
@@ -34,7 +34,7 @@ struct PendingFix<Output> {
     var key: PendingKey { PendingKey(time: time, rank: rank) }
 }
 
-/// A pending fix's place: (time, rank), the order `PendingFix.before` gives.
+/// A pending fix's place: (time, rank), the order `Unplaced.before` gives.
 struct PendingKey: Comparable {
     var time: Double
     var rank: TraceRank
@@ -44,7 +44,7 @@ struct PendingKey: Comparable {
     }
 }
 
-extension PendingFix: SpoolRecord where Output: SpoolRecord {
+extension Unplaced: SpoolRecord where Output: SpoolRecord {
     var spoolKey: SpoolKey { SpoolKey(time: time, sequence: rank.id) }
 
     func write(to sink: some TapeSink) {

@@ -13,14 +13,14 @@ protocol TraceSemantics: SendableMetatype {
     /// The uuid a log copy is grouped by; nil when the line is a fix of its own (`standalone`).
     func groupUUID(of line: LogCopy) -> String?
     /// A log line that is not grouped, as a pending fix.
-    func standalone(_ line: LogCopy) -> PendingFix<Output>
+    func standalone(_ line: LogCopy) -> Unplaced<Output>
     /// The fixes made of every copy of one uuid (queue copies by row, log copies by log row);
     /// the copies may be taken out of `group`.
-    mutating func resolve(_ group: inout GroupCopies<QueueCopy, LogCopy>, into out: inout [PendingFix<Output>])
+    mutating func resolve(_ group: inout GroupCopies<QueueCopy, LogCopy>, into out: inout [Unplaced<Output>])
     /// Settles a batch of pending fixes sorted by (time, rank) holding every fix of each of its
     /// milliseconds: folds adjust lines, orders ties. Returns the fixes in trace order. (A batch
     /// of one fix is already settled: the assembler stores it without asking.)
-    mutating func settle(_ batch: [PendingFix<Output>]) -> [Output]
+    mutating func settle(_ batch: [Unplaced<Output>]) -> [Output]
     /// The fix at `index` of the trace, about to be stored.
     mutating func place(_ output: inout Output, at index: Int)
     /// The copy's uuid, when it is a queue copy or a log copy (for the suspect pre-pass).

@@ -119,7 +119,7 @@ extension DeviceSimulation {
         let noise = abs(rng.gaussian(sigma))
         let noisy = GeoMath.destination(point.latitude, point.longitude, bearing: rng.double(0...359.9), metres: noise)
         let act = activity ?? (moving == true ? "in_vehicle" : "still")
-        addFix(RawFix(t: t, latitude: noisy.latitude, longitude: noisy.longitude, accuracy: accuracy, speed: speed, heading: heading,
+        addFix(ProviderReading(t: t, latitude: noisy.latitude, longitude: noisy.longitude, accuracy: accuracy, speed: speed, heading: heading,
                       altitude: altitude, activity: act, confidence: rng.int(60...100), isMoving: moving, event: event))
     }
 }

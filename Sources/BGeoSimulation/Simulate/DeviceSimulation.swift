@@ -211,7 +211,7 @@ final class DeviceSimulation {
 
     /// Runs a raw fix through the engine; accepted fixes are queued and logged.
     @discardableResult
-    func addFix(_ raw: RawFix, extraFields: JSONObject = [:]) -> String? {
+    func addFix(_ raw: ProviderReading, extraFields: JSONObject = [:]) -> String? {
         guard !isFull else { return nil }
         fixes += 1
         beforeFix?(raw.t)

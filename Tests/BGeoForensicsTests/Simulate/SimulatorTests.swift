@@ -295,8 +295,8 @@ func fileSHA256(_ path: String) throws -> String {
         // No url: nothing is uploaded, so every accepted fix stays in the queue.
         let sim = DeviceSimulation(writer: writer, seed: 3, start: t0,
                                    config: ["locationFilterPolicy": "adjust", "kalmanProfile": "aggressive", "logLevel": "verbose"])
-        func fix(_ dt: Double, _ lat: Double, _ accuracy: Double) -> RawFix {
-            RawFix(t: t0 + dt, latitude: lat, longitude: 21.0, accuracy: accuracy, speed: 10, heading: 0, altitude: 100,
+        func fix(_ dt: Double, _ lat: Double, _ accuracy: Double) -> ProviderReading {
+            ProviderReading(t: t0 + dt, latitude: lat, longitude: 21.0, accuracy: accuracy, speed: 10, heading: 0, altitude: 100,
                    activity: "in_vehicle", confidence: 90, isMoving: true, event: nil)
         }
         sim.addFix(fix(0, 52.0, 5))

@@ -1,8 +1,9 @@
 import BGeoForensics
 import Foundation
 
-/// One raw fix as the device's location provider delivered it (before the engine's filter).
-struct RawFix {
+/// One reading of the simulated device's location provider: a raw fix as the provider delivers
+/// it, before the engine's filter (what the simulated engine then accepts, adjusts or rejects).
+struct ProviderReading {
     var t: Double
     var latitude: Double
     var longitude: Double
