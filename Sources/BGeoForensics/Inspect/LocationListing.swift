@@ -39,16 +39,9 @@ extension LocationListing {
     /// `cells` / `jsonText` say.
     public static func write(_ dump: Dump, query: QueueQuery, redactor: Redactor, to writer: RowWriter) {
         let jsonWriter = JSONWriter()
-        let built: (QueueRecord) -> Void = { record in
-            writer.row(cells: cells(record, redactor: redactor), jsonText: jsonText(record, redactor: redactor, writer: jsonWriter))
-        }
-        guard writer.writesJSON else {
-            dump.forEachRecord(query, built)
-            return
-        }
-        dump.forEachRecord(query, takenFromRow: { row in
-            writer.jsonRow { appendJSON(row, redactor: redactor, to: &$0) }
-        }, built)
+        writer.listRows({ taker, built in dump.forEachRecord(query, takenFromRow: taker, built) },
+                        cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
+                        bytes: { appendJSON($0, redactor: redactor, to: &$1) })
     }
 
     /// Appends `jsonText`'s bytes for a decoded row without building its record, when it can:
@@ -70,12 +63,7 @@ extension LocationListing {
             out.append(contentsOf: String(attempts).utf8)
         }
         out.append(contentsOf: #","record":"#.utf8)
-        let copied: Bool = stmt.withUTF8(QueueColumns.record) { record in
-            guard let record, VerbatimJSON.isWrittenAsIs(record), redactor.leavesUnchanged(json: record) else { return false }
-            out.append(contentsOf: record)
-            return true
-        }
-        guard copied else { return false }
+        guard JSONBytes.appendStoredJSON(stmt, QueueColumns.record, redactor: redactor, nullAllowed: false, to: &out) else { return false }
         out.append(0x7D)
         return true
     }

@@ -38,16 +38,9 @@ extension LogListing {
     /// `cells` / `jsonText` say.
     public static func write(_ dump: Dump, query: LogQuery, redactor: Redactor, to writer: RowWriter) {
         let jsonWriter = JSONWriter()
-        let built: (LogEntry) -> Void = { entry in
-            writer.row(cells: cells(entry, redactor: redactor), jsonText: jsonText(entry, redactor: redactor, writer: jsonWriter))
-        }
-        guard writer.writesJSON else {
-            dump.forEachLogEntry(query, built)
-            return
-        }
-        dump.forEachLogEntry(query, takenFromCells: { row in
-            writer.jsonRow { appendJSON(row, redactor: redactor, to: &$0) }
-        }, built)
+        writer.listRows({ taker, built in dump.forEachLogEntry(query, takenFromCells: taker, built) },
+                        cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
+                        bytes: { appendJSON($0, redactor: redactor, to: &$1) })
     }
 
     /// Appends `jsonText`'s bytes for `row` without building its entry, when it can: no message
@@ -68,16 +61,7 @@ extension LogListing {
         out.append(contentsOf: #","event":"#.utf8)
         guard JSONBytes.appendPlainString(stmt, LogColumns.event, to: &out) else { return false }
         out.append(contentsOf: #","message":null,"data":"#.utf8)
-        let copied: Bool = stmt.withUTF8(LogColumns.data) { data in
-            guard let data else {
-                out.append(contentsOf: "null".utf8)
-                return true
-            }
-            guard VerbatimJSON.isWrittenAsIs(data), redactor.leavesUnchanged(json: data) else { return false }
-            out.append(contentsOf: data)
-            return true
-        }
-        guard copied else { return false }
+        guard JSONBytes.appendStoredJSON(stmt, LogColumns.data, redactor: redactor, nullAllowed: true, to: &out) else { return false }
         out.append(contentsOf: stmt.int(LogColumns.uploaded) != 0 ? #","uploaded":true}"#.utf8 : #","uploaded":false}"#.utf8)
         return true
     }

@@ -19,4 +19,20 @@ enum JSONBytes {
             return true
         }
     }
+
+    /// Appends cell `column`'s stored JSON as it is when the listings copy it through
+    /// (`Redactor.copiesThrough`: already `JSONWriter`'s form, nothing to redact); a NULL cell as
+    /// `null` when `nullAllowed`. Returns false otherwise, having appended nothing.
+    static func appendStoredJSON(_ stmt: Statement, _ column: Int, redactor: Redactor, nullAllowed: Bool,
+                                 to out: inout [UInt8]) -> Bool {
+        stmt.withUTF8(column) { json in
+            guard let json else {
+                if nullAllowed { out.append(contentsOf: "null".utf8) }
+                return nullAllowed
+            }
+            guard redactor.copiesThrough(json: json) else { return false }
+            out.append(contentsOf: json)
+            return true
+        }
+    }
 }

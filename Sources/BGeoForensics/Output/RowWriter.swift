@@ -63,6 +63,18 @@ public final class RowWriter {
     /// bytes (`jsonRow`).
     public var writesJSON: Bool { format == .ndjson || format == .json }
 
+    /// A listing's loop. `read` reads the rows, offering each one's view to the taker it is given
+    /// (nil: none) before building it. In a JSON format the taker writes the row as `bytes` when
+    /// they can (`jsonRow`); every other row is built and written from `cells` / `jsonText`.
+    func listRows<Row, View>(_ read: (_ taker: ((View) -> Bool)?, _ built: (Row) -> Void) -> Void,
+                             cells: @escaping (Row) -> [String], jsonText: @escaping (Row) -> String,
+                             bytes: @escaping (View, inout [UInt8]) -> Bool) {
+        // Escaping only in type: the taker is optional (so escaping), and nothing outlives `read`.
+        let built: (Row) -> Void = { row in self.row(cells: cells(row), jsonText: jsonText(row)) }
+        guard writesJSON else { return read(nil, built) }
+        read({ view in self.jsonRow { bytes(view, &$0) } }, built)
+    }
+
     /// Writes one row of a JSON format (`writesJSON`) whose JSON `write` appends as bytes, in
     /// `JSONWriter()`'s form; `write` returns false, having appended nothing, when the row must
     /// go through `row(cells:jsonText:)` instead (then this row is not counted).

@@ -8,7 +8,12 @@ extension Redactor {
     /// redacting and writing it would give back its own bytes.
     public func copiesThrough(json text: String) -> Bool {
         var text = text
-        return text.withUTF8 { VerbatimJSON.isWrittenAsIs($0) && leavesUnchanged(json: $0) }
+        return text.withUTF8 { copiesThrough(json: $0) }
+    }
+
+    /// `copiesThrough` on the stored bytes (a listing that writes a row from its cells).
+    public func copiesThrough(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        VerbatimJSON.isWrittenAsIs(bytes) && leavesUnchanged(json: bytes)
     }
 
     /// True when `redact(parse(bytes))` equals the parsed value, for JSON that
