@@ -49,9 +49,9 @@ extension Dump {
     /// located warnings for the same rows — but hands over a view that builds no String unless
     /// asked (`DecodedQueueRow.uuid`, `timestampText`): what a summary that only counts needs.
     /// `rows` limits the scan to row ids in that range. Returns how many rows were read,
-    /// decodable or not.
+    /// decodable or not. `everyRow` sees each row read before it is decoded, whether or not it
+    /// decodes.
     @discardableResult
-    /// `everyRow` sees each row read before it is decoded, whether or not it decodes.
     func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((QueueRowCells) -> Void)? = nil,
                               _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
         guard let table = layout.queueTable else { return 0 }
