@@ -65,8 +65,8 @@ public enum ReportBuilder {
             for e in g.contextEvents where !kinds.contains(e.kind.rawValue) { kinds.append(e.kind.rawValue) }
             return ReportGap(start: g.start, end: g.end, context: kinds)
         }
-        let depth = QueueDepthSeries.build(levels: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
-                                           dumpTime: summary.newestTime)
+        let depth = QueueDepthSeries.Series(stored: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
+                                            dumpTime: summary.newestTime)
         let replay = replaySummary(result)
 
         progress.stage("picking the table rows")

@@ -12,7 +12,8 @@ public struct ReportDocument: Sendable {
     public var summary: ReportOverview
     public var trace: any ReportFixSource
     public var attempts: [ReportAttempt]
-    public var queueDepth: [QueueDepthSeries.Point]
+    /// The queue-depth series, read from its spool each time it is drawn.
+    var queueDepth: QueueDepthSeries.Series
     public var gaps: [ReportGap]
     public var gapSeconds: Double
     public var findings: [ReportFinding]

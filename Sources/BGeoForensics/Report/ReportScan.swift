@@ -9,7 +9,8 @@ package struct ReportScan {
     package let timeline: Timeline
     /// The complete trace, stored in the private working folder, ready for replay.
     package let trace: CompleteTrace
-    let depthLevels: [QueueDepthSeries.Level]
+    /// The depths the log states, spooled (a point per `queue.insert` row is never held).
+    let depthLevels: QueueDepthSeries.StoredLevels
     /// Whether the timeline took the queue's facts from the queue's read (else it scanned the queue itself).
     let queueFactsShared: Bool
 
@@ -28,7 +29,7 @@ package struct ReportScan {
             TraceBuilder.QueueSpools.read($0, windows: windows, feed: queueFeed, timelineFacts: timelineFacts)
         }
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
-        var levels = QueueDepthSeries.LevelReader()
+        var levels = QueueDepthSeries.LevelReader(dump: dump, windows: windows)
         let warnings = dump.warnings
         // Every gap is kept: the map, the charts and the counts show them all.
         let timelineBuilder = TimelineBuilder(dump: dump, options: options, redactor: redactor)
@@ -54,7 +55,7 @@ package struct ReportScan {
         let queue = queueScan?.finish(into: dump.warnings)
             ?? TraceBuilder.QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
         let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
-        return ReportScan(timeline: timeline, trace: trace, depthLevels: levels.levels,
+        return ReportScan(timeline: timeline, trace: trace, depthLevels: try levels.finish(),
                           queueFactsShared: timelineBuilder.queueFactsUsed)
     }
 }

@@ -37,16 +37,17 @@ import Testing
         for anchor in linked { #expect(anchors.contains(anchor)) }
     }
 
-    @Test func replaySectionAndDepth() {
+    @Test func replaySectionAndDepth() throws {
         let doc = ReportFixture.built.document
         #expect(doc.replay.odometerRecorded != nil)
         #expect(doc.replay.odometerReplayed ?? 0 > 0)
         #expect(doc.replay.counts.first { $0.label == "rejected: accuracy" }?.count == 7)
         #expect(!doc.replay.topContributors.isEmpty)
         // Depth climbs to 20, drops to 0 after each 2xx, ends at the queue's size.
-        #expect(doc.queueDepth.map(\.depth).max() == 68)
-        #expect(doc.queueDepth.last?.depth == doc.summary.queue.count)
-        #expect(doc.queueDepth.contains { $0.depth == 0 })
+        let depth = try doc.queueDepth.points()
+        #expect(depth.map(\.depth).max() == 68)
+        #expect(depth.last?.depth == doc.summary.queue.count)
+        #expect(depth.contains { $0.depth == 0 })
     }
 
     @Test func attemptsCarryOutcomeAndBackoff() {

@@ -40,7 +40,7 @@ enum SampleReports {
     @Test(arguments: SampleReports.paths)
     func depthSeriesFollowsEveryQueueInsert(_ path: String) throws {
         let inserts = try SampleReports.inserts(path)
-        let series = try SampleReports.document(path).queueDepth
+        let series = try SampleReports.document(path).queueDepth.points()
         guard !inserts.isEmpty else { return }  // depth only from sync.deferred pending counts (legacy-schema)
         let index = Dictionary(series.enumerated().compactMap { i, p in p.logId.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
         for insert in inserts {
@@ -69,7 +69,7 @@ enum SampleReports {
         let late = points.filter { $0.x >= from.rounded(.down) + 1 }
         #expect(late.count > 5)
         for p in late { #expect(chart.value(atY: p.y) >= 398.5, "drawn at \(chart.value(atY: p.y)) records at x \(p.x)") }
-        #expect(doc.queueDepth.filter { $0.time >= Timestamp.parse("2026-07-24T16:43:30Z")! }.allSatisfy { $0.depth >= 399 })
+        #expect(try doc.queueDepth.points().filter { $0.time >= Timestamp.parse("2026-07-24T16:43:30Z")! }.allSatisfy { $0.depth >= 399 })
     }
 
     /// The attempts chart names what happened (a 401 whose refresh failed is not "refresh") and

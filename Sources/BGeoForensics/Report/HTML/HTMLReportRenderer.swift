@@ -178,7 +178,7 @@ public struct HTMLReportRenderer: Sendable {
         h += "<h3>Queue depth</h3>"
         if let (chart, depth) = queueDepthChart(doc, from: t0, to: t1) {
             h += "<div class=\"figure\">" + chart.open(label: "Queue depth over time")
-            h += chart.line(depth.map { (time: $0.time, value: Double($0.depth)) }, cssClass: "series-depth", step: true)
+            h += chart.line(depth, cssClass: "series-depth", step: true)
             h += chart.close() + "</div><p class=\"chart-note\">Records waiting in the queue: set by each queue.insert (the depth after the insert) and sync.deferred pending count, "
             h += "lowered by each queue.prune eviction and each batch uploaded or dropped; the last point is the queue at dump time (\(doc.summary.queue.count) records).</p>"
         } else {
@@ -268,14 +268,26 @@ public struct HTMLReportRenderer: Sendable {
         return h
     }
 
-    /// The queue-depth chart and the series it draws (nil when the log states no depth). The
-    /// series is the one the document holds, closed by the queue at dump time.
-    func queueDepthChart(_ doc: ReportDocument, from t0: Double, to t1: Double) -> (TimeChart, [QueueDepthSeries.Point])? {
-        var depth = doc.queueDepth
-        if let last = doc.lastTime, !depth.isEmpty { depth.append(QueueDepthSeries.Point(time: last, depth: doc.summary.queue.count, logId: nil)) }
-        guard depth.count >= 2 else { return nil }
-        let yMax = TimeChart.niceMax(Double(depth.map(\.depth).max() ?? 1) * 1.1)
-        return (TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "records queued"), depth)
+    /// The queue-depth chart and the series it draws, reduced per pixel column as it is read
+    /// (nil when the log states no depth). The series is the one the document holds, closed by
+    /// the queue at dump time; one pass reads it (the reducer needs the chart's x axis only, so
+    /// the y axis is set from the highest depth after it).
+    func queueDepthChart(_ doc: ReportDocument, from t0: Double, to t1: Double) -> (TimeChart, TimeChart.LineReducer)? {
+        var reducer = TimeChart.LineReducer(chart: TimeChart(start: t0, end: t1, yMax: 1, yLabel: "records queued"))
+        var highest: Int?
+        func add(_ point: QueueDepthSeries.Point) {
+            reducer.add(time: point.time, value: Double(point.depth))
+            highest = max(highest ?? point.depth, point.depth)
+        }
+        do {
+            try doc.queueDepth.forEachPoint(add)
+        } catch {
+            return nil  // the spool went missing: the page says no depth was stated rather than half a line
+        }
+        if let last = doc.lastTime, reducer.count > 0 { add(QueueDepthSeries.Point(time: last, depth: doc.summary.queue.count, logId: nil)) }
+        guard reducer.count >= 2 else { return nil }
+        let yMax = TimeChart.niceMax(Double(highest ?? 1) * 1.1)
+        return (TimeChart(start: t0, end: t1, yMax: yMax, yLabel: "records queued"), reducer)
     }
 
     /// Every gap as a shaded band; gaps that would touch on screen (within a pixel) share one

@@ -23,47 +23,136 @@ public enum QueueDepthSeries {
 
     static let scanner = FieldScanner(paths: ["count", "pending"])
 
-    /// Collects the stated depths from log entries, `data` picked by the field scanner (no JSON trees).
-    public struct LevelReader {
+    /// Collects the stated depths from log entries, `data` picked by the field scanner (no JSON
+    /// trees), onto a spool in the private folder sorted by time and log row: a log of millions
+    /// of `queue.insert` rows keeps none of them in memory.
+    struct LevelReader {
         /// The log events that state a depth.
-        public static let events: Set<String> = ["queue.insert", "queue.prune", "sync.deferred"]
-        public private(set) var levels: [Level] = []
+        static let events: Set<String> = ["queue.insert", "queue.prune", "sync.deferred"]
+        private let spool: SortedSpool<Level>
+        private let copy: EvidenceCopy
+        private var statesDepth = false
         private var values: [ScannedValue] = []
 
-        public init() {}
+        /// Spools into `dump`'s working folder.
+        init(dump: Dump, windows: TraceWindows) {
+            spool = SortedSpool(folder: dump.workFiles, stem: "depth", window: windows.reorder)
+            copy = dump.privateCopy
+        }
 
         /// Takes `entry` if it states a depth (other entries are ignored).
-        public mutating func add(_ entry: LogEntry) {
+        mutating func add(_ entry: LogEntry) {
             guard LevelReader.events.contains(entry.event), var text = entry.dataText,
                   text.withUTF8({ scanner.scan($0, into: &values) }) else { return }
             let value = entry.event == "sync.deferred" ? values[1].double : values[0].double
             if let value, value.rounded() == value, abs(value) < 1e15, value >= 0 {
-                levels.append(Level(time: entry.time, depth: Int(value), logId: entry.rowId, evicts: entry.event == "queue.prune"))
+                let evicts = entry.event == "queue.prune"
+                if !evicts { statesDepth = true }
+                spool.add(Level(time: entry.time, depth: Int(value), logId: entry.rowId, evicts: evicts))
             }
+        }
+
+        /// The levels read, in order; throws the spool's first working-file error.
+        func finish() throws(WorkFileError) -> StoredLevels {
+            StoredLevels(levels: try spool.finish(), statesDepth: statesDepth, copy: copy)
         }
     }
 
-    /// The series: stated depths, minus each eviction and each delivered or dropped batch, ending
-    /// at the queue at dump time.
-    public static func build(levels: [Level], attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) -> [Point] {
-        var sets: [(time: Double, depth: Int?, minus: Int, order: Int64)] = levels.map {
-            $0.evicts ? ($0.time, nil, $0.depth, $0.logId) : ($0.time, $0.depth, 0, $0.logId)
+    /// The stated depths of a log, on their spool in (time, log row) order.
+    struct StoredLevels: Sendable {
+        let levels: SortedSource<Level>
+        /// Some level states a depth (evictions alone draw nothing).
+        let statesDepth: Bool
+        /// The private copy whose folder holds the spool, kept for as long as the levels are read
+        /// (a report is drawn after its `Dump` is gone).
+        let copy: EvidenceCopy
+    }
+
+    /// The series, gathered: the stored levels, the batches that left the queue, and the queue
+    /// at dump time. Its points are read, in order, as often as asked (`forEachPoint`), never held.
+    struct Series: Sendable {
+        let stored: StoredLevels?
+        /// Delivered or dropped batches: (when, records, the log row that says so), in that order.
+        let removals: [(time: Double, count: Int, order: Int64)]
+        let pendingAtDump: Int
+        let dumpTime: Double?
+
+        /// No series (a dump whose log states no depth).
+        static let empty = Series(stored: nil, removals: [], pendingAtDump: 0, dumpTime: nil)
+
+        init(stored: StoredLevels?, attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) {
+            self.stored = stored
+            removals = attempts.filter { $0.outcome == .success || $0.outcome == .drop }
+                .map { a in (a.respondedAt ?? a.at, a.count, a.responseLogId ?? a.logId) }
+                .sorted { $0.time != $1.time ? $0.time < $1.time : $0.order < $1.order }
+            self.pendingAtDump = pendingAtDump
+            self.dumpTime = dumpTime
         }
-        guard levels.contains(where: { !$0.evicts }) else { return [] }
-        for a in attempts where a.outcome == .success || a.outcome == .drop {
-            let at = a.respondedAt ?? a.at
-            sets.append((at, nil, a.count, a.responseLogId ?? a.logId))
+
+        private init(stored: StoredLevels?, removals: [(time: Double, count: Int, order: Int64)], pendingAtDump: Int, dumpTime: Double?) {
+            self.stored = stored
+            self.removals = removals
+            self.pendingAtDump = pendingAtDump
+            self.dumpTime = dumpTime
         }
-        sets.sort { $0.time != $1.time ? $0.time < $1.time : $0.order < $1.order }
-        var out: [Point] = []
-        out.reserveCapacity(sets.count + 1)
-        var depth: Int?
-        for s in sets {
-            if let d = s.depth { depth = d } else if let known = depth { depth = max(0, known - s.minus) }
-            // Before the first stated depth the queue's size is unknown: nothing is drawn.
-            if let depth { out.append(Point(time: s.time, depth: depth, logId: s.order)) }
+
+        /// Calls `body` with each point in time order: stated depths, minus each eviction and
+        /// each delivered or dropped batch, ending at the queue at dump time. At one instant a
+        /// level comes before a batch logged by a later row (both by time, then log row).
+        func forEachPoint(_ body: (Point) -> Void) throws(WorkFileError) {
+            guard let stored, stored.statesDepth else { return }
+            let reader = try stored.levels.reader()
+            var level = reader.next()
+            var next = 0
+            var depth: Int?
+            var last: Double?
+            func emit(_ time: Double, _ logId: Int64) {
+                guard let depth else { return }  // before the first stated depth the size is unknown
+                body(Point(time: time, depth: depth, logId: logId))
+                last = time
+            }
+            while level != nil || next < removals.count {
+                if let l = level, next == removals.count || (l.time, l.logId) <= (removals[next].time, removals[next].order) {
+                    if l.evicts { depth = depth.map { max(0, $0 - l.depth) } } else { depth = l.depth }
+                    emit(l.time, l.logId)
+                    level = reader.next()
+                } else {
+                    let r = removals[next]
+                    depth = depth.map { max(0, $0 - r.count) }
+                    emit(r.time, r.order)
+                    next += 1
+                }
+            }
+            if let dumpTime {
+                let time = max(dumpTime, last ?? dumpTime)
+                body(Point(time: time, depth: pendingAtDump, logId: nil))
+            }
         }
-        if let dumpTime { out.append(Point(time: max(dumpTime, out.last?.time ?? dumpTime), depth: pendingAtDump, logId: nil)) }
-        return out
+
+        /// Every point, gathered (for a small dump, or a test).
+        func points() throws(WorkFileError) -> [Point] {
+            var out: [Point] = []
+            try forEachPoint { out.append($0) }
+            return out
+        }
+    }
+}
+
+extension QueueDepthSeries.Level: SpoolRecord {
+    /// A level sorts by its time, then its log row.
+    var spoolKey: SpoolKey { SpoolKey(time: time, sequence: logId) }
+
+    func write(to sink: some TapeSink) {
+        sink.put(time)
+        sink.put(Int64(depth))
+        sink.put(logId)
+        sink.put(UInt8(evicts ? 1 : 0))
+    }
+
+    init(from record: inout TapeRecordReader) {
+        time = record.double()
+        depth = Int(record.int64())
+        logId = record.int64()
+        evicts = record.uint8() == 1
     }
 }
