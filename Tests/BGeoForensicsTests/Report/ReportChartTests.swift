@@ -60,7 +60,7 @@ enum SampleReports {
         let (doc, html) = SampleReports.stranded
         let renderer = HTMLReportRenderer()
         let (t0, t1) = try #require(renderer.chartSpan(doc))
-        let (chart, _) = try #require(renderer.queueDepthChart(doc, from: t0, to: t1))
+        let (chart, _) = try #require(try renderer.queueDepthChart(doc, from: t0, to: t1))
         let d = try #require(html.range(of: #"<path class="series-depth" d="([^"]+)""#, options: .regularExpression).map { String(html[$0]) })
         let numbers = d.split(whereSeparator: { !"0123456789.-".contains($0) }).compactMap { Double($0) }
         let points = stride(from: 0, to: numbers.count - 1, by: 2).map { (x: numbers[$0], y: numbers[$0 + 1]) }

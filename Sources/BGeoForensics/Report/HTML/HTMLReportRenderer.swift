@@ -176,12 +176,21 @@ public struct HTMLReportRenderer: Sendable {
         }
         // Queue depth.
         h += "<h3>Queue depth</h3>"
-        if let (chart, depth) = queueDepthChart(doc, from: t0, to: t1) {
+        let depthChart: (TimeChart, TimeChart.LineReducer)?
+        var depthUnread = false
+        do {
+            depthChart = try queueDepthChart(doc, from: t0, to: t1)
+        } catch {
+            depthChart = nil
+            depthUnread = true
+            h += "<p class=\"chart-note\">The queue-depth series could not be read back from the working folder (\(HTMLEscape.escape(error.description))); the chart is left out.</p>"
+        }
+        if let (chart, depth) = depthChart {
             h += "<div class=\"figure\">" + chart.open(label: "Queue depth over time")
             h += chart.line(depth, cssClass: "series-depth", step: true)
             h += chart.close() + "</div><p class=\"chart-note\">Records waiting in the queue: set by each queue.insert (the depth after the insert) and sync.deferred pending count, "
             h += "lowered by each queue.prune eviction and each batch uploaded or dropped; the last point is the queue at dump time (\(doc.summary.queue.count) records).</p>"
-        } else {
+        } else if !depthUnread {
             h += "<p class=\"chart-note\">The log records no queue depth (queue.insert rows are logged at verbose level); \(doc.summary.queue.count) records were queued at dump time.</p>"
         }
         // Speed and accuracy: one pass reduces both series per pixel column (and counts the
@@ -272,18 +281,14 @@ public struct HTMLReportRenderer: Sendable {
     /// (nil when the log states no depth). The series is the one the document holds, closed by
     /// the queue at dump time; one pass reads it (the reducer needs the chart's x axis only, so
     /// the y axis is set from the highest depth after it).
-    func queueDepthChart(_ doc: ReportDocument, from t0: Double, to t1: Double) -> (TimeChart, TimeChart.LineReducer)? {
+    func queueDepthChart(_ doc: ReportDocument, from t0: Double, to t1: Double) throws(WorkFileError) -> (TimeChart, TimeChart.LineReducer)? {
         var reducer = TimeChart.LineReducer(chart: TimeChart(start: t0, end: t1, yMax: 1, yLabel: "records queued"))
         var highest: Int?
         func add(_ point: QueueDepthSeries.Point) {
             reducer.add(time: point.time, value: Double(point.depth))
             highest = max(highest ?? point.depth, point.depth)
         }
-        do {
-            try doc.queueDepth.forEachPoint(add)
-        } catch {
-            return nil  // the spool went missing: the page says no depth was stated rather than half a line
-        }
+        try doc.queueDepth.forEachPoint(add)
         if let last = doc.lastTime, reducer.count > 0 { add(QueueDepthSeries.Point(time: last, depth: doc.summary.queue.count, logId: nil)) }
         guard reducer.count >= 2 else { return nil }
         let yMax = TimeChart.niceMax(Double(highest ?? 1) * 1.1)

@@ -77,21 +77,11 @@ public enum QueueDepthSeries {
         let pendingAtDump: Int
         let dumpTime: Double?
 
-        /// No series (a dump whose log states no depth).
-        static let empty = Series(stored: nil, removals: [], pendingAtDump: 0, dumpTime: nil)
-
         init(stored: StoredLevels?, attempts: [UploadAttempt], pendingAtDump: Int, dumpTime: Double?) {
             self.stored = stored
             removals = attempts.filter { $0.outcome == .success || $0.outcome == .drop }
                 .map { a in (a.respondedAt ?? a.at, a.count, a.responseLogId ?? a.logId) }
                 .sorted { $0.time != $1.time ? $0.time < $1.time : $0.order < $1.order }
-            self.pendingAtDump = pendingAtDump
-            self.dumpTime = dumpTime
-        }
-
-        private init(stored: StoredLevels?, removals: [(time: Double, count: Int, order: Int64)], pendingAtDump: Int, dumpTime: Double?) {
-            self.stored = stored
-            self.removals = removals
             self.pendingAtDump = pendingAtDump
             self.dumpTime = dumpTime
         }
