@@ -217,7 +217,7 @@ extension Dump {
     /// Streams when each queued record was queued, oldest first, from the `uuid`, `timestamp`
     /// and `kind` columns alone (`QueueColumns.timingList`): the record's JSON is not read (the
     /// motion state is looked up later, only for the fixes that border a gap:
-    /// `completeQueueFix`). `time` is nil, with a located warning, where the timestamp is not a
+    /// `completeQueueEdge`). `time` is nil, with a located warning, where the timestamp is not a
     /// time. Returns false when the layout cannot be read so (LongPing has no `timestamp`
     /// column), so the caller reads the records whole.
     func forEachQueueTiming(_ body: (QueueRowCells, _ time: Double?) -> Void) -> Bool {

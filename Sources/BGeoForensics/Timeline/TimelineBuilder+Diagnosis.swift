@@ -14,9 +14,9 @@ extension TimelineBuilder {
         for raw in raw {
             var before = raw.before
             var after = raw.after
-            func complete(_ fix: CoverageMap.Edge) -> CoverageMap.Edge {
-                guard fix.moving == nil || fix.latitude == nil else { return fix }
-                return fix.logRow != nil ? dump.completeLogFix(fix) : (fix.queueRow != nil ? dump.completeQueueFix(fix) : fix)
+            func complete(_ edge: CoverageMap.Edge) -> CoverageMap.Edge {
+                guard edge.moving == nil || edge.latitude == nil else { return edge }
+                return edge.logRow != nil ? dump.completeLogEdge(edge) : (edge.queueRow != nil ? dump.completeQueueEdge(edge) : edge)
             }
             before = complete(before)
             after = complete(after)
