@@ -5,14 +5,14 @@ import BGeoSQLite
 /// the row as values.
 enum JSONBytes {
     /// Appends cell `column` as a JSON string (a NULL cell as `""`, as the listings show it) when
-    /// every byte is printable ASCII other than `"` and `\`: then `JSONWriter.writeString` writes
-    /// the text as it is, between quotes. Returns false otherwise (something is then appended
+    /// every byte is one `JSONWriter.writeString` writes as it is (`VerbatimJSON.isPlainStringByte`,
+    /// the rule stored JSON is copied through by), between quotes. Returns false otherwise (something is then appended
     /// that the caller removes).
     static func appendPlainString(_ stmt: Statement, _ column: Int, to out: inout [UInt8]) -> Bool {
         stmt.withUTF8(column) { bytes in
             out.append(0x22)
             if let bytes {
-                for byte in bytes where byte < 0x20 || byte > 0x7E || byte == 0x22 || byte == 0x5C { return false }
+                for byte in bytes where !VerbatimJSON.isPlainStringByte(byte) { return false }
                 out.append(contentsOf: bytes)
             }
             out.append(0x22)

@@ -15,6 +15,12 @@ import Foundation
 public enum VerbatimJSON {
     static let maxDepth = 64
 
+    /// A byte of a string's text that `JSONWriter` writes as it is: printable ASCII other than
+    /// `"` and `\` (every other byte is escaped, or belongs to a character the writer checks).
+    @inline(__always) static func isPlainStringByte(_ b: UInt8) -> Bool {
+        b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\")
+    }
+
     /// True when `bytes` would be written back unchanged (see the type's comment). A listing asks
     /// `Redactor.copiesThrough(json:)`, which adds the redaction's half.
     public static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -63,7 +69,7 @@ public enum VerbatimJSON {
                     index += 1
                     return start..<(index - 1)
                 }
-                guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
+                guard isPlainStringByte(b) else { return nil }
                 index += 1
             }
             return nil
