@@ -21,10 +21,10 @@ struct DumpSurvey {
     static func run(_ dump: Dump, tables: [SourceTable], makeMeasurer: () -> sending JSONSanitizer?) -> DumpSurvey {
         var survey = DumpSurvey(redactor: dump.makeRedactor(enabled: true))
         let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
-        var logSurvey: SecondConnectionScan<DumpSurvey>?
+        var logSurvey: ApartRead<DumpSurvey>?
         if let log {
             let measurer = makeMeasurer()
-            logSurvey = SecondConnectionScan.start(on: dump) { reader in
+            logSurvey = ScanRunner.apart(dump) { reader in
                 var part = DumpSurvey(redactor: Redactor())
                 part.scan(log, dump: reader, measurer: measurer)
                 return part
@@ -34,7 +34,7 @@ struct DumpSurvey {
         for table in tables where table.name != log?.name || logSurvey == nil {
             survey.scan(table, dump: dump, measurer: measurer)
         }
-        if let part = logSurvey?.finish(into: dump.warnings) {
+        if let part = logSurvey?.value(after: dump) {
             for secret in part.redactor.knownSecrets { survey.redactor.learn(secret: secret) }
             survey.extent.merge(part.extent)
         }

@@ -112,10 +112,10 @@ public enum Sanitizer {
         }
         let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
         let channel = BatchChannel<[CellValue]>(capacity: 8)
-        var background: SecondConnectionScan<TableTally>?
+        var background: ApartRead<TableTally>?
         if let log {
             let rows = makeRows()
-            background = SecondConnectionScan.start(on: dump) { reader in
+            background = ScanRunner.apart(dump) { reader in
                 defer { channel.close() }
                 return TableCopy.sanitise(log, from: reader, rows: rows) { channel.send($0) }
             }
@@ -138,7 +138,7 @@ public enum Sanitizer {
             }
         }
         drain(waiting: true)
-        if let log, let background { tallies[log.name] = background.finish(into: dump.warnings) }
+        if let log, let background { tallies[log.name] = background.value(after: dump) }
         if let failure { throw failure }
         for (name, count) in leftOut { tallies[name]?.leftOut = count }
         return tables.compactMap { tallies[$0.name] }

@@ -27,7 +27,7 @@ import Testing
 
     /// Issue 24 item 5: Swift 6 checks every type that crosses threads. Shared state lives in a
     /// `Mutex` or a `ConditionState`; values that move to a worker thread are `sending` (a second
-    /// connection goes to its worker and comes back with `SecondConnectionScan.finish`), so no
+    /// connection goes to its worker and comes back through `Dump/ScanRunner`'s rules), so no
     /// type says `@unchecked Sendable`. `nonisolated(unsafe)` is left only to the signal handlers'
     /// C memory (`SignalCleanup`, `InterruptSignal`), which must not take a lock.
     @Test func swiftChecksEveryTypeThatCrossesThreads() throws {
@@ -90,6 +90,27 @@ import Testing
             }
         }
         #expect(parsers.isEmpty, "fix lines parsed outside FixLineFields: \(parsers)")
+    }
+
+    /// Issue 24 item 2: one runner spreads the reads. Only `Dump/ScanRunner` opens a second
+    /// connection, sets how a connection meets damage, and moves warnings or damage from one
+    /// connection's log to another's; every speculative read keeps its result by one of its rules.
+    @Test func oneRunnerSpreadsTheReads() throws {
+        let mechanics = ["parallelReader(", "warnings.place(", "moveWarnings(", "salvagesOnDamage =",
+                         "scanInterrupted = true", "salvageAnnounced.insert", "SecondConnectionScan"]
+        var spread: [String] = []
+        for file in Self.swiftFiles() where !file.hasSuffix("/Dump/ScanRunner.swift") {
+            let name = String(file.dropFirst(Self.sources.count + 1))
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for mechanic in mechanics where line.contains(mechanic) && !line.contains("func ") && !line.contains("var ") {
+                    // The reader's own scan marks its connection interrupted at damage.
+                    if mechanic == "scanInterrupted = true", name.hasSuffix("Dump/Dump+Scan.swift") { continue }
+                    spread.append("\(name): \(mechanic)")
+                }
+            }
+        }
+        #expect(spread.isEmpty, "reads spread outside ScanRunner: \(spread)")
     }
 
     /// Issue 24: the SQLite C API is wrapped in one module, `BGeoSQLite` (GRDB's shim model); the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Whether this process reads a dump's tables on two threads at once (`SecondConnectionScan`).
+/// Whether this process reads a dump's tables on two threads at once (`Dump/ScanRunner`).
 /// Yes, except where `variable` is set in its environment: `fleet`'s analysis processes, which
 /// already keep every core busy with one dump each, where a second scan thread would only compete.
 package enum ScanThreading {

@@ -124,7 +124,7 @@ public final class Dump {
 
     /// A second connection to the same private copy, with its own (empty) warning log, for
     /// scanning another table on another thread. Nothing is copied or hashed again.
-    public func parallelReader() throws(DumpError) -> sending Dump {
+    func parallelReader() throws(DumpError) -> sending Dump {
         // Made from the sibling's Sendable parts only: the new connection shares nothing with
         // this one, so it can be sent to another thread.
         try Dump(path: path, layout: layout, evidence: evidence)

@@ -55,9 +55,9 @@ public struct DumpSummary: Sendable {
         // The queue and the log are independent tables: scan them on two threads, each through its
         // own connection to the private copy. Log warnings are appended after the queue's, so the
         // order is the same as a sequential scan's.
-        let logScan = SecondConnectionScan.start(on: dump) { DumpSummary.scanLog($0) }
+        let logScan = ScanRunner.beside(dump) { DumpSummary.scanLog($0) }
         queue = DumpSummary.scanQueue(dump)
-        log = logScan?.finish(into: dump.warnings) ?? DumpSummary.scanLog(dump)
+        log = logScan.value()
         let q = queue
         let l = log
         let recorded = dump.recordedConfig()
@@ -202,12 +202,10 @@ struct QueueTally {
     /// The table's row count as SQLite gives it (`countRows`), nil when it could not be counted.
     var rowCount: Int?
 
-    /// Reads `dump`'s queue. When a second thread is allowed and the queue is large, its two
-    /// halves are read at once on two more connections; the result is kept only if neither met
-    /// a damaged page or a failing statement and together they read all `rowCount` rows (then
-    /// their warnings, the first half's then the second's, are exactly a single pass's, in the
-    /// same order). Otherwise the queue is read again in one pass on `dump` itself. Below
-    /// `minimumSplitRows` row ids the queue is read in one pass (a second thread costs more).
+    /// Reads `dump`'s queue. When the queue is large its two halves are read at once, kept by
+    /// `ScanRunner`'s **two parts** rule when together they read all `rowCount` rows; otherwise
+    /// the queue is read again in one pass on `dump` itself. Below `minimumSplitRows` row ids
+    /// the queue is read in one pass (a second thread costs more).
     static func read(_ dump: Dump, rowCount: Int?, minimumSplitRows: Int64 = 50_000) -> QueueTally {
         read(dump, minimumSplitRows: minimumSplitRows) { rowCount }
     }
@@ -215,27 +213,24 @@ struct QueueTally {
     /// `read`, with the row count taken by `countRows` on `dump`'s connection while the later
     /// half is being read (called exactly once).
     static func read(_ dump: Dump, minimumSplitRows: Int64 = 50_000, countRows: () -> Int?) -> QueueTally {
-        if ScanThreading.allowsSecondThread, let halves = dump.queueHalves(minimumRows: minimumSplitRows), let first = try? dump.parallelReader(),
-           // Damage ends the split (the queue is then read again in one pass): no salvage here.
-           let later = SecondConnectionScan.start(on: dump, salvagesOnDamage: false, { QueueTally($0, rows: halves.second) }) {
-            first.salvagesOnDamage = false
-            let rowCount = countRows()
-            guard let rowCount else {
-                _ = later.finish()
-                return QueueTally(dump, rows: nil, rowCount: nil)
-            }
-            var tally = QueueTally(first, rows: halves.first, rowCount: rowCount)
-            let (rest, second) = later.finish()
-            if !first.scanInterrupted, !second.scanInterrupted, tally.rowsRead + rest.rowsRead == rowCount {
-                dump.warnings.add(contentsOf: first.warnings)
-                dump.warnings.add(contentsOf: second.warnings)
-                tally.append(rest)
-                tally.passes = 2
-                return tally
-            }
-            return QueueTally(dump, rows: nil, rowCount: rowCount)
+        guard let halves = dump.queueHalves(minimumRows: minimumSplitRows) else {
+            return QueueTally(dump, rows: nil, rowCount: countRows())
         }
-        return QueueTally(dump, rows: nil, rowCount: countRows())
+        var rowCount: Int?
+        var counted = false
+        let parts = ScanRunner.inTwoParts(dump, first: { reader in
+            rowCount = countRows()
+            counted = true
+            return QueueTally(reader, rows: halves.first, rowCount: rowCount)
+        }, later: { QueueTally($0, rows: halves.second) }, whole: { first, later in
+            rowCount.map { first.rowsRead + later.rowsRead == $0 } ?? false
+        })
+        guard var tally = parts?.first, let rest = parts?.later else {
+            return QueueTally(dump, rows: nil, rowCount: counted ? rowCount : countRows())
+        }
+        tally.append(rest)
+        tally.passes = 2
+        return tally
     }
 
     /// One pass over the queue rows with ids in `rows` (all when nil).

@@ -56,9 +56,9 @@ public enum TraceBuilder {
         // The queue and the log lines are independent scans, the two big costs of a replay: the log
         // lines are parsed on a second thread through their own connection to the private copy.
         // Their warnings are appended after the queue's, the order a sequential read gives.
-        let lineScan = SecondConnectionScan.start(on: dump) { readLogLines($0) }
+        let lineScan = ScanRunner.beside(dump) { readLogLines($0) }
         let queue = readQueue(dump)
-        var lines = lineScan?.finish(into: dump.warnings) ?? readLogLines(dump)
+        var lines = lineScan.value()
         var merger = TraceMerger(queue: consume queue, warnings: dump.warnings)
         merger.add(lines.takeItems())  // the parsed lines are freed once merged
         return merger.finish(lines: lines)

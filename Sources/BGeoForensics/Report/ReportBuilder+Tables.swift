@@ -7,21 +7,15 @@ extension ReportBuilder {
     /// finds), else here. The rows the findings and the replay cite are added afterwards.
     final class TablePicks {
         typealias Picks = (queue: PickedRows<QueueRow, [JSONValue]>, log: PickedRows<LogEntry, LogRowShown>)
-        private let scan: SecondConnectionScan<Picks>?
-        private let dump: Dump
-        private let cap: Int
-        private let redactor: Redactor
+        private let scan: BesideRead<Picks>
 
         init(_ dump: Dump, cap: Int, redactor: Redactor) {
-            self.dump = dump
-            self.cap = cap
-            self.redactor = redactor
-            scan = SecondConnectionScan.start(on: dump) { reader in TablePicks.pick(reader, cap: cap, redactor: redactor) }
+            scan = ScanRunner.beside(dump) { reader in TablePicks.pick(reader, cap: cap, redactor: redactor) }
         }
 
         /// The picks; the second connection's warnings go to the dump's now.
         func take() -> Picks {
-            scan?.finish(into: dump.warnings) ?? TablePicks.pick(dump, cap: cap, redactor: redactor)
+            scan.value()
         }
 
         static func pick(_ dump: Dump, cap: Int, redactor: Redactor) -> Picks {

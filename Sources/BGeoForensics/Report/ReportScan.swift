@@ -25,7 +25,7 @@ package struct ReportScan {
         let timelineFacts = sharesQueueFacts && TimelineBuilder.readsQueueTimestamps(dump)
             ? QueueTimelineFacts(threshold: options.gapThreshold, since: options.since, until: options.until) : nil
         let queueFeed = live.feeds.queue
-        let queueScan = SecondConnectionScan.start(on: dump) {
+        let queueScan = ScanRunner.beside(dump) {
             TraceBuilder.QueueSpools.read($0, windows: windows, feed: queueFeed, timelineFacts: timelineFacts)
         }
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: windows, feed: live.feeds.log)
@@ -33,10 +33,10 @@ package struct ReportScan {
         let warnings = dump.warnings
         // Every gap is kept: the map, the charts and the counts show them all.
         let timelineBuilder = TimelineBuilder(dump: dump, options: options, redactor: redactor)
-        if let queueScan, timelineFacts != nil {
+        if queueScan.runsApart, timelineFacts != nil {
             // Only facts read without a warning stand for the timeline's own scan (which warns first).
             timelineBuilder.queueFactsAfterLog = {
-                guard queueScan.finishedWithoutWarnings(), let facts = queueScan.inspect({ $0.timelineFacts }), facts.complete else { return nil }
+                guard let facts = queueScan.cleanFact({ $0.timelineFacts }) ?? nil, facts.complete else { return nil }
                 return facts
             }
         }
@@ -52,8 +52,7 @@ package struct ReportScan {
         }
         let timeline = timelineBuilder.build()
         // No second connection: the queue is read here, after the log.
-        let queue = queueScan?.finish(into: dump.warnings)
-            ?? TraceBuilder.QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
+        let queue = queueScan.value()
         let trace = try TraceBuilder.assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
         return ReportScan(timeline: timeline, trace: trace, depthLevels: try levels.finish(),
                           queueFactsShared: timelineBuilder.queueFactsUsed)

@@ -9,7 +9,7 @@ import Foundation
 public final class PendingRedactor {
     private let dump: Dump
     private let mark: Int
-    private var work: SecondConnectionScan<Redactor>?
+    private var work: ApartRead<Redactor>?
     private var resolved: Redactor?
 
     /// Starts learning `dump`'s secrets (at once, on this thread, when a second thread is not
@@ -21,7 +21,7 @@ public final class PendingRedactor {
             resolved = Redactor(enabled: false)
             return
         }
-        guard let work = SecondConnectionScan.start(on: dump, { $0.makeRedactor() }) else {
+        guard let work = ScanRunner.apart(dump, { $0.makeRedactor() }) else {
             resolved = dump.makeRedactor()
             return
         }
@@ -38,11 +38,8 @@ public final class PendingRedactor {
     /// The redactor, once learned (waits for it the first time).
     public var redactor: Redactor {
         if let resolved { return resolved }
-        let (redactor, reader) = work!.finish()
+        let redactor = work!.valueAsIfFirst(into: dump, at: mark)
         work = nil
-        dump.warnings.place(reader.warnings, at: mark)
-        if reader.scanInterrupted { dump.scanInterrupted = true }
-        for (table, salvage) in reader.salvagedTables where salvage?.announced == true { dump.salvageAnnounced.insert(table) }
         resolved = redactor
         return redactor
     }

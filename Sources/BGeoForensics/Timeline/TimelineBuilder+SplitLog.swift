@@ -27,18 +27,18 @@ extension TimelineBuilder {
 
     /// The timeline's log read in two halves: this thread reads the first half (and the queue),
     /// a second connection the later half at the same time. The result is exactly one pass's —
-    /// same rows, same handling order, same warnings — because the later half is kept only when
-    /// its connection read it to the end without a single warning, damage or failing statement,
-    /// and this thread's own pass met its first row cleanly. Otherwise this thread's pass simply
-    /// goes on through the later half itself, as it would have without the split.
+    /// same rows, same handling order, same warnings — because the later half is kept only by
+    /// `ScanRunner`'s **clean stand-in** rule (read to the end without a warning or damage, this
+    /// thread's pass undamaged) and when this pass met its first row. Otherwise this thread's
+    /// pass simply goes on through the later half itself, as it would have without the split.
     final class SplitLogRead {
         private let middle: Int64
         private let dump: Dump
-        private let work: SecondConnectionScan<LaterLogHalf>
+        private let work: ApartRead<LaterLogHalf>
         private var joined = false
         private var adopted: LaterLogHalf?
 
-        private init(middle: Int64, dump: Dump, work: SecondConnectionScan<LaterLogHalf>) {
+        private init(middle: Int64, dump: Dump, work: ApartRead<LaterLogHalf>) {
             self.middle = middle
             self.dump = dump
             self.work = work
@@ -51,7 +51,7 @@ extension TimelineBuilder {
             guard dump.layout.hasLog, query.order == .oldestFirst, query.grep == nil,
                   let halves = dump.rowHalves(of: "log_entries", minimumRows: minimumRows),
                   // Damage ends the split (this thread then reads on): no salvage on the second connection.
-                  let work = SecondConnectionScan.start(on: dump, salvagesOnDamage: false, {
+                  let work = ScanRunner.apart(dump, stopsAtDamage: true, {
                       read($0, rows: halves.second, query: query, threshold: threshold)
                   }) else { return nil }
             return SplitLogRead(middle: halves.second.lowerBound, dump: dump, work: work)
@@ -63,8 +63,7 @@ extension TimelineBuilder {
         func continuing(atRow rowId: Int64) -> Bool {
             guard rowId >= middle, !joined else { return true }
             joined = true
-            let (later, reader) = work.finish()
-            guard later.complete, later.firstRowId == rowId, !dump.scanInterrupted, reader.warnings.all.isEmpty else { return true }
+            guard let later = work.cleanValue(standingInFor: dump), later.complete, later.firstRowId == rowId else { return true }
             adopted = later
             return false
         }
@@ -74,7 +73,7 @@ extension TimelineBuilder {
         func finish() -> LaterLogHalf? {
             if !joined {
                 joined = true
-                _ = work.finish()
+                work.discard()
             }
             defer { adopted = nil }
             return adopted

@@ -186,9 +186,7 @@ public final class TimelineBuilder {
                 absorbQueue(facts)
                 queueFactsUsed = true
             } else {
-                let since = dump.warnings.count
-                scanQueue()
-                dump.warnings.moveWarnings(since: since, to: queueWarnings)
+                ScanRunner.readAsIfFirst(dump, before: queueWarnings) { scanQueue() }
             }
             // The queue's fixes first, then the log's: the order the two scans take otherwise.
             coverage.absorb(logCoverage)

@@ -97,9 +97,9 @@ extension TraceBuilder {
         // queue's. A third thread assembles the two spools' runs as they are written.
         let live = liveAssembly(dump: dump, windows: windows)
         let logFeed = live.feeds.log
-        let lineScan = SecondConnectionScan.start(on: dump) { LineSpool.read($0, windows: windows, feed: logFeed) }
+        let lineScan = ScanRunner.beside(dump) { LineSpool.read($0, windows: windows, feed: logFeed) }
         let queue = QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
-        let lines = lineScan?.finish(into: dump.warnings) ?? LineSpool.read(dump, windows: windows, feed: live.feeds.log)
+        let lines = lineScan.value()
         return try assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
     }
 

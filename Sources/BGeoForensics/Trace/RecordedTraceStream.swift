@@ -44,7 +44,8 @@ extension RecordedTraceReader {
         let feeds = (queue: LiveFeed(), log: LiveFeed())
         let live = TraceAssembler.LivePass(TraceAssembler(RecordedTraceSemantics(), windows: windows, folder: folder),
                                            queue: feeds.queue, log: feeds.log)
-        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0, windows: windows, feed: feeds.log) }
+        let logFeed = feeds.log
+        let lineScan = ScanRunner.beside(dump) { readLines($0, windows: windows, feed: logFeed) }
         var queue = QueueSpools(fixes: SortedSpool(folder: folder, stem: "recorded-queue", window: windows.reorder, feed: feeds.queue),
                                 geofences: SortedSpool(folder: folder, stem: "recorded-geofences", window: windows.reorder))
         // The rows and warnings of `forEachRecord(.fieldsOnly)`, a fix made from its row.
@@ -56,7 +57,7 @@ extension RecordedTraceReader {
                 queue.fixes.add(queuedFix(row))
             }
         }
-        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump, windows: windows, feed: feeds.log)
+        let lines = lineScan.value()
         let queueFixes: SortedSource<ReportFix>, lineSource: SortedSource<ReportFix>, geofences: SortedSource<ReportGeofence>
         do {
             queueFixes = try queue.fixes.finish()

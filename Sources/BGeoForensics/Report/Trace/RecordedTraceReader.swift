@@ -8,7 +8,7 @@ public enum RecordedTraceReader {
     public static func read(_ dump: Dump) -> ReportTrace {
         // The queue and the log's fix lines are independent scans: the lines are parsed on a
         // second thread through their own connection; their warnings follow the queue's.
-        let lineScan = SecondConnectionScan.start(on: dump) { readLines($0) }
+        let lineScan = ScanRunner.beside(dump) { readLines($0) }
         var fixes: [ReportFix] = []
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
@@ -26,7 +26,7 @@ public enum RecordedTraceReader {
         for i in fixes.indices {
             if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
         }
-        let lines = lineScan?.finish(into: dump.warnings) ?? readLines(dump)
+        let lines = lineScan.value()
         var seenLogUUIDs: Set<String> = []
         for line in lines {
             if line.isLocationLine, let uuid = line.uuid {

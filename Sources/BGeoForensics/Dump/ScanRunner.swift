@@ -1,0 +1,127 @@
+import Foundation
+
+/// The one place a command's reads of a dump are spread over connections and threads, and the
+/// one place the rules live that decide when a read done apart stands for the read done in turn.
+/// Every rule keeps the output exactly a single sequential pass's: the same rows, the same
+/// values, the same warnings in the same order. The rules:
+///
+/// - **beside** (`beside`): a read of an independent table on a second connection and thread;
+///   its warnings follow those the caller's connection gave meanwhile, the order of reading it
+///   after. With no second connection it is read in turn, when its value is asked.
+/// - **as if first** (`ApartRead.valueAsIfFirst`, `readAsIfFirst`): a read whose warnings must
+///   stand where a read made first would have put them; damage it found is carried over.
+/// - **clean stand-in** (`ApartRead.cleanValue`, `BesideRead.cleanFact`): a read apart stands
+///   for the caller's own reading of the same rows only when it read them to the end without a
+///   warning or damage, and the caller's own pass is undamaged so far; otherwise the caller reads
+///   the rows itself, as it would have without the read apart.
+/// - **two parts** (`inTwoParts`): a table read in two parts at once is kept only when neither
+///   part met damage and together they are the whole table; their warnings then join, the first
+///   part's before the later part's. Otherwise the caller reads the table again in one pass.
+///
+/// Threads themselves are started by `BackgroundWork`; this process reads on one thread when
+/// `ScanThreading` says so (fleet's workers).
+package enum ScanRunner {
+    /// A second connection to `dump`'s copy for a read on another thread; nil when this process
+    /// reads on one thread or none opens. `stopsAtDamage` makes it stop at a damaged page instead
+    /// of salvaging (a part of a split read, which is then redone in one piece).
+    static func secondConnection(_ dump: Dump, stopsAtDamage: Bool = false) -> sending Dump? {
+        guard ScanThreading.allowsSecondThread, let reader = try? dump.parallelReader() else { return nil }
+        reader.salvagesOnDamage = !stopsAtDamage
+        return reader
+    }
+
+    /// Starts `read` on a second connection and thread; nil when there is none (the caller then
+    /// reads on its own connection, in its own way).
+    package static func apart<Value>(_ dump: Dump, stopsAtDamage: Bool = false,
+                                     _ read: sending @escaping (Dump) -> Value) -> ApartRead<Value>? {
+        guard let reader = secondConnection(dump, stopsAtDamage: stopsAtDamage) else { return nil }
+        return ApartRead(reader: reader, read)
+    }
+
+    /// Starts `read` beside the caller's reading (the **beside** rule). `read` is `@Sendable`
+    /// because it may run either apart or in turn (a `sending` closure could be used only once).
+    package static func beside<Value>(_ dump: Dump, _ read: @escaping @Sendable (Dump) -> Value) -> BesideRead<Value> {
+        if let reader = secondConnection(dump) { return BesideRead(dump, apart: ApartRead(reader: reader, read)) }
+        return BesideRead(dump, inTurn: read)
+    }
+
+    /// Runs `read` on `dump`'s connection now, with the warnings it gives moved to `mark` (a past
+    /// `warnings.count`): a read done after others that must read as if done before them.
+    static func readAsIfFirst(_ dump: Dump, before mark: Int, _ read: () -> Void) {
+        let since = dump.warnings.count
+        read()
+        dump.warnings.moveWarnings(since: since, to: mark)
+    }
+
+    /// Reads a table in two parts at once (the **two parts** rule): `later` on a second
+    /// connection and thread, `first` on a third on this thread, while `dump`'s own connection
+    /// stays free for the caller. The parts, when they stand for one pass (`whole` holds of them
+    /// and neither met damage): their warnings are then `dump`'s. Nil otherwise, or with no
+    /// second thread: the caller reads the table in one pass.
+    static func inTwoParts<Part>(_ dump: Dump, first: (Dump) -> Part, later: sending @escaping (Dump) -> Part,
+                                 whole: (Part, Part) -> Bool) -> (first: Part, later: Part)? {
+        guard ScanThreading.allowsSecondThread, let firstReader = try? dump.parallelReader(),
+              let laterRead = apart(dump, stopsAtDamage: true, later) else { return nil }
+        firstReader.salvagesOnDamage = false
+        let firstPart = first(firstReader)
+        let (laterPart, laterReader) = laterRead.finish()
+        guard !firstReader.scanInterrupted, !laterReader.scanInterrupted, whole(firstPart, laterPart) else { return nil }
+        dump.warnings.add(contentsOf: firstReader.warnings)
+        dump.warnings.add(contentsOf: laterReader.warnings)
+        return (firstPart, laterPart)
+    }
+}
+
+/// A read running on a second connection to the same private copy, on its own thread. The
+/// connection is the worker's until the read ends; each way of taking the value is one of
+/// `ScanRunner`'s rules, so nothing about the second read is shared while it runs — Swift 6
+/// checks that the read captures nothing the caller still uses.
+package final class ApartRead<Value>: Sendable {
+    private let work: BackgroundWork<(value: Value, reader: Dump)>
+
+    init(reader: sending Dump, _ read: sending @escaping (Dump) -> Value) {
+        work = BackgroundWork { (read(reader), reader) }
+    }
+
+    /// The **beside** rule: waits, appends the read's warnings to `dump`'s, hands the value over.
+    package func value(after dump: Dump) -> sending Value {
+        let (value, reader) = work.take()
+        dump.warnings.add(contentsOf: reader.warnings)
+        return value
+    }
+
+    /// The **as if first** rule: waits, places the read's warnings at `mark` in `dump`'s log, and
+    /// carries over what it found of damage (an interrupted scan, a salvage already announced),
+    /// so `dump`'s connection salvages such a table silently later, as a second scan would.
+    func valueAsIfFirst(into dump: Dump, at mark: Int) -> sending Value {
+        let (value, reader) = work.take()
+        dump.warnings.place(reader.warnings, at: mark)
+        if reader.scanInterrupted { dump.scanInterrupted = true }
+        for (table, salvage) in reader.salvagedTables where salvage?.announced == true { dump.salvageAnnounced.insert(table) }
+        return value
+    }
+
+    /// The **clean stand-in** rule: the value when the read ended without a warning or damage
+    /// and `dump`'s own pass is undamaged so far; nil otherwise (the value is dropped).
+    func cleanValue(standingInFor dump: Dump) -> sending Value? {
+        let (value, reader) = work.take()
+        guard !reader.scanInterrupted, reader.warnings.count == 0, !dump.scanInterrupted else { return nil }
+        return value
+    }
+
+    /// Waits, and reads a `Sendable` fact of the value when the read warned of nothing (the
+    /// **clean stand-in** rule, the value staying here for `value(after:)`); nil when it warned.
+    func cleanFact<Fact: Sendable>(_ fact: @Sendable (Value) -> Fact) -> Fact? {
+        work.inspect { $0.reader.warnings.count == 0 && !$0.reader.scanInterrupted ? fact($0.value) : nil }
+    }
+
+    /// Waits and drops the value (the caller no longer needs it): no thread outlives its reading.
+    func discard() {
+        _ = work.take()
+    }
+
+    /// Waits and hands over the value and the second connection (the rules above).
+    fileprivate func finish() -> sending (value: Value, reader: Dump) {
+        work.take()
+    }
+}
