@@ -9,9 +9,7 @@ enum TimelineCommand: CLICommand {
         discussion: """
             Reads the log oldest first and the queue, pairs every http.request with its response,
             refresh and backoff, checks each step against the SDK's upload policy, finds tracking
-            gaps, and lists findings (queue.stranded, auth.refresh_failing, auth.no_refresh,
-            poison.dropped, policy.violation, queue.attempts, queue.pruned, sync.deferred, tracking.gap,
-            clock.stepped, log.upload_failing) with the
+            gaps, and lists findings (\(Finding.codes.joined(separator: ", "))) with the
             log rows and uuids they rest on, who is to blame (the app's config, the server, the engine,
             the device, or nobody) and what to do. Secrets are redacted unless --show-secrets.
 

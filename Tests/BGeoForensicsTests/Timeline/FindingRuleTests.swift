@@ -113,3 +113,16 @@ import Testing
         #expect(TrackingGapRule().findings(facts).isEmpty)
     }
 }
+
+extension FindingRuleTests {
+    /// A new rule is three files of code (the rule, its test here, `FindingRules.all`):
+    /// `timeline --help` lists the codes from the list (`Finding.codes`), and the README, which
+    /// describes each code for support engineers, must name every one.
+    @Test func theReadmeDescribesEveryCode() throws {
+        let readme = try String(contentsOfFile: Self.samples + "/../README.md", encoding: .utf8)
+        #expect(Finding.codes == FindingRules.all.map(\.code))
+        for code in Finding.codes {
+            #expect(readme.contains("`\(code)`"), "README does not describe \(code)")
+        }
+    }
+}

@@ -8,6 +8,11 @@ protocol FindingRule: Sendable {
     func findings(_ facts: DiagnosisFacts) -> [Finding]
 }
 
+extension Finding {
+    /// Every code a finding can have, in the rules' order: what `timeline --help` lists.
+    public static var codes: [String] { FindingRules.all.map(\.code) }
+}
+
 /// The diagnosis: every rule, in the order their findings are listed when severities tie.
 enum FindingRules {
     static let all: [any FindingRule] = [
