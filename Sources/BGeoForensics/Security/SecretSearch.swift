@@ -183,8 +183,9 @@ package struct SecretSearch: Sendable {
     package func hitsInEveryReading(_ bytes: UnsafeBufferPointer<UInt8>) -> [Hit] {
         var hits: [Hit] = []
         forEachHit(in: bytes) { hits.append($0) }
-        for view in [DecodedView.jsonUnescaped(bytes), DecodedView.percentDecoded(bytes)] {
-            guard let view else { continue }
+        for reading in DecodedView.Reading.allCases {
+            // Decoded without positions first: a reading with no hit (nearly all) needs none.
+            guard DecodedView.hasHit(reading, bytes, self), let view = DecodedView(reading, bytes) else { continue }
             view.decoded.withUnsafeBufferPointer { decoded in
                 forEachHit(in: decoded) { hit in
                     hits.append(Hit(start: view.start[hit.start], end: view.end[hit.end - 1], secret: hit.secret))
@@ -211,9 +212,8 @@ package struct SecretSearch: Sendable {
         var found = 0
         forEachHit(in: bytes) { _ in found += 1 }
         guard found < limit else { return found }
-        for view in [DecodedView.jsonUnescaped(bytes), DecodedView.percentDecoded(bytes)] {
-            guard let view else { continue }
-            view.decoded.withUnsafeBufferPointer { forEachHit(in: $0) { _ in found += 1 } }
+        for reading in DecodedView.Reading.allCases {
+            DecodedView.withDecodedBytes(reading, bytes) { forEachHit(in: $0) { _ in found += 1 } }
         }
         return min(found, limit)
     }
@@ -223,102 +223,5 @@ package struct SecretSearch: Sendable {
         guard !forms.isEmpty else { return false }
         var copy = text
         return copy.withUTF8 { countMatches(in: UnsafeRawBufferPointer($0), limit: 1) > 0 }
-    }
-}
-
-/// A reading of bytes with one kind of escape decoded, and where each decoded byte came from, so
-/// that a secret found in the reading is replaced in the original: `decoded[i]` was written as
-/// `original[start[i]..<end[i]]`.
-struct DecodedView {
-    var decoded: [UInt8] = []
-    var start: [Int] = []
-    var end: [Int] = []
-
-    private mutating func append(_ bytes: some Sequence<UInt8>, from: Int, to: Int) {
-        for b in bytes {
-            decoded.append(b)
-            start.append(from)
-            end.append(to)
-        }
-    }
-
-    private static func hexValue(_ b: UInt8) -> UInt32? {
-        switch b {
-        case 0x30...0x39: return UInt32(b - 0x30)
-        case 0x41...0x46: return UInt32(b - 0x37)
-        case 0x61...0x66: return UInt32(b - 0x57)
-        default: return nil
-        }
-    }
-
-    /// JSON string escapes decoded (`\/`, `\"`, `\\`, `\n`, `\uXXXX` with surrogate pairs); nil
-    /// when there is no backslash (the reading would be the text itself).
-    static func jsonUnescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? {
-        guard let base = bytes.baseAddress, memchr(base, 0x5C, bytes.count) != nil else { return nil }
-        var view = DecodedView()
-        view.decoded.reserveCapacity(bytes.count)
-        var i = 0
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for k in 0..<4 {
-                guard let digit = hexValue(bytes[at + k]) else { return nil }
-                value = value << 4 | digit
-            }
-            return value
-        }
-        while i < bytes.count {
-            let b = bytes[i]
-            guard b == 0x5C, i + 1 < bytes.count else {
-                view.append(CollectionOfOne(b), from: i, to: i + 1)
-                i += 1
-                continue
-            }
-            let next = bytes[i + 1]
-            switch next {
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(i + 2) else {
-                    view.append(CollectionOfOne(b), from: i, to: i + 1)
-                    i += 1
-                    continue
-                }
-                var length = 6
-                if (0xD800...0xDBFF).contains(scalar), i + 12 <= bytes.count, bytes[i + 6] == 0x5C, bytes[i + 7] == UInt8(ascii: "u"),
-                   let low = hex4(i + 8), (0xDC00...0xDFFF).contains(low) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    length = 12
-                }
-                let character = Unicode.Scalar(scalar).map { String(Character($0)) } ?? "\u{FFFD}"
-                view.append(character.utf8, from: i, to: i + length)
-                i += length
-            case UInt8(ascii: "n"): view.append(CollectionOfOne(0x0A), from: i, to: i + 2); i += 2
-            case UInt8(ascii: "t"): view.append(CollectionOfOne(0x09), from: i, to: i + 2); i += 2
-            case UInt8(ascii: "r"): view.append(CollectionOfOne(0x0D), from: i, to: i + 2); i += 2
-            case UInt8(ascii: "b"): view.append(CollectionOfOne(0x08), from: i, to: i + 2); i += 2
-            case UInt8(ascii: "f"): view.append(CollectionOfOne(0x0C), from: i, to: i + 2); i += 2
-            default:  // \/ \" \\ and anything else: the character itself
-                view.append(CollectionOfOne(next), from: i, to: i + 2)
-                i += 2
-            }
-        }
-        return view
-    }
-
-    /// `%XX` decoded; nil when there is no `%`.
-    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? {
-        guard let base = bytes.baseAddress, memchr(base, 0x25, bytes.count) != nil else { return nil }
-        var view = DecodedView()
-        view.decoded.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 0x25, i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
-                view.append(CollectionOfOne(UInt8(high << 4 | low)), from: i, to: i + 3)
-                i += 3
-            } else {
-                view.append(CollectionOfOne(bytes[i]), from: i, to: i + 1)
-                i += 1
-            }
-        }
-        return view
     }
 }
