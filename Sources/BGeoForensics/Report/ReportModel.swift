@@ -52,13 +52,13 @@ public struct ReportAttempt: Sendable {
     public var status: Int?
     /// success | drop | retry | refresh | halveBatch | countAttempt | pending …
     public var outcome: String
-    public var uuids: [String]
+    public var uuids: UUIDList
     /// Seconds the engine waited before the next attempt (from `http.backoff`), when logged.
     public var backoffDelay: Double?
     /// For a 401/403: whether the token refresh made for it succeeded (nil: none was logged).
     public var refreshSucceeded: Bool?
 
-    public init(time: Double, logId: Int64, count: Int, status: Int?, outcome: String, uuids: [String] = [], backoffDelay: Double? = nil,
+    public init(time: Double, logId: Int64, count: Int, status: Int?, outcome: String, uuids: UUIDList = [], backoffDelay: Double? = nil,
                 refreshSucceeded: Bool? = nil) {
         self.time = time
         self.logId = logId

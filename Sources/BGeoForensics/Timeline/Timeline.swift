@@ -136,7 +136,7 @@ public struct UploadAttempt: Sendable, Equatable {
     /// What the policy says the engine should do with the batch.
     public var outcome: UploadOutcome?
     /// Record uuids in the request (bounded; `uuidCount` is the total).
-    public var uuids: [String]
+    public var uuids: UUIDList
     public var uuidCount: Int
     public var ms: Double?
     /// The `http.backoff` that followed, when one did.
@@ -153,7 +153,7 @@ public struct UploadAttempt: Sendable, Equatable {
     /// Request URL (redacted).
     public var url: String?
 
-    public init(at: Double, logId: Int64, count: Int, uuids: [String], uuidCount: Int) {
+    public init(at: Double, logId: Int64, count: Int, uuids: UUIDList, uuidCount: Int) {
         self.at = at
         self.logId = logId
         self.count = count

@@ -211,7 +211,7 @@ public struct TimelineTimesketchWriter {
         if let response = attempt.response, !response.isEmpty { text += "; response: " + response }
         if let url = attempt.url { text += "; url: " + url }
         return Line(kind: .uploadAttempt, at: attempt.at, message: text, event: event, logRowId: attempt.logId,
-                    level: level, uuids: attempt.uuids, status: attempt.status)
+                    level: level, uuids: Array(attempt.uuids), status: attempt.status)
     }
 
     /// The event a row is the record of, beside the row itself: every `auth.refresh.result` is one

@@ -21,7 +21,7 @@ struct UploadTracker {
     private(set) var current: UploadAttempt?
 
     // Policy state between rows.
-    private var lastResponse: (row: Int64, status: Int, uuids: [String], count: Int, retryAfter: Double?)?
+    private var lastResponse: (row: Int64, status: Int, uuids: UUIDList, count: Int, retryAfter: Double?)?
     private var refreshDue: Int64?
     private var expectReset: Int64?
     private var pendingSplit: (row: Int64, count: Int)?
@@ -105,7 +105,7 @@ struct UploadTracker {
         let uuids = UploadTracker.strings(data?["uuids"])
         let count = UploadTracker.int(data?["count"]) ?? uuids.count
         var attempt = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
-                                    uuids: Array(uuids.prefix(uuidLimit)), uuidCount: uuids.count)
+                                    uuids: UUIDList(uuids.prefix(uuidLimit)), uuidCount: uuids.count)
         attempt.url = data?["url"]?.stringValue.map { scrubber.scrub(url: $0) }
         attempt.afterRefresh = nextIsAfterRefresh
         nextIsAfterRefresh = false

@@ -2,7 +2,7 @@
 /// bytes: two words to hash and compare instead of a string. Two canonical strings are equal
 /// exactly when their keys are; any other text (uppercase, braces, empty, hostile) has no key and
 /// is grouped by its string.
-struct UUIDKey: Equatable {
+struct UUIDKey: Equatable, Sendable {
     let high: UInt64
     let low: UInt64
 
@@ -32,6 +32,25 @@ struct UUIDKey: Equatable {
         guard let a = digits(word(0)), let b = digits(half(9) | half(14) << 32),
               let c = digits(half(19) | half(24) << 32), let d = digits(word(28)) else { return nil }
         return UUIDKey(high: a | b << 4, low: c | d << 4)
+    }
+
+    /// The canonical text the key was parsed from (`parse` packs every digit, so it is invertible).
+    var text: String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            let digits: StaticString = "0123456789abcdef"
+            func put(_ position: Int, _ value: UInt64) { out[position] = digits.utf8Start[Int(value & 0xF)] }
+            for k in 0..<8 {
+                let h = high >> (8 * UInt64(k)), l = low >> (8 * UInt64(k))
+                // Byte k of `high`: digit k, and in its high nibble digit k of the 9-12, 14-17 run;
+                // of `low`: digit k of the 19-22, 24-27 run, and in its high nibble digit 28 + k.
+                put(k, h)
+                put(k < 4 ? 9 + k : 10 + k, h >> 4)
+                put(k < 4 ? 19 + k : 20 + k, l)
+                put(28 + k, l >> 4)
+            }
+            for dash in [8, 13, 18, 23] { out[dash] = UInt8(ascii: "-") }
+            return 36
+        }
     }
 
     /// The values (0–15, one per byte) of eight lowercase hex digits, or nil if any byte is not one.
