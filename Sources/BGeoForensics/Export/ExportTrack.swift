@@ -179,7 +179,7 @@ public struct ExportTrack: Sendable {
             }
         case .replayed(let trace, let config, _, _):
             try StreamedReplay.forEachDecision(trace, config: config) { fix, d in
-                let decision = ReportDecision(d.decision)
+                let decision = d.decision
                 body(TrackPoint(time: fix.time, latitude: d.latitude, longitude: d.longitude, altitude: fix.altitude,
                                 accuracy: fix.accuracy, speed: fix.speed, heading: fix.heading,
                                 uuid: fix.uuid.isEmpty ? nil : redacted(fix.uuid), odometer: d.odometer,

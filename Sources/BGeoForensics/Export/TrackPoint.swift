@@ -18,7 +18,7 @@ public struct TrackPoint: Sendable {
     public var recordedOdometer: Double?
     /// `is_moving` as the fix's row records it (nil: null or absent).
     public var isMoving: Bool?
-    public var decision: ReportDecision
+    public var decision: Decision
     /// Why a fix was rejected (`accuracy`, `time`, `teleport`, or the reason the engine logged).
     public var reason: String?
     /// True when the point is a vertex of the mode's track line: every fix in `raw` mode, the
@@ -27,7 +27,7 @@ public struct TrackPoint: Sendable {
 
     public init(time: Double, latitude: Double, longitude: Double, altitude: Double? = nil, accuracy: Double? = nil,
                 speed: Double? = nil, heading: Double? = nil, uuid: String? = nil, odometer: Double? = nil,
-                recordedOdometer: Double? = nil, isMoving: Bool? = nil, decision: ReportDecision = .accepted,
+                recordedOdometer: Double? = nil, isMoving: Bool? = nil, decision: Decision = .accepted,
                 reason: String? = nil, onTrack: Bool = true) {
         self.time = time
         self.latitude = latitude

@@ -56,7 +56,7 @@ struct ReportReplayPass {
                 queueHeadUUID: String?) throws -> (ReplaySummary, StoredReportTrace) {
         try writer.finish()
         var summary = tally.finish(odometerReplayed: pipeline.odometerTotal)
-        let counts: [ReportDecision: Int] = [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
+        let counts: [Decision: Int] = [.accepted: accepted, .adjusted: adjusted, .rejected: rejected]
         summary.configSource = configuration.sourceDescription
         summary.configNotes = configuration.notes
         summary.traceStats = complete.stats

@@ -109,7 +109,7 @@ extension ReportFix: SpoolRecord {
 
     init(from record: inout TapeRecordReader) {
         let flags = record.uint16()
-        let decision = ReportDecision(tapeCode: record.uint8())
+        let decision = Decision(tapeCode: record.uint8())
         let time = record.double(), latitude = record.double(), longitude = record.double()
         let outputLatitude = record.double(), outputLongitude = record.double()
         let accuracy = record.double(), speed = record.double(), heading = record.double(), altitude = record.double()
@@ -131,7 +131,7 @@ extension ChartSample {
     /// The chart's fields of a record `ReportFix.write` wrote (the rest is not read).
     init(from record: inout TapeRecordReader) {
         let flags = record.uint16()
-        let decision = ReportDecision(tapeCode: record.uint8())
+        let decision = Decision(tapeCode: record.uint8())
         let time = record.double()
         for _ in 0..<4 { _ = record.double() }  // raw and output positions
         let accuracy = record.double(), speed = record.double()
@@ -211,7 +211,7 @@ extension RejectReason {
     }
 }
 
-extension ReportDecision {
+extension Decision {
     var tapeCode: UInt8 {
         switch self {
         case .accepted: return 0

@@ -16,7 +16,7 @@ public protocol ReportFixSource: Sendable {
     /// Visits every fix in time order as the charts read it.
     func forEachChartSample(_ body: (ChartSample) -> Void)
     /// Every decision's count, exact.
-    func counts() -> [ReportDecision: Int]
+    func counts() -> [Decision: Int]
 }
 
 extension ReportFixSource {
@@ -24,7 +24,7 @@ extension ReportFixSource {
         forEachFix { body(ChartSample($0)) }
     }
 
-    public func counts() -> [ReportDecision: Int] {
+    public func counts() -> [Decision: Int] {
         var accepted = 0, adjusted = 0, rejected = 0
         forEachFix { fix in
             switch fix.decision {
@@ -37,7 +37,7 @@ extension ReportFixSource {
     }
 
     /// One decision's count, exact (drawing may simplify, counts never do).
-    public func count(_ decision: ReportDecision) -> Int { counts()[decision] ?? 0 }
+    public func count(_ decision: Decision) -> Int { counts()[decision] ?? 0 }
 
     /// Every fix in an array (tests and small traces only).
     func allFixes() -> [ReportFix] {
@@ -62,7 +62,7 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
     let stored: StoredTrace<ReportFix>
     public let geofences: [ReportGeofence]
     public let queueHeadUUID: String?
-    private let decisionCounts: [ReportDecision: Int]
+    private let decisionCounts: [Decision: Int]
     /// The drawings' first pass, made as the tape was written.
     public let sketch: ReportTraceSketch?
     /// The first error a pass met reading the tape back (passes may run on several threads).
@@ -71,7 +71,7 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
     private let copy: EvidenceCopy
 
     init(dump: Dump, stored: StoredTrace<ReportFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
-         counts: [ReportDecision: Int], sketch: ReportTraceSketch? = nil) {
+         counts: [Decision: Int], sketch: ReportTraceSketch? = nil) {
         copy = dump.privateCopy
         self.sketch = sketch
         self.stored = stored
@@ -82,7 +82,7 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
 
     public var fixCount: Int { stored.count }
 
-    public func counts() -> [ReportDecision: Int] { decisionCounts }
+    public func counts() -> [Decision: Int] { decisionCounts }
 
     public func forEachFix(_ body: (ReportFix) -> Void) {
         do {
@@ -118,17 +118,6 @@ extension ReportFix {
         let source: EvidenceRef = fix.rowId.map { .queue(rowId: $0) } ?? .log(rowId: fix.logId ?? 0)
         self.init(time: fix.time, uuid: fix.uuid.isEmpty ? nil : fix.uuid, latitude: fix.latitude, longitude: fix.longitude,
                   outputLatitude: d.latitude, outputLongitude: d.longitude, accuracy: fix.accuracy, speed: fix.speed,
-                  decision: ReportDecision(d.decision), reason: d.reason?.rawValue, source: source)
-    }
-}
-
-extension ReportDecision {
-    /// The replay's decision as the report and the exports draw it.
-    init(_ decision: Decision) {
-        switch decision {
-        case .accepted: self = .accepted
-        case .adjusted: self = .adjusted
-        case .rejected: self = .rejected
-        }
+                  decision: d.decision, reason: d.reason?.rawValue, source: source)
     }
 }

@@ -1,10 +1,3 @@
-/// What the engine decided about one fix, as the report draws it.
-public enum ReportDecision: String, Sendable, CaseIterable {
-    case accepted
-    case adjusted
-    case rejected
-}
-
 /// Where a row of evidence lives, so the report can link to it (`#queue-12`, `#log-40`).
 public enum EvidenceRef: Sendable, Hashable {
     case queue(rowId: Int64)
@@ -44,14 +37,14 @@ public struct ReportFix: Sendable {
     public var odometer: Double?
     /// `is_moving` as the fix's row records it (nil: null or absent).
     public var isMoving: Bool?
-    public var decision: ReportDecision
+    public var decision: Decision
     /// `accuracy` | `time` | `teleport` for rejections.
     public var reason: String?
     public var source: EvidenceRef
 
     public init(time: Double, uuid: String?, latitude: Double, longitude: Double, outputLatitude: Double? = nil,
                 outputLongitude: Double? = nil, accuracy: Double? = nil, speed: Double? = nil, heading: Double? = nil,
-                altitude: Double? = nil, odometer: Double? = nil, isMoving: Bool? = nil, decision: ReportDecision = .accepted,
+                altitude: Double? = nil, odometer: Double? = nil, isMoving: Bool? = nil, decision: Decision = .accepted,
                 reason: String? = nil, source: EvidenceRef) {
         self.time = time
         self.uuid = uuid
