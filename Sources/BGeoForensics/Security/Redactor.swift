@@ -230,10 +230,9 @@ public struct Redactor: Sendable {
     private func replacingKnownSecrets(in text: String) -> String {
         let search = index.search(over: secretsLongestFirst)
         var text = text
-        return text.withUTF8 { bytes -> String in
-            guard let out = search.fingerprintingHits(in: bytes) else { return String(decoding: bytes, as: UTF8.self) }
-            return String(decoding: out, as: UTF8.self)
-        }
+        // Nearly every text holds no secret: it is handed back as it is, not copied.
+        guard let out = text.withUTF8({ search.fingerprintingHits(in: $0) }) else { return text }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The search over every known secret's forms (sanitize's raw-byte check uses it too).
