@@ -4,7 +4,7 @@ extension TimelineBuilder {
     /// What a second connection reads of the log's later half for the timeline: its `location`
     /// lines folded into a coverage map of their own, its `queue.insert` lines counted, and every
     /// other row kept as a `LogEntry` for the builder to handle, in order, after its own half.
-    struct LaterLogHalf: Sendable {
+    struct TimelineLogPart: Sendable {
         var coverage: CoverageMap
         /// Rows that passed the query (as the builder's `logRows` counts them).
         var rows = 0
@@ -34,11 +34,11 @@ extension TimelineBuilder {
     final class SplitLogRead {
         private let middle: Int64
         private let dump: Dump
-        private let work: ApartRead<LaterLogHalf>
+        private let work: ApartRead<TimelineLogPart>
         private var joined = false
-        private var adopted: LaterLogHalf?
+        private var adopted: TimelineLogPart?
 
-        private init(middle: Int64, dump: Dump, work: ApartRead<LaterLogHalf>) {
+        private init(middle: Int64, dump: Dump, work: ApartRead<TimelineLogPart>) {
             self.middle = middle
             self.dump = dump
             self.work = work
@@ -70,7 +70,7 @@ extension TimelineBuilder {
 
         /// The later half when the pass handed over to it; nil when the pass read every row itself
         /// (after waiting for the second connection, so no thread outlives the read).
-        func finish() -> LaterLogHalf? {
+        func finish() -> TimelineLogPart? {
             if !joined {
                 joined = true
                 work.discard()
@@ -81,8 +81,8 @@ extension TimelineBuilder {
 
         private struct Full: Error {}
 
-        private static func read(_ reader: Dump, rows: Range<Int64>, query: LogQuery, threshold: Double) -> LaterLogHalf {
-            var half = LaterLogHalf(coverage: CoverageMap(threshold: threshold))
+        private static func read(_ reader: Dump, rows: Range<Int64>, query: LogQuery, threshold: Double) -> TimelineLogPart {
+            var half = TimelineLogPart(coverage: CoverageMap(threshold: threshold))
             var folder = LocationLineFolder()
             func note(_ time: Double) {
                 half.rows += 1
@@ -103,7 +103,7 @@ extension TimelineBuilder {
                     half.keptBytes += entry.tsText.utf8.count + entry.src.utf8.count + entry.event.utf8.count
                         + (entry.message?.utf8.count ?? 0) + (entry.dataText?.utf8.count ?? 0)
                     half.entries.append(entry)
-                    if half.entries.count > LaterLogHalf.entryLimit || half.keptBytes > LaterLogHalf.byteLimit { throw Full() }
+                    if half.entries.count > TimelineLogPart.entryLimit || half.keptBytes > TimelineLogPart.byteLimit { throw Full() }
                 }
                 half.complete = !reader.scanInterrupted
             } catch {
