@@ -34,9 +34,6 @@ struct DecodedView: DecodedBytesSink {
         DecodedView.decode(reading, bytes, into: &self)
     }
 
-    static func jsonUnescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? { DecodedView(.jsonUnescaped, bytes) }
-    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> DecodedView? { DecodedView(.percentDecoded, bytes) }
-
     /// Calls `body` with the `reading` of `bytes`, bytes alone (none when it holds no escape).
     /// A decoding is never longer than its input, so one buffer of that size takes it.
     static func withDecodedBytes(_ reading: Reading, _ bytes: UnsafeBufferPointer<UInt8>,
