@@ -76,9 +76,9 @@ public final class RowWriter {
     }
 
     /// Writes one row of a JSON format (`writesJSON`) whose JSON `write` appends as bytes, in
-    /// `JSONWriter()`'s form; `write` returns false, having appended nothing, when the row must
-    /// go through `row(cells:jsonText:)` instead (then this row is not counted).
-    public func jsonRow(_ write: (inout [UInt8]) -> Bool) -> Bool {
+    /// `JSONWriter()`'s form; `write` returns false when the row must go through
+    /// `row(cells:jsonText:)` instead (what it appended is then removed, and the row not counted).
+    private func jsonRow(_ write: (inout [UInt8]) -> Bool) -> Bool {
         precondition(writesJSON, "a table or CSV row is made of cells")
         var written = false
         let separator: StaticString? = format == .json ? (rowCount == 0 ? "\n" : ",\n") : nil
