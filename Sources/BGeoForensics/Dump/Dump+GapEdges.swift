@@ -11,9 +11,7 @@ extension Dump {
         return complete(edge, sql: sql, rowId: rowId) { json in
             var values: [FieldScanner.Field] = []
             guard Dump.motionScanner.scan(json, into: &values) else { return nil }
-            var moving = values[0].bool
-            if moving == nil, let speed = values[1].double, speed >= 0 { moving = speed > 1 }
-            return (moving, values[2].double, values[3].double)
+            return (CoverageMap.Edge.moving(isMoving: values[0].bool, speed: values[1].double), values[2].double, values[3].double)
         }
     }
 

@@ -58,12 +58,8 @@ struct FixLineFields {
     /// The filter's reason (`filter.reject` lines; built now).
     var reason: String? { fields[Slot.reason].string(in: bytes) }
 
-    /// Moving as the SDK decides it: `is_moving`, else a known speed above 1 m/s.
-    var moving: Bool? {
-        if let isMoving { return isMoving }
-        guard let speed = fields[Slot.speed].double, speed >= 0 else { return nil }
-        return speed > 1
-    }
+    /// Moving as the SDK decides it (`CoverageMap.Edge.moving`).
+    var moving: Bool? { CoverageMap.Edge.moving(isMoving: isMoving, speed: speed) }
 
     private func known(_ slot: Int) -> Double? {
         guard let value = fields[slot].double, value >= 0 else { return nil }

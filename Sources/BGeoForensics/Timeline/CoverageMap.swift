@@ -26,6 +26,14 @@ struct CoverageMap: Sendable {
             self.longitude = longitude
         }
 
+        /// Moving as the SDK decides it: `is_moving` as stated, else a known (non-negative) speed
+        /// above 1 m/s; nil when neither is known.
+        static func moving(isMoving: Bool?, speed: Double?) -> Bool? {
+            if let isMoving { return isMoving }
+            guard let speed, speed >= 0 else { return nil }
+            return speed > 1
+        }
+
         /// Details known > a log row to read them from > a queue row: at the same instant the
         /// richer fix stands for the edge.
         var richness: Int { moving != nil || latitude != nil ? 2 : (logRow != nil ? 1 : 0) }

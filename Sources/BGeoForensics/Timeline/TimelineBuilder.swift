@@ -248,8 +248,8 @@ public final class TimelineBuilder {
                     queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
                 }
                 guard facts.count(time: record.time, uuid: { record.uuid }), record.kind != .geofence else { return }
-                let moving = record.isMoving ?? record.speed.map { $0 > 1 }
-                facts.cover(CoverageMap.Edge(time: record.time, moving: moving, latitude: record.latitude, longitude: record.longitude))
+                facts.cover(CoverageMap.Edge(time: record.time, moving: CoverageMap.Edge.moving(isMoving: record.isMoving, speed: record.speed),
+                                             latitude: record.latitude, longitude: record.longitude))
             }
         }
         // Into an empty coverage: the queue's fixes come first (the log's, if read already, are

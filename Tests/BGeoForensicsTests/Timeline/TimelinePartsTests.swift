@@ -135,4 +135,20 @@ import Testing
         var notAnObject = "[1,2]"
         #expect(notAnObject.withUTF8 { FixLineFields($0, reusing: &fields) } == nil)
     }
+
+    /// The one motion rule every coverage edge takes (fix lines, queued records, LongPing's):
+    /// `is_moving` as stated, else a known speed above 1 m/s; a negative speed is unknown.
+    @Test func motionIsOneRule() {
+        #expect(CoverageMap.Edge.moving(isMoving: false, speed: 30) == false)
+        #expect(CoverageMap.Edge.moving(isMoving: true, speed: 0) == true)
+        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: 1.5) == true)
+        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: 1) == false)
+        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: -3) == nil)
+        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: nil) == nil)
+        var fields: [FieldScanner.Field] = []
+        for (data, expected) in [("{\"speed\":-3}", nil), ("{\"speed\":4}", true), ("{\"is_moving\":false,\"speed\":4}", false)] as [(String, Bool?)] {
+            var text = data
+            #expect(text.withUTF8 { FixLineFields($0, reusing: &fields)?.moving } == expected, "\(data)")
+        }
+    }
 }
