@@ -20,11 +20,19 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The core along the data flow: evidence copy, reader, trace, replay, timeline and its
-        // finding rules, the report and the exports, redaction and escaping, the output boundary.
+        // The reader: the evidence copy, the one module that reads the dump's tables (cursors,
+        // column maps, the fix-line parser, salvage, the scan runner), and what reading needs:
+        // JSON, time, checked numbers, redaction and terminal escaping, threads.
+        .target(
+            name: "BGeoReader",
+            dependencies: ["BGeoSQLite", "CCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The core along the data flow after the reader: trace, replay, timeline and its finding
+        // rules, the summary and listings, the report and the exports, the output boundary.
         .target(
             name: "BGeoForensics",
-            dependencies: ["BGeoSQLite", "CLibXML2", "CCrypto"],
+            dependencies: ["BGeoReader", "BGeoSQLite", "CLibXML2"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Sanitize: the shareable copy of a dump, with its own raw-byte output check.

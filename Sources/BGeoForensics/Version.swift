@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The tool's version, shown by `--version` and in every report header.
 public enum ToolInfo {
     public static let name = "bgeo-forensics"

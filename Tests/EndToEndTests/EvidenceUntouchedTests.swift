@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// "No command ever writes to an input dump or its -wal/-shm/-journal": every command that reads a dump is

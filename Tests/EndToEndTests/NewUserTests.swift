@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// What a new user trips over (issue 15), run as a user would on the committed samples: every

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// "Bounded exchanges" and "headers validated before anything is sent", the same on https as

@@ -1,4 +1,5 @@
 import Foundation
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The programmable Python ingest server (Fixtures/ingest_server.py) on a free 127.0.0.1 port.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// What makes `resync` safe to point at a customer's dump: it never guesses where to send, says

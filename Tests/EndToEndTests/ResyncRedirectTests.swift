@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// "No redirect is ever followed": a 302/307/308 from the ingest server (or the refresh

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// "TLS certificate checks stay on": against an HTTPS server on 127.0.0.1 whose certificate is

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// One redactor at every sink (issue 23): the same secret set and the same rules for every

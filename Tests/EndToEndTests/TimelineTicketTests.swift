@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 26, item 5: `timeline --ticket` is a Markdown summary of at most 30 lines with the dump's

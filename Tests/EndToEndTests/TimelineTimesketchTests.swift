@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// `timeline --format timesketch` run as a user would, judged by others: every line of every sample

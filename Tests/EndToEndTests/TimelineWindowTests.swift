@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 25, item 2: a `--since` / `--until` window that holds no row says so (stderr, text and

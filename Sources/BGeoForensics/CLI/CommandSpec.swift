@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// One option a command accepts.
 public struct OptionSpec: Sendable {
     /// Long name with dashes, e.g. `--since`.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A `--config FILE.json` the operator names (replay, resync): read, parsed and checked in one

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A file or folder the user named that cannot be used, in one sentence (exit 2) instead of a

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The tool's manual page in roff (the man(7) macros), rendered from the same command specs as
 /// `--help`, so the installed page cannot say anything the binary does not accept.
 public struct ManPage: Sendable {

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A bash, zsh or fish completion script, generated from the same command specs as `--help`, so

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A file (or standard output, "-") written through a 256 KiB buffer. The first failed write

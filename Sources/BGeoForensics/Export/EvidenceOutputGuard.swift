@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// `fleet`'s check of its output files against its inputs, in `EvidenceSet` terms (kept until

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `export`: reads a dump's track once (`ExportTrack`) and writes it as GeoJSON, KML or GPX.
 public enum ExportFile {
     public struct Result: Sendable {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The file formats `export` writes.
 public enum ExportFormat: String, Sendable, CaseIterable {
     case geojson, kml, gpx

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What `export` writes: the format, which track, how it splits, and whether every fix becomes
 /// a feature of its own.
 public struct ExportOptions: Sendable {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The trace of a dump as the exports (GPX, GeoJSON, KML) read it: every fix in time order as a
 /// `TrackPoint`, in the chosen mode, and the geofence events. This is the one place exports touch
 /// the trace types: `recorded` and `raw` come from the dump alone (`RecordedTraceReader.stored`),

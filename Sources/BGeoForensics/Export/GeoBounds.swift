@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A latitude/longitude box grown point by point (GPX metadata bounds, GeoJSON bbox).
 public struct GeoBounds: Sendable, Equatable {
     public var minLatitude, minLongitude, maxLatitude, maxLongitude: Double

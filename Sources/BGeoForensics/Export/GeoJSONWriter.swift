@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Streams a track as an RFC 7946 GeoJSON FeatureCollection: the track as one LineString feature
 /// (MultiLineString when gaps split it), one-point segments as Point features, with `--points`
 /// one Point feature per fix carrying its properties, and geofence events as Points. Positions

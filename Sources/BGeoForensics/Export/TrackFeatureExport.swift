@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Counts of what an export wrote.
 public struct ExportSummary: Sendable, Equatable {
     /// Track segments (split at gaps), isolated fixes included.

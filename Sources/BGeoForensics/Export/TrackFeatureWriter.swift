@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A format that writes a track as features (GeoJSON, KML), called by `TrackFeatureExport` in
 /// this order: `begin`; the track section (`beginLine`, its `vertex`es, `endLine`, for each
 /// segment of two or more points, then `isolatedFix` for each one-point segment); the fixes

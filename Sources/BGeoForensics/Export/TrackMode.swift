@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Which positions an exported track carries (`gpx`, `export`).
 public enum TrackMode: String, Sendable, CaseIterable {
     /// Fixes the engine accepted, at the positions it recorded (smoothed/adjusted).

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What a writer must know before it streams a track: its segments (split at gaps, with their
 /// first and last times and point counts) and its bounds. One pass over the track; only one
 /// small value per segment is kept, never the points.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// One fix of an exported track, as every export format sees it: where and when, what the device
 /// measured, and what was decided about it (the engine's decision in `recorded` / `raw` mode, the
 /// replay's in `replayed` mode).

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Splits a track into segments at gaps: a new segment starts wherever consecutive track points
 /// are `gapSeconds` or more apart (the timeline's tracking-gap rule: a silence of at least the
 /// threshold). Every export format splits the same way.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 extension DumpSummary {
     /// The human-readable summary `inspect` prints.
     public var text: String {

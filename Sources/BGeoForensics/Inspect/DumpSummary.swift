@@ -1,6 +1,7 @@
 /// The first thing a support engineer reads about a dump: what it is, what is queued, what the
 /// log holds, the engine state (secrets redacted) and every warning. Built in one pass over
 /// each table.
+import BGeoReader
 import Foundation
 
 public struct DumpSummary: Sendable {

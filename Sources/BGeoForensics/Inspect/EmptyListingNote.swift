@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Why a `logs` / `locations` listing came out empty, in one sentence for stderr: the output
 /// itself stays a valid (empty) table, CSV or JSON, but the user is told that the filters matched
 /// nothing and what the dump does hold, so an empty result is never mistaken for "no problem".

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How a queue record is shown in listings (`locations`): table/CSV columns and the JSON form.
 public enum LocationListing {
     public static let columns = ["id", "uuid", "timestamp", "kind", "latitude", "longitude", "accuracy", "speed",

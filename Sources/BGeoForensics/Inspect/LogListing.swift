@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How a log row is shown in listings (`logs`).
 public enum LogListing {
     public static let columns = ["id", "ts", "level", "src", "event", "message", "data", "uploaded"]

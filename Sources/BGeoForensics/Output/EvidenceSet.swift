@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The files a command reads as evidence — each input dump and its `-wal`, `-shm` and

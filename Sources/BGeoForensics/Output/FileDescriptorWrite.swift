@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Writing bytes to a file descriptor whole, retrying short writes and interruptions.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Output formats for row listings.
 public enum RowFormat: String, Sendable, CaseIterable {
     case table, csv, ndjson, json

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Customer text made representable in XML 1.0, for every XML output (GPX, KML). XML 1.0 cannot
 /// hold most C0 controls nor U+FFFE/U+FFFF, not even as character references (`&#x1B;` is a
 /// well-formedness error), so a geofence named with an ESC made the GPX unreadable (`xmllint`:

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How long an engine waits after consecutive failures, as data.
 public struct BackoffSchedule: Sendable, Equatable {
     /// Delay after the first failure, seconds.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// How an engine refreshes an expired access token, as data (HTTP upload guide, "Authorization

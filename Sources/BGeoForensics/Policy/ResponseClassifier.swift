@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What an upload engine does with a batch after a response.
 public enum UploadOutcome: String, Sendable, Equatable, CaseIterable {
     /// 2xx: the records are deleted from the queue and the failure counter resets.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Everything an engine's documented upload policy says, as one value: how responses are
 /// classified, how long to back off, how poison batches are isolated, how refresh works.
 public struct UploadPolicy: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Stage 2: the accuracy gate. Runs under every policy, PassThrough included.
 public enum AccuracyGate {
     /// True when the fix may go on: its accuracy is known (present, ≥ 0, not NaN) and not greater

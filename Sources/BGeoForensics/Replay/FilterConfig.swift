@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What the teleport check does with a fix that moved faster than `locationFilterMaxSpeed`.
 public enum FilterPolicy: String, Sendable, CaseIterable {
     /// Drop the fix (engine default).

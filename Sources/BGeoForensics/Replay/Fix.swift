@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Where a replayed fix came from, which is also what the engine decided about it.
 public enum FixSource: String, Sendable, CaseIterable {
     /// A queue record of kind `location` (the engine accepted it; position as persisted, i.e. smoothed).

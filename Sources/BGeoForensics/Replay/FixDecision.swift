@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What the pipeline did with a fix.
 public enum Decision: String, Sendable, CaseIterable {
     case accepted, adjusted, rejected

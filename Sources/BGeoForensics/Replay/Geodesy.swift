@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Spherical geometry as the engine does it: haversine distance on a sphere of radius

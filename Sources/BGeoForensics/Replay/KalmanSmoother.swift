@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Stage 4: the scalar, accuracy-weighted Kalman filter shared by latitude and longitude
 /// (skipped under PassThrough). Arithmetic exactly as replay-semantics.md gives it.
 public struct KalmanSmoother: Sendable {

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Stage 5: decides whether an accepted fix advances the odometer, and by how much.

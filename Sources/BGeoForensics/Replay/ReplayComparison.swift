@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The recorded config and a what-if config replayed over the same stored trace, side by side:

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The config a replay runs under: the SDK config (recorded, possibly overridden), the filter keys

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Runs a trace through the pipeline and gathers the result.
 public enum ReplayEngine {
     /// Replays `fixes` (in the order given: time order for a trace) under `config`.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The whole filter pipeline for one run: accuracy gate → teleport check → Kalman → odometer
 /// gate, per replay-semantics.md. Feed fixes in trace order; each call is allocation-free.
 public struct ReplayPipeline: Sendable {

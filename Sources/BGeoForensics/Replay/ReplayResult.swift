@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A replay held in memory: every fix with its decision, and the summary the same tally gives a
 /// streamed replay (`StreamedReplay`). Unit tests, `fleet` and the oracle the streamed replay is
 /// compared with use it; the commands stream a stored trace instead. The summary's members read

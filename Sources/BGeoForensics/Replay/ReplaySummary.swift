@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// One fix that added distance to the replayed odometer (or whose step implied an impossible speed).
 public struct Contributor: Sendable, Equatable {
     public var index: Int

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Replay over a stored trace (`TraceBuilder.storedTrace`) in constant memory: a pass tallies
 /// the summaries (`ReplayTally`, as in memory), and the decisions are produced again, fix by fix,
 /// by another pass whenever an output lists them — the pipeline is deterministic, so every pass

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Stage 3: the teleport check against the previous accepted fix (skipped under PassThrough).

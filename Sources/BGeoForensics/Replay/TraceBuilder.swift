@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The complete trace of a dump: every fix the engine saw, in time order, ready for replay.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Fixed-point decimal text without exponents, fast enough for a million points.
 /// `"\(0.00001)"` prints `1e-05`, which xsd:decimal (GPX lat/lon) and SVG path data parsers
 /// handled differently; this never does. Trailing zeros are trimmed (`52.2297`, `8`, `-0.5`).

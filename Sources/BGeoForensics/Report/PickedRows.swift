@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The rows a report table shows, read from the dump and each turned into what the table shows
 /// of it: its first and last rows picked while the dump is read, then completed with the rows the
 /// findings and the replay cite.

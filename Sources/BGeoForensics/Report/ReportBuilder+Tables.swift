@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The report's queue and log tables: which rows they show and how.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Gathers a `ReportDocument` from a dump: summary, trace, upload attempts, gaps, findings, the

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Everything one report shows, gathered from a dump; `HTMLReportRenderer` turns it into a page.
 public struct ReportDocument: Sendable {
     public var dumpName: String

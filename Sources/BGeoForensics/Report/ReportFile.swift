@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Writing a report to disk, and the helpers `report --all` uses.

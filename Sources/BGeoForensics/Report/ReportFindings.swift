@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The report's findings: the timeline's diagnosis (most severe first, each with its evidence
 /// rows) plus one for rows the reader could not decode.
 public enum ReportFindings {

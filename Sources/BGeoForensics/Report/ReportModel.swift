@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How serious a finding is. Order: error first.
 public enum ReportSeverity: String, Sendable, Comparable, CaseIterable {
     case error

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How `report` builds a page.
 public struct ReportOptions: Sendable {
     /// The generation time printed in the header (fixed for reproducible example reports).

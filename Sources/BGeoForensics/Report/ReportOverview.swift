@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The dump-level facts a report header shows — what `DumpSummary` holds — gathered from the
 /// passes the report makes anyway (the complete trace, the timeline) plus a few indexed queries,
 /// instead of another full decode of both tables: on a million-row dump that pass alone costs

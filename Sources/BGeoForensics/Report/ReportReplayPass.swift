@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The report's one replay pass: each fix of the complete trace, in trace order, goes through the

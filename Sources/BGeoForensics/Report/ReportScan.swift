@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The report's reads, done together with the log read only once: the timeline scans the log

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Backward steps of the device's clock, seen in the log: rows are written in id order, so a row
 /// whose time is well before the newest time seen, and a following row that stays there, mean
 /// the clock was set back (a late row alone — written late, then the log goes on — is not a step).

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A context event remembered for gap explanations (runs collapsed to their edges).

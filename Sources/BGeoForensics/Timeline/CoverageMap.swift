@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The stretches of time covered by fixes, built one fix at a time in any order. Fixes closer
@@ -26,12 +27,14 @@ struct CoverageMap: Sendable {
             self.longitude = longitude
         }
 
-        /// Moving as the SDK decides it: `is_moving` as stated, else a known (non-negative) speed
-        /// above 1 m/s; nil when neither is known.
-        static func moving(isMoving: Bool?, speed: Double?) -> Bool? {
-            if let isMoving { return isMoving }
-            guard let speed, speed >= 0 else { return nil }
-            return speed > 1
+        /// The edge with what its row records filled in where it is missing (`found` nil: as is).
+        func completed(with found: FixMotion?) -> Edge {
+            guard let found else { return self }
+            var completed = self
+            if completed.moving == nil { completed.moving = found.moving }
+            if completed.latitude == nil { completed.latitude = found.latitude }
+            if completed.longitude == nil { completed.longitude = found.longitude }
+            return completed
         }
 
         /// Details known > a log row to read them from > a queue row: at the same instant the

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Durations in the words support staff use: `5 s`, `4 min`, `2 h 10 min`, `3 d 4 h`.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Keeps the timeline's event list bounded: a run of the same event collapses into one entry
 /// (count, first and last rows), and past `limit` entries only the kinds that matter for a
 /// diagnosis are still listed; the rest are counted.

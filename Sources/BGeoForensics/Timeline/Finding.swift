@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How bad a finding is. Ordered: `.info < .warning < .error`.
 public enum Severity: Int, Sendable, Comparable, CaseIterable {
     /// Worth knowing, expected behaviour (a stationary gap, a threshold deferral).

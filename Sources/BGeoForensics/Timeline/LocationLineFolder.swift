@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Folds `location` log lines into a `CoverageMap` from their `data` bytes: the fix's own time
 /// (`FixLineFields.quickTime`, or the full scan when the line is unusual), with motion and position
 /// only when the scanner had to read them anyway. One per reading thread (it keeps scan buffers).

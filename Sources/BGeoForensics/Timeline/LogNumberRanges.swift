@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// What the numbers of log rows can plausibly hold.

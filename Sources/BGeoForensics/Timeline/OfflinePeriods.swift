@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The stretches the device said it was offline (`connectivity` rows, `connected: false` until the
 /// next `connected: true`), so a finding can name the offline period that explains it (records
 /// aged out by maxDays while nothing could upload). Only periods of at least `minimum` are kept,

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A documented upload rule the timeline checks the engine's own log against. Each broken
 /// rule becomes a `policy.violation` finding naming it.
 public enum PolicyRule: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The queue's per-record attempt counters at the moment of the dump (LongPing counts each
 /// "other 4xx" answer and deletes a record at its third): how many records stand at each count,
 /// and which ones stand highest.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What the timeline takes from each queued record — its time (the `timestamp` column) and uuid —
 /// gathered row by row by whoever reads the queue: the timeline's own scan, or the report's
 /// queue read on its second connection, which then spares the timeline a scan of its own.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The timeline's redaction of free text it shows (request URLs, response bodies), cached: URLs

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The timeline as deterministic JSON (`timeline --json`): same dump, same bytes.
 extension Timeline {
     public func json(findingsOnly: Bool = false) -> JSONValue {

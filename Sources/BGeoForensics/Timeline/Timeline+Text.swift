@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The human view of a timeline (`timeline DUMP`): findings first, then the history with
 /// repeated attempts collapsed ("401 → refresh failed (400) ×37, backoff 5 s → 300 s"), then
 /// the gaps. ANSI colour only when `colour` is true (a terminal).

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A dump's history, reconstructed from its log (oldest first) and queue, and diagnosed:
 /// what the engine did (events), every upload attempt and how it ended, where tracking went
 /// silent, and what a support engineer should conclude (findings). Text is already redacted

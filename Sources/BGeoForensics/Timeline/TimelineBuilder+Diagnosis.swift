@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 extension TimelineBuilder {
@@ -16,7 +17,9 @@ extension TimelineBuilder {
             var after = raw.after
             func complete(_ edge: CoverageMap.Edge) -> CoverageMap.Edge {
                 guard edge.moving == nil || edge.latitude == nil else { return edge }
-                return edge.logRow != nil ? dump.completeLogEdge(edge) : (edge.queueRow != nil ? dump.completeQueueEdge(edge) : edge)
+                // A log row stands for the edge when it has one (its line is the richer record).
+                if let logRow = edge.logRow { return edge.completed(with: dump.motion(ofLogRow: logRow)) }
+                return edge.completed(with: edge.queueRow.flatMap { dump.motion(ofQueueRow: $0) })
             }
             before = complete(before)
             after = complete(after)

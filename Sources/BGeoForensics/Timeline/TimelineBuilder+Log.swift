@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The log pass: each row read once, oldest first, into the collectors the diagnosis reads.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Builds a `Timeline` from a dump in one streaming pass over the queue and one over the log
@@ -248,7 +249,7 @@ public final class TimelineBuilder {
                     queueAttempts.add(attempts: attempts, uuid: record.uuid, overLimit: rules.attemptsAreOverLimit(attempts))
                 }
                 guard facts.count(time: record.time, uuid: { record.uuid }), record.kind != .geofence else { return }
-                facts.cover(CoverageMap.Edge(time: record.time, moving: CoverageMap.Edge.moving(isMoving: record.isMoving, speed: record.speed),
+                facts.cover(CoverageMap.Edge(time: record.time, moving: FixMotion.moving(isMoving: record.isMoving, speed: record.speed),
                                              latitude: record.latitude, longitude: record.longitude))
             }
         }

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How a timeline is built: which policy to check against, the gap threshold, the window, and
 /// the bounds that keep a giant dump's timeline small.
 public struct TimelineOptions: Sendable {

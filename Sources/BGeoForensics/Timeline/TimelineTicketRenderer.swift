@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `timeline --ticket`: a Markdown summary a support engineer pastes into a ticket, at most
 /// `lineLimit` lines — the dump (name, SHA-256, format, span), each finding in one sentence with
 /// who, what to do and its first evidence rows, the tool's version and the command that

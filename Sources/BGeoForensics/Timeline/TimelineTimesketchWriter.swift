@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `timeline --format timesketch`: the timeline as JSON Lines that Timesketch imports as they are
 /// (its JSONL import wants `message`, `datetime` with an offset and `timestamp_desc` on every line).
 ///

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Record uuids as an upload attempt cites them, kept small: the timeline holds up to
 /// `attemptLimit` attempts with up to `uuidLimit` uuids each (400,000 on a dump of many short
 /// sessions), and a uuid as a `String` costs its 36 bytes on the heap plus a header and the

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Follows the upload conversation in the log, oldest first (`http.request` → `http.response` →

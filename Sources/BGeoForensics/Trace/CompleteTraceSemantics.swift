@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Replay's trace (replay-semantics.md, "Which fixes"), rule for rule as `TraceMerger` applies
 /// them in memory: a uuid's queue rows and `location` lines are one fix — its first queue row
 /// (other rows with that uuid are dropped), else its first line — with the lines folded in log

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The tape form of the trace's values: every field, so a value read back equals the one written
 /// (optionals keep their nil, strings their bytes).
 extension Fix: SpoolRecord {

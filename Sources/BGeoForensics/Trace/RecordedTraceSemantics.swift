@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The trace as the engine recorded it, rule for rule as `RecordedTraceReader.read` applies them
 /// in memory: every queued location record is a fix; a `location` line whose uuid is queued only
 /// teaches the first such queue row its raw position (the last line's) and the fields it lacks;

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The recorded trace, stored: every fix as the engine recorded it, in time order, the geofence

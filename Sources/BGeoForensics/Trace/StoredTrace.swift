@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A built trace kept on disk in the private working folder, in trace order: what every command

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Builds a trace from its two sorted streams of parsed copies (the queue's, the log's) in

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The order of the complete trace (replay-semantics.md: "in timestamp order, ties by row id"):
 /// by time; fixes with the very same time in `Fix.tieOrder`. `tieOrder` compares queue rows with
 /// queue rows and log rows with log rows, so among three or more tied fixes of mixed origin it

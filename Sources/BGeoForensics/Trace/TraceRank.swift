@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Where a fix stands in the order the in-memory trace builders append fixes: the queue's fixes
 /// by row (segment 0), then the fixes the log adds, by log row (1), then — complete trace only —
 /// filter.adjust lines that matched no accepted fix (2). The recorded trace breaks time ties by

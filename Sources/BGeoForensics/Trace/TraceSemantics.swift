@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What a trace builder decides, given the parsed copies: which copies are one fix (grouped by
 /// uuid), what that fix is, and what happens at one time (adjusted fixes, ties). The streamed
 /// assembler (`TraceAssembler`) brings it the copies of each uuid together and the fixes of each

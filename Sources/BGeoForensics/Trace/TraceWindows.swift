@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The bounds of the streamed trace's windows: what is held in memory at once, whatever the
 /// dump's size. Larger windows absorb more disorder without touching disk; none changes the
 /// result, only where the work happens (the tests shrink them to force every path).

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A fixed-size Bloom filter over uuids: "certainly not seen" or "perhaps seen". The streamed

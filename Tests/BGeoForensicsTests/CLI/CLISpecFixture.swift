@@ -1,3 +1,4 @@
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Command specs with every shape the generators meet (aliases, values that are files, folders or

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// A path's bytes survive the trip through `String` whatever they are, and every output shows a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The shared track iteration and the GeoJSON / KML writers, on the report's demo dump (a drive

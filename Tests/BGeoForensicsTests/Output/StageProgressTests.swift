@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 @Suite struct StageProgressTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The escaping pieces every output goes through (TextOutput, RowWriter, warnings, XML writers).

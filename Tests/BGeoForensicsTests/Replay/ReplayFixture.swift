@@ -1,4 +1,5 @@
 import Foundation
+@testable import BGeoReader
 @testable import BGeoForensics
 @testable import BGeoSimulation
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The stages combined: policies, bypasses, and the engine's totals, on in-memory fixes.

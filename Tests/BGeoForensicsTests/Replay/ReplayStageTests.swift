@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Each pipeline stage alone, against numbers computed by hand (or independently in Python with

@@ -1,4 +1,5 @@
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 @testable import BGeoSimulation
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// `gpx --track replayed` replays the trace once: the document goes to a scratch file without its

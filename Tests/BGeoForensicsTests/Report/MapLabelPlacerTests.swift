@@ -1,4 +1,5 @@
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 26, item 6: the "queue head" label was drawn over the "depot" geofence label when both

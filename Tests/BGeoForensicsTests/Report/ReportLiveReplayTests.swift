@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The report's replay follows the trace while the dump is read; when that trace is not the final

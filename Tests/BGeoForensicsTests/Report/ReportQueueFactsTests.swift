@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The report's queue read gathers the timeline's facts of the queue (`QueueTimelineFacts`), so

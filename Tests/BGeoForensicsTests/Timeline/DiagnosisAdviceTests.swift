@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 25, items 5 and 6: no summary contradicts another finding on the same dump, and advice

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 25, item 4: when the log was pruned (logMaxDays, the 25,000-row cap) it can start long

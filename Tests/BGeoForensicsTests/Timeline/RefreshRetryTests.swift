@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 25, item 3: the SDK's refresh flow is "rotate tokens, retry the original request"; a

@@ -1,4 +1,5 @@
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 @Suite struct TimelinePartsTests {
@@ -139,12 +140,12 @@ import Testing
     /// The one motion rule every coverage edge takes (fix lines, queued records, LongPing's):
     /// `is_moving` as stated, else a known speed above 1 m/s; a negative speed is unknown.
     @Test func motionIsOneRule() {
-        #expect(CoverageMap.Edge.moving(isMoving: false, speed: 30) == false)
-        #expect(CoverageMap.Edge.moving(isMoving: true, speed: 0) == true)
-        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: 1.5) == true)
-        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: 1) == false)
-        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: -3) == nil)
-        #expect(CoverageMap.Edge.moving(isMoving: nil, speed: nil) == nil)
+        #expect(FixMotion.moving(isMoving: false, speed: 30) == false)
+        #expect(FixMotion.moving(isMoving: true, speed: 0) == true)
+        #expect(FixMotion.moving(isMoving: nil, speed: 1.5) == true)
+        #expect(FixMotion.moving(isMoving: nil, speed: 1) == false)
+        #expect(FixMotion.moving(isMoving: nil, speed: -3) == nil)
+        #expect(FixMotion.moving(isMoving: nil, speed: nil) == nil)
         var fields: [FieldScanner.Field] = []
         for (data, expected) in [("{\"speed\":-3}", nil), ("{\"speed\":4}", true), ("{\"is_moving\":false,\"speed\":4}", false)] as [(String, Bool?)] {
             var text = data

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The streamed trace's fast structures against the plain ones they stand for: uuid keys against

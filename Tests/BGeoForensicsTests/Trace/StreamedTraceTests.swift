@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// The streamed trace (bounded windows, spills on disk) equals the in-memory one — fixes, order,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 3, from the reproduced case: `bgeo.db` as a named pipe blocked every command

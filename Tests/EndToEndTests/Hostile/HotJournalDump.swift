@@ -1,4 +1,5 @@
 import Foundation
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Dumps pulled with a rollback journal beside them, built for real by SQLite, and the judges the

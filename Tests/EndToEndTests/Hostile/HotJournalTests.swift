@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Trust, round 3, part 4, from the reproduced case: a dump pulled with a hot `-journal` beside it

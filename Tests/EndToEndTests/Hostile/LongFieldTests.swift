@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 2, from the reproduced case: a record uuid of 70,000 characters made text

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 1, from the exact reproduced cases: numbers that do not fit never trap (the old

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 5 and issue 10 item 6: no private copy of a dump (it holds the customer's

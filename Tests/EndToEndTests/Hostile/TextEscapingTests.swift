@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 4, from the reproduced cases: raw ESC, BEL and U+202E from a dump reached the

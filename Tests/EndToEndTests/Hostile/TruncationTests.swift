@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 
 /// Issue 11 item 7, from the reproduced case: a truncated main file was refused whole (exit 2)

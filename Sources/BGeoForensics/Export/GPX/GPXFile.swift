@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// `gpx`: reads the track from a dump (recorded, replayed or raw) and writes it.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Errors writing GPX.

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// The plain-text fast path: what needs no escaping, and coordinates written as the XML writer would.

@@ -1,3 +1,4 @@
+import BGeoReader
 import CLibXML2
 import Foundation
 

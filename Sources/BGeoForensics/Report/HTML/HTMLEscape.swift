@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The one HTML escaping function every customer string in a report goes through.
 public enum HTMLEscape {
     /// Escapes text for element content *and* quoted attribute values: `& < > " '` become

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Turns a `ReportDocument` into one self-contained HTML page: no external resource of any

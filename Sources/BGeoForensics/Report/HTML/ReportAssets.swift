@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The report's only stylesheet and script, inlined. The page's Content-Security-Policy allows
 /// exactly these two blocks (by SHA-256 hash) and nothing else: no network, no other script.
 enum ReportAssets {

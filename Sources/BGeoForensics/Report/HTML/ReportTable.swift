@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A table of the report: column headings, the rows embedded in the page (as JSON for the
 /// inline table script), the exact total, and a note when rows were left out.
 public struct ReportTable: Sendable {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The speed and accuracy charts' data, reduced from every fix in one pass: each series per
 /// pixel column of the charts' time axis, the largest values, and the accuracies counted for their
 /// 99th percentile (`RankSelection`). Nothing per fix is kept.

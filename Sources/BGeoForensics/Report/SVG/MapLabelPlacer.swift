@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Places the map's text labels so that none is drawn over another (issue 26: the "queue head"
 /// label covered a geofence's "depot" label when both were at the same place) and none leaves
 /// the map. Each label tries a few spots around its marker, in order, and takes the first whose

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// An equirectangular projection scaled by cos(mid-latitude) and fitted to a viewport: metres

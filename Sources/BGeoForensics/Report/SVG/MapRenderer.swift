@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Draws the complete trace as inline SVG (no xmlns: inline SVG in HTML does not need one, and
 /// the report must not reference any URL). Styling comes from classes in the report stylesheet.
 /// The accepted track is simplified for drawing (see `PolylineSimplifier.reportTolerance`);

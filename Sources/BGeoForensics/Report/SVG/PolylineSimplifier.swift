@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Reduces a pixel-space polyline for drawing. First a radial pass drops points closer than the
 /// tolerance to the last kept one (linear, bounds the worst case of the next step), then
 /// Douglas–Peucker (iterative, no recursion depth limit) removes points whose perpendicular

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// The value of a given rank among many (the accuracy chart's 99th percentile), exact, in
 /// bounded memory: a histogram of the values' top 16 key bits is taken as they go by, then each
 /// further pass over the values narrows to the bucket holding the rank, 16 bits at a time, until

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Small helpers shared by the map and the charts: coordinates with one decimal, time labels.
 enum SVGFormat {
     /// Pixel coordinate with one decimal (a tenth of a pixel is finer than any screen).

@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A time-series chart frame drawn as inline SVG: UTC time on x, one value axis on y, from plain

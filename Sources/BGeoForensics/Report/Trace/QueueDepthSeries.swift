@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Queue depth over time, from what the log says: `queue.insert` counts (the depth after the
 /// insert) and `sync.deferred` pending counts set it; `queue.prune` counts (records evicted, not
 /// the depth left) and successful uploads and poison drops (from the timeline's attempts) take

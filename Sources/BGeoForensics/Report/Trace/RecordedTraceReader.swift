@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Reads the trace exactly as the engine recorded it, from the dump alone: queued location

@@ -1,3 +1,5 @@
+import BGeoReader
+
 extension ReportTrace {
     /// The trace as a replay decided it: every fix of the complete trace with the replay's
     /// decision, reason and output position; evidence points at the queue row, else the log row.

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Where a row of evidence lives, so the report can link to it (`#queue-12`, `#log-40`).
 public enum EvidenceRef: Sendable, Hashable {
     case queue(rowId: Int64)

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What the drawings' first pass over every fix gathers, gathered instead while the replay writes
 /// the report's trace: the map's box of the fixes and the charts' series. The drawings then walk
 /// the stored trace once less; what they draw is the same, the same code having seen the same fixes.

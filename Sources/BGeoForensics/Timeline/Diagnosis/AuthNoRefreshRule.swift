@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `auth.no_refresh`: 401/403 answers the engine cannot cure: no (complete) authorization to refresh with.
 struct AuthNoRefreshRule: FindingRule {
     let code = "auth.no_refresh"

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `auth.refresh_failing`: The token refresh failed: still failing (the queue cannot drain) or recovered.
 struct AuthRefreshFailingRule: FindingRule {
     let code = "auth.refresh_failing"

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `clock.stepped`: the device's clock was set back while the log was written, so log times
 /// repeat and gaps or onsets near the step are measured on a clock that jumped.
 struct ClockSteppedRule: FindingRule {

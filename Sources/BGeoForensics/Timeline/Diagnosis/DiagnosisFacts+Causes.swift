@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// Why things failed, who is to blame and what to do: shared by the rules whose findings name a
 /// cause (`queue.stranded`, `queue.pruned`, `auth.refresh_failing`).
 extension DiagnosisFacts {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// What the diagnosis knows once the dump is read: the queue at the moment of the dump, the log's
 /// span, the upload history (`UploadTracker`), the engine events the rules count, the config and
 /// state, and every tracking gap. A plain value, built once (`TimelineBuilder.diagnosisFacts`),

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// One finding code's rule: reads the facts the timeline gathered (`DiagnosisFacts`) and says
 /// what, if anything, a support engineer must be told. Rules are pure: no I/O, no shared state,
 /// so each is tested on its own. Adding a rule touches its file, its test and `FindingRules.all`.

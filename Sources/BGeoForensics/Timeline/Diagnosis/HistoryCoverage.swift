@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How much of the history the findings speak of the log still holds. A log pruned by
 /// `logMaxDays` or the 25,000-row cap, or read through a `--since` window, can start long after
 /// the trouble began: an onset read off its first surviving row would be hours late and its

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `log.upload_failing`: uploads of the log lane (`logUrl`, `log.upload` rows) failed with a status
 /// the engine retries. The log lane is separate from the location uploads (its own rows, no
 /// `http.request`), so its throttling says nothing about the queue; it only delays the vendor's

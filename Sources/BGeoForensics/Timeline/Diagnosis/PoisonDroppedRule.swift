@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `poison.dropped`: Records dropped from the queue, as poison or after a status the policy retries.
 struct PoisonDroppedRule: FindingRule {
     let code = "poison.dropped"

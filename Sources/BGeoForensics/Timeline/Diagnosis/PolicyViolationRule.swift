@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `policy.violation`: A documented upload rule (`PolicyRule`) the engine broke, one finding per rule.
 struct PolicyViolationRule: FindingRule {
     let code = "policy.violation"

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `queue.attempts`: LongPing records one or two 4xx answers away from deletion.
 struct QueueAttemptsRule: FindingRule {
     let code = "queue.attempts"

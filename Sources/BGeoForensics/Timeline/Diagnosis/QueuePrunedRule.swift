@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `queue.pruned`: Records evicted by maxRecords / maxDays: data loss, and why the queue reached the limit.
 struct QueuePrunedRule: FindingRule {
     let code = "queue.pruned"

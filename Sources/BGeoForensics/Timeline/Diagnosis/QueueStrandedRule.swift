@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `queue.stranded`: Uploads keep failing and records wait in the queue; or, when the log holds no upload rows, the engine's own failure counter says so.
 struct QueueStrandedRule: FindingRule {
     let code = "queue.stranded"

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `sync.deferred`: Uploads held back by the app's config (cellular, threshold, no url).
 struct SyncDeferredRule: FindingRule {
     let code = "sync.deferred"

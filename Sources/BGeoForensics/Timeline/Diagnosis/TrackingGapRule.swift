@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// `tracking.gap`: Gaps in the trace: while moving one by one, stationary ones summed up.
 struct TrackingGapRule: FindingRule {
     let code = "tracking.gap"

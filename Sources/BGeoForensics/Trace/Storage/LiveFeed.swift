@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A spool's sorted run while it is still being written, for an assembler that follows it on

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// How a `MinHeap` orders its elements (a type, not a closure, so the comparison is inlined in the
 /// hot loops that sort a million records).
 protocol HeapOrder {

@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A min-priority queue for values that mostly arrive in order (a dump's rows are nearly in time
 /// order): a value whose key sorts at or after the last in-order arrival is appended to a sorted
 /// run (a ring buffer: O(1), no comparison chain); only the others go to a heap of keys beside

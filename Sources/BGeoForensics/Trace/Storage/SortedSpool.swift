@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// A record a `SortedSpool` can hold: where it sorts, and how it goes to and comes back from a tape.

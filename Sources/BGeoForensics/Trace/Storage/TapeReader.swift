@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Reads back a `TapeWriter`'s records in order, through a 1 MiB buffer. Each record is handed

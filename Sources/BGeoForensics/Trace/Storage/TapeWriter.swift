@@ -1,3 +1,4 @@
+import BGeoReader
 import Foundation
 
 /// Appends length-prefixed binary records to a working file through a 1 MiB buffer: the

@@ -3,12 +3,12 @@ import BGeoSQLite
 /// JSON written as bytes straight from SQLite's cells, for the listings' rows: only where the
 /// bytes are exactly what `JSONWriter` would write for the cell's text, else the caller builds
 /// the row as values.
-enum JSONBytes {
+package enum JSONBytes {
     /// Appends cell `column` as a JSON string (a NULL cell as `""`, as the listings show it) when
     /// every byte is one `JSONWriter.writeString` writes as it is (`VerbatimJSON.isPlainStringByte`,
     /// the rule stored JSON is copied through by), between quotes. Returns false otherwise (something is then appended
     /// that the caller removes).
-    static func appendPlainString(_ stmt: Statement, _ column: Int, to out: inout [UInt8]) -> Bool {
+    package static func appendPlainString(_ stmt: Statement, _ column: Int, to out: inout [UInt8]) -> Bool {
         stmt.withUTF8(column) { bytes in
             out.append(0x22)
             if let bytes {
@@ -23,7 +23,7 @@ enum JSONBytes {
     /// Appends cell `column`'s stored JSON as it is when the listings copy it through
     /// (`Redactor.copiesThrough`: already `JSONWriter`'s form, nothing to redact); a NULL cell as
     /// `null` when `nullAllowed`. Returns false otherwise, having appended nothing.
-    static func appendStoredJSON(_ stmt: Statement, _ column: Int, redactor: Redactor, nullAllowed: Bool,
+    package static func appendStoredJSON(_ stmt: Statement, _ column: Int, redactor: Redactor, nullAllowed: Bool,
                                  to out: inout [UInt8]) -> Bool {
         stmt.withUTF8(column) { json in
             guard let json else {

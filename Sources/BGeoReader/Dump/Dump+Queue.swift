@@ -14,7 +14,7 @@ extension Dump {
     /// `forEachRecord`, offering each row that passes the query first to `takenFromRow`: a row it
     /// takes from its decoded cells (returns true) is not built into a `QueueRecord` nor passed to
     /// `body`. A uuid query offers none (its last check reads the record's uuid).
-    func forEachRecord(_ query: QueueQuery, takenFromRow: ((DecodedQueueRow) -> Bool)?,
+    package func forEachRecord(_ query: QueueQuery, takenFromRow: ((DecodedQueueRow) -> Bool)?,
                        _ body: (QueueRecord) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
         let take = query.uuid == nil ? takenFromRow : nil
@@ -52,7 +52,7 @@ extension Dump {
     /// decodable or not. `everyRow` sees each row read before it is decoded, whether or not it
     /// decodes.
     @discardableResult
-    func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((QueueRowCells) -> Void)? = nil,
+    package func forEachDecodedRecord(rows: Range<Int64>? = nil, everyRow: ((QueueRowCells) -> Void)? = nil,
                               _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
         guard let table = layout.queueTable else { return 0 }
         var scan = queueScan(table)
@@ -74,13 +74,13 @@ extension Dump {
 
     /// The queue's row ids split in two halves (`first`: ids before `middle`), for reading the
     /// queue on two connections; nil when the table is small or its bounds cannot be read.
-    func queueHalves(minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
+    package func queueHalves(minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
         layout.queueTable.flatMap { rowHalves(of: $0, minimumRows: minimumRows) }
     }
 
     /// The row ids of `table` (one of the dump's own, keyed by `id`) split in two halves, for a
     /// read on two connections; nil when the id span is under `minimumRows` or cannot be read.
-    func rowHalves(of table: String, minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
+    package func rowHalves(of table: String, minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
         // Two subqueries: each is one b-tree seek (min and max together would scan the table).
         guard let stmt = try? database.prepare("SELECT (SELECT min(id) FROM \(quoteIdentifier(table))), (SELECT max(id) FROM \(quoteIdentifier(table)))"),
               (try? stmt.step()) == true, !stmt.isNull(0), !stmt.isNull(1) else { return nil }
@@ -217,10 +217,10 @@ extension Dump {
     /// Streams when each queued record was queued, oldest first, from the `uuid`, `timestamp`
     /// and `kind` columns alone (`QueueColumns.timingList`): the record's JSON is not read (the
     /// motion state is looked up later, only for the fixes that border a gap:
-    /// `completeQueueEdge`). `time` is nil, with a located warning, where the timestamp is not a
+    /// `motion(ofQueueRow:)`). `time` is nil, with a located warning, where the timestamp is not a
     /// time. Returns false when the layout cannot be read so (LongPing has no `timestamp`
     /// column), so the caller reads the records whole.
-    func forEachQueueTiming(_ body: (QueueRowCells, _ time: Double?) -> Void) -> Bool {
+    package func forEachQueueTiming(_ body: (QueueRowCells, _ time: Double?) -> Void) -> Bool {
         let columns = layout.queueSelection
         guard let table = layout.queueTable, columns.hasTiming else { return false }
         readQueue(RowScan(columns: columns.timingList, table: table)) { cells in

@@ -2,7 +2,7 @@ import BGeoSQLite
 
 /// One queue row that decoded: its checked numbers, and the row's cells and picked fields to
 /// read any text from. Valid only during the scan's callback (it points into SQLite's row).
-struct DecodedQueueRow {
+package struct DecodedQueueRow {
     /// `Dump.recordScanner`'s slots.
     enum Slot {
         static let latitude = 0, longitude = 1, accuracy = 2, speed = 3, heading = 4, altitude = 5, odometer = 6
@@ -11,26 +11,26 @@ struct DecodedQueueRow {
     }
 
     /// What validation established.
-    struct Decoded {
+    package struct Decoded {
         var time: Double
         var kind: RecordKind
-        var latitude: Double
-        var longitude: Double
+        package var latitude: Double
+        package var longitude: Double
         /// The uuid comes from the `uuid` column (else from the record's JSON).
         var uuidInColumn: Bool
         /// The timestamp comes from the `timestamp` column (else from the record's JSON).
         var timestampInColumn: Bool
     }
 
-    let cells: QueueRowCells
+    package let cells: QueueRowCells
     let fields: UnsafeBufferPointer<FieldScanner.Field>
-    let decoded: Decoded
+    package let decoded: Decoded
 
-    var stmt: Statement { cells.stmt }
-    var rowId: Int64 { cells.rowId }
+    package var stmt: Statement { cells.stmt }
+    package var rowId: Int64 { cells.rowId }
 
-    var time: Double { decoded.time }
-    var kind: RecordKind { decoded.kind }
+    package var time: Double { decoded.time }
+    package var kind: RecordKind { decoded.kind }
 
     /// Calls `body` with the record column's bytes (never NULL for a decoded row).
     private func withJSON<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -44,15 +44,15 @@ struct DecodedQueueRow {
     }
 
     /// The record's uuid (built now).
-    var uuid: String { decoded.uuidInColumn ? stmt.text(QueueColumns.uuid) ?? "" : string(Slot.uuid) ?? "" }
+    package var uuid: String { decoded.uuidInColumn ? stmt.text(QueueColumns.uuid) ?? "" : string(Slot.uuid) ?? "" }
 
     /// The timestamp as written (built now).
-    var timestampText: String { decoded.timestampInColumn ? stmt.text(QueueColumns.timestamp) ?? "" : string(Slot.timestamp) ?? "" }
+    package var timestampText: String { decoded.timestampInColumn ? stmt.text(QueueColumns.timestamp) ?? "" : string(Slot.timestamp) ?? "" }
 
     /// Replaces `buffer` with the timestamp's UTF-8 bytes as written (no allocation once
     /// `buffer` has grown to a timestamp's size); `String(decoding: buffer, as: UTF8.self)` is
     /// then `timestampText`.
-    func copyTimestampText(into buffer: inout [UInt8]) {
+    package func copyTimestampText(into buffer: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
         if decoded.timestampInColumn {
             stmt.withUTF8(QueueColumns.timestamp) { if let bytes = $0 { buffer.append(contentsOf: bytes) } }
@@ -65,12 +65,12 @@ struct DecodedQueueRow {
     // The fix's own fields, as `record` reads them: a trace builds its fix from these without
     // the record's other texts (event, activity, the timestamp as written).
     /// Metres; nil when missing or negative (unknown).
-    var accuracy: Double? { known(Slot.accuracy) }
-    var speed: Double? { known(Slot.speed) }
-    var heading: Double? { known(Slot.heading) }
-    var altitude: Double? { fields[Slot.altitude].double }
-    var odometer: Double? { fields[Slot.odometer].double }
-    var isMoving: Bool? { fields[Slot.isMoving].bool }
+    package var accuracy: Double? { known(Slot.accuracy) }
+    package var speed: Double? { known(Slot.speed) }
+    package var heading: Double? { known(Slot.heading) }
+    package var altitude: Double? { fields[Slot.altitude].double }
+    package var odometer: Double? { fields[Slot.odometer].double }
+    package var isMoving: Bool? { fields[Slot.isMoving].bool }
 
     private func known(_ index: Int) -> Double? {
         guard let value = fields[index].double, value >= 0 else { return nil }
@@ -78,7 +78,7 @@ struct DecodedQueueRow {
     }
 
     /// The full record, as `Dump.forEachRecord` hands it over.
-    func record(includeText: Bool) -> QueueRecord {
+    package func record(includeText: Bool) -> QueueRecord {
         var geofence: GeofenceInfo?
         if let identifier = string(Slot.geofenceIdentifier) {
             geofence = GeofenceInfo(identifier: identifier, action: string(Slot.geofenceAction) ?? "")

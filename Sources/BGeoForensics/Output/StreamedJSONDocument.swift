@@ -1,3 +1,5 @@
+import BGeoReader
+
 /// A pretty JSON document with arrays too long to build (a million decisions): each stands in the
 /// tree as a placeholder and is written element by element where it stands, at its indentation,
 /// so the bytes are those `JSONWriter(pretty: true)` would write for the whole tree.

@@ -4,7 +4,7 @@ extension Dump {
     /// The rows a report embeds from `table` whatever the findings: the first `head` and last
     /// `tail` by id, found through the rowid index without scanning the table, so a million-row
     /// table costs the same as a small one. Returns the ids ascending and the table's row count.
-    func reportRowIds(table: String, head: Int, tail: Int) -> (ids: [Int64], total: Int) {
+    package func reportRowIds(table: String, head: Int, tail: Int) -> (ids: [Int64], total: Int) {
         var chosen: Set<Int64> = []
         var total = 0
         let quoted = quoteIdentifier(table)
@@ -23,7 +23,7 @@ extension Dump {
 
     /// The rows of `table` (a queue table with a `uuid` column) whose uuid is in `uuids`, through
     /// the uuid index: their ids, and the first row of each uuid.
-    func rowIds(ofUUIDs uuids: Set<String>, table: String) -> (ids: Set<Int64>, uuidRows: [String: Int64]) {
+    package func rowIds(ofUUIDs uuids: Set<String>, table: String) -> (ids: Set<Int64>, uuidRows: [String: Int64]) {
         var ids: Set<Int64> = []
         var uuidRows: [String: Int64] = [:]
         guard !uuids.isEmpty, table != "log_entries", layout.queueSelection.hasUUID else { return ([], [:]) }
@@ -54,7 +54,7 @@ extension Dump {
     }
 
     /// Queue rows by id (ascending), raw: what the queue table shows. Undecodable JSON is kept as text.
-    func queueRows(ids: [Int64]) -> [QueueRow] {
+    package func queueRows(ids: [Int64]) -> [QueueRow] {
         guard let table = layout.queueTable else { return [] }
         return rows(ids: ids, of: table, columns: layout.queueSelection.selectList) { stmt in
             QueueRowCells(stmt: stmt, rowId: stmt.int64(QueueColumns.rowId)).stored().row
@@ -62,7 +62,7 @@ extension Dump {
     }
 
     /// Log rows by id (ascending), as stored: a row whose `ts` does not parse is still shown (time 0).
-    func logEntries(ids: [Int64]) -> [LogEntry] {
+    package func logEntries(ids: [Int64]) -> [LogEntry] {
         guard layout.hasLog else { return [] }
         return rows(ids: ids, of: "log_entries", columns: LogColumns.selectList) { stmt in
             LogEntry(cells: stmt, rowId: stmt.int64(LogColumns.rowId),

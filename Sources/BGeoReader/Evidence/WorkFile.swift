@@ -7,16 +7,21 @@ public struct WorkFileError: Error, CustomStringConvertible, Sendable, Equatable
     public let path: String
     public let reason: String
 
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "cannot use the working file \(path) (\(reason))" }
 
-    static func fromErrno(_ path: String) -> WorkFileError {
+    package static func fromErrno(_ path: String) -> WorkFileError {
         WorkFileError(path: path, reason: String(cString: strerror(errno)))
     }
 }
 
 /// Names the working files of one run inside the private working folder of the dump's copy —
 /// never anywhere else, so they are removed with the copy however the process ends.
-final class WorkFolder: Sendable {
+package final class WorkFolder: Sendable {
     let path: String
     private let counter = Mutex(0)
 
@@ -33,7 +38,7 @@ final class WorkFolder: Sendable {
     /// A fresh file name in the folder (nothing is created). Names come from `knownNames`, so a
     /// signal that ends the process removes the work files with the copy; `stem` (what the file
     /// holds) is not in the name for that reason.
-    func newFile(_ stem: String, extension ext: String) -> String {
+    package func newFile(_ stem: String, extension ext: String) -> String {
         let n = counter.withLock { counter in
             defer { counter += 1 }
             return counter
@@ -45,10 +50,10 @@ final class WorkFolder: Sendable {
 
 /// A working file (a sorted run's tape, a sealed spill table) removed when the last holder lets
 /// go: what lets a stored trace be read on several threads without an owner thread.
-final class WorkFileLease: Sendable {
-    let path: String
+package final class WorkFileLease: Sendable {
+    package let path: String
 
-    init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     deinit { unlink(path) }
 }
@@ -56,7 +61,7 @@ final class WorkFileLease: Sendable {
 extension Dump {
     /// The folder for this dump's working files (spilled and stored traces), shared by every
     /// connection to the same copy.
-    var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
+    package var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
 }
 
 /// One `WorkFolder` per private folder (so two connections to one copy never pick the same name).

@@ -5,7 +5,7 @@ import Foundation
 /// scanner (no JSON tree), read through named accessors. What a reader makes of them — replay's
 /// fix, the recorded trace's, the timeline's coverage — is that reader's policy, not a parse of
 /// its own. Valid only while its bytes are (it points into SQLite's row).
-struct FixLineFields {
+package struct FixLineFields {
     static let scanner = FieldScanner(paths: [
         "uuid", "timestamp", "latitude", "longitude", "accuracy", "speed", "heading", "altitude",
         "raw_latitude", "raw_longitude", "reason", "adjusted_latitude", "adjusted_longitude", "odometer", "is_moving",
@@ -21,45 +21,45 @@ struct FixLineFields {
 
     /// Scans `bytes` into `fields` (a buffer the caller reuses line after line, so no array is
     /// made per line); nil when the data is not a JSON object.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, reusing fields: inout [FieldScanner.Field]) {
+    package init?(_ bytes: UnsafeBufferPointer<UInt8>, reusing fields: inout [FieldScanner.Field]) {
         guard FixLineFields.scanner.scan(bytes, into: &fields) else { return nil }
         self.bytes = bytes
         self.fields = fields
     }
 
     /// The fix's uuid (built now); nil when missing or not a string.
-    var uuid: String? { fields[Slot.uuid].string(in: bytes) }
+    package var uuid: String? { fields[Slot.uuid].string(in: bytes) }
     /// Whether the line states a `timestamp` string (the fix's own time, not when it was logged).
-    var hasTimestamp: Bool { fields[Slot.timestamp].isString }
+    package var hasTimestamp: Bool { fields[Slot.timestamp].isString }
     /// The `timestamp` as a time; nil when missing or not ISO-8601.
-    var time: Double? { fields[Slot.timestamp].withStringBytes(in: bytes) { $0.flatMap(Timestamp.parse(bytes:)) } }
+    package var time: Double? { fields[Slot.timestamp].withStringBytes(in: bytes) { $0.flatMap(Timestamp.parse(bytes:)) } }
     /// The `timestamp` as written (built now).
-    var timestampText: String? { fields[Slot.timestamp].string(in: bytes) }
+    package var timestampText: String? { fields[Slot.timestamp].string(in: bytes) }
 
-    var latitude: Double? { fields[Slot.latitude].double }
-    var longitude: Double? { fields[Slot.longitude].double }
+    package var latitude: Double? { fields[Slot.latitude].double }
+    package var longitude: Double? { fields[Slot.longitude].double }
     /// The position before the filter moved it (`location` lines of an adjusted fix).
-    var rawLatitude: Double? { fields[Slot.rawLatitude].double }
-    var rawLongitude: Double? { fields[Slot.rawLongitude].double }
+    package var rawLatitude: Double? { fields[Slot.rawLatitude].double }
+    package var rawLongitude: Double? { fields[Slot.rawLongitude].double }
     /// The position the filter moved a fix to (`filter.adjust` lines).
-    var adjustedLatitude: Double? { fields[Slot.adjustedLatitude].double }
-    var adjustedLongitude: Double? { fields[Slot.adjustedLongitude].double }
+    package var adjustedLatitude: Double? { fields[Slot.adjustedLatitude].double }
+    package var adjustedLongitude: Double? { fields[Slot.adjustedLongitude].double }
     /// Metres; nil when missing or negative (unknown).
-    var accuracy: Double? { known(Slot.accuracy) }
+    package var accuracy: Double? { known(Slot.accuracy) }
     /// m/s; nil when missing or negative (unknown).
-    var speed: Double? { known(Slot.speed) }
+    package var speed: Double? { known(Slot.speed) }
     /// Degrees as stated (may be negative: unknown).
-    var heading: Double? { fields[Slot.heading].double }
+    package var heading: Double? { fields[Slot.heading].double }
     /// Degrees; nil when missing or negative (unknown).
-    var knownHeading: Double? { known(Slot.heading) }
-    var altitude: Double? { fields[Slot.altitude].double }
-    var odometer: Double? { fields[Slot.odometer].double }
-    var isMoving: Bool? { fields[Slot.isMoving].bool }
+    package var knownHeading: Double? { known(Slot.heading) }
+    package var altitude: Double? { fields[Slot.altitude].double }
+    package var odometer: Double? { fields[Slot.odometer].double }
+    package var isMoving: Bool? { fields[Slot.isMoving].bool }
     /// The filter's reason (`filter.reject` lines; built now).
-    var reason: String? { fields[Slot.reason].string(in: bytes) }
+    package var reason: String? { fields[Slot.reason].string(in: bytes) }
 
-    /// Moving as the SDK decides it (`CoverageMap.Edge.moving`).
-    var moving: Bool? { CoverageMap.Edge.moving(isMoving: isMoving, speed: speed) }
+    /// Moving as the SDK decides it (`FixMotion.moving`).
+    package var moving: Bool? { FixMotion.moving(isMoving: isMoving, speed: speed) }
 
     private func known(_ slot: Int) -> Double? {
         guard let value = fields[slot].double, value >= 0 else { return nil }
@@ -77,7 +77,7 @@ extension FixLineFields {
     /// key. Anything unexpected returns nil and the caller scans the line in full. The data is
     /// not validated here: the log read's own check (`LogLineFields.checkData`) warns of a line
     /// that is not JSON, whatever this reads of it.
-    static func quickTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func quickTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let base = bytes.baseAddress, bytes.count > 1 else { return nil }
         guard memchr(base, 0x5C, bytes.count) == nil else { return nil }  // no escapes anywhere
         let n = bytes.count

@@ -23,7 +23,7 @@ package final class BesideRead<Value> {
     }
 
     /// Whether the read runs on a second connection (else it waits for `value`).
-    var runsApart: Bool { apart != nil }
+    package var runsApart: Bool { apart != nil }
 
     /// The value: waited for, or read now on the caller's connection. Call once.
     package func value() -> Value {
@@ -35,7 +35,7 @@ package final class BesideRead<Value> {
 
     /// A `Sendable` fact of the value once read apart without a warning (the **clean stand-in**
     /// rule; the value stays for `value`); nil when read in turn or when it warned.
-    func cleanFact<Fact: Sendable>(_ fact: @Sendable (Value) -> Fact) -> Fact? {
+    package func cleanFact<Fact: Sendable>(_ fact: @Sendable (Value) -> Fact) -> Fact? {
         apart?.cleanFact(fact)
     }
 }

@@ -28,7 +28,7 @@ public final class Dump {
     var salvagedTables: [String: SalvagedTable?] = [:]
     /// Set when a scan on this connection met a statement that could not run or a damaged page
     /// (and so warned, or went on in a salvaged copy): a split scan is then redone in one piece.
-    var scanInterrupted = false
+    package internal(set) var scanInterrupted = false
     /// Whether a damaged page is salvaged past (the default). A connection whose scan is redone in
     /// one piece after any damage turns it off: it stops at the damage instead.
     var salvagesOnDamage = true
@@ -219,7 +219,7 @@ public final class Dump {
 
     /// The private copy itself: what a stored trace holds to keep its working files (which live
     /// in the copy's folder) for as long as it is read, on any thread, without this connection.
-    var privateCopy: EvidenceCopy { evidence }
+    package var privateCopy: EvidenceCopy { evidence }
 
     /// Removes the private copy now, before this value goes away (nothing may be read after).
     public func removePrivateCopy() { evidence.removeCopy() }

@@ -5,5 +5,5 @@ import Foundation
 /// already keep every core busy with one dump each, where a second scan thread would only compete.
 package enum ScanThreading {
     package static let variable = "BGEO_SINGLE_THREAD_SCANS"
-    static let allowsSecondThread = ProcessInfo.processInfo.environment[variable] == nil
+    package static let allowsSecondThread = ProcessInfo.processInfo.environment[variable] == nil
 }

@@ -7,7 +7,7 @@ extension Dump {
 
     /// `makeRedactor`, handing each `config` log line it reads to `configLines` too (none are
     /// read when redaction is off).
-    func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?) -> Redactor {
+    package func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?) -> Redactor {
         var redactor = Redactor(enabled: enabled)
         guard enabled else { return redactor }
         let state = engineState()

@@ -60,7 +60,7 @@ public enum TerminalText {
 
     /// Fast check on the UTF-8 bytes (every row of a million-row export passes here): printable
     /// ASCII costs one comparison; only the lead bytes that can start a control are looked at closely.
-    static func needsEscaping(_ text: String, keepingNewlines: Bool) -> Bool {
+    package static func needsEscaping(_ text: String, keepingNewlines: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             var last: UInt8 = 0, beforeLast: UInt8 = 0
@@ -107,7 +107,7 @@ extension TerminalText {
     /// Controls shown (line feeds kept when `keepingNewlines`), the tool's own colour codes kept
     /// when `colour`, and every run of more than `longestRun` characters without a space or line
     /// break shortened like `field` does.
-    static func forTextView(_ text: String, colour: Bool, keepingNewlines: Bool, longestRun: Int) -> String {
+    package static func forTextView(_ text: String, colour: Bool, keepingNewlines: Bool, longestRun: Int) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         let scalars = Array(text.unicodeScalars)
@@ -162,7 +162,7 @@ extension TerminalText {
 
     /// A text for a data format (CSV; JSON from `JSONWriter` never holds a raw control): controls
     /// shown except tab, carriage return and line feed, which CSV quoting carries. Nothing shortened.
-    static func forDataView(_ text: String) -> String {
+    package static func forDataView(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {

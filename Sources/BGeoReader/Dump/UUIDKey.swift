@@ -2,9 +2,9 @@
 /// bytes: two words to hash and compare instead of a string. Two canonical strings are equal
 /// exactly when their keys are; any other text (uppercase, braces, empty, hostile) has no key and
 /// is grouped by its string.
-struct UUIDKey: Equatable, Sendable {
-    let high: UInt64
-    let low: UInt64
+package struct UUIDKey: Equatable, Sendable {
+    package let high: UInt64
+    package let low: UInt64
 
     init(high: UInt64, low: UInt64) {
         self.high = high
@@ -12,7 +12,7 @@ struct UUIDKey: Equatable, Sendable {
     }
 
     /// The key of a canonical uuid; nil for any other text.
-    init?(_ uuid: String) {
+    package init?(_ uuid: String) {
         guard let key = uuid.utf8.withContiguousStorageIfAvailable({ UUIDKey.parse(UnsafeRawBufferPointer($0)) }) ?? nil
         else { return nil }
         self = key
@@ -35,7 +35,7 @@ struct UUIDKey: Equatable, Sendable {
     }
 
     /// The canonical text the key was parsed from (`parse` packs every digit, so it is invertible).
-    var text: String {
+    package var text: String {
         String(unsafeUninitializedCapacity: 36) { out in
             let digits: StaticString = "0123456789abcdef"
             func put(_ position: Int, _ value: UInt64) { out[position] = digits.utf8Start[Int(value & 0xF)] }
@@ -76,7 +76,7 @@ struct UUIDKey: Equatable, Sendable {
 
 /// A map from canonical uuid keys to small integers, open addressing with linear probing and
 /// backward-shift deletion (no tombstones): one probe sequence of 24-byte slots per lookup.
-struct UUIDKeyTable {
+package struct UUIDKeyTable {
     private struct Slot {
         var high: UInt64 = 0
         var low: UInt64 = 0
@@ -87,14 +87,14 @@ struct UUIDKeyTable {
     private var mask: Int
     private(set) var count = 0
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = [Slot](repeating: Slot(), count: size)
         mask = size - 1
     }
 
-    func value(for key: UUIDKey) -> Int? {
+    package func value(for key: UUIDKey) -> Int? {
         var i = Int(truncatingIfNeeded: key.hash) & mask
         return slots.withUnsafeBufferPointer { slots in
             while true {
@@ -107,7 +107,7 @@ struct UUIDKeyTable {
     }
 
     /// Sets the value of a key that is not in the table.
-    mutating func insert(_ key: UUIDKey, value: Int) {
+    package mutating func insert(_ key: UUIDKey, value: Int) {
         if (count + 1) * 2 > slots.count { grow() }
         var i = Int(truncatingIfNeeded: key.hash) & mask
         while slots[i].value >= 0 { i = (i + 1) & mask }
@@ -116,7 +116,7 @@ struct UUIDKeyTable {
     }
 
     /// Removes a key (if present).
-    mutating func remove(_ key: UUIDKey) {
+    package mutating func remove(_ key: UUIDKey) {
         var i = Int(truncatingIfNeeded: key.hash) & mask
         while true {
             if slots[i].value < 0 { return }

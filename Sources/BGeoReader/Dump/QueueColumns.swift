@@ -2,9 +2,9 @@
 /// them in the same order, whatever engine wrote the dump (BGeo `json`, legacy `data`, LongPing
 /// `payload`; `kind`, `timestamp`, `created_at`, `attempts` where the schema has them): a column
 /// the layout lacks is read as NULL, so each field sits at the same index in every read.
-struct QueueColumns: Sendable, Equatable {
+package struct QueueColumns: Sendable, Equatable {
     // Where each field sits in a row read through `selectList` (or `timingList`, its first four).
-    static let rowId = 0, uuid = 1, timestamp = 2, kind = 3, createdAt = 4, record = 5, attempts = 6
+    package static let rowId = 0, uuid = 1, timestamp = 2, kind = 3, createdAt = 4, record = 5, attempts = 6
 
     /// The `SELECT` list of a full read: every field at its index.
     let selectList: String
@@ -15,7 +15,7 @@ struct QueueColumns: Sendable, Equatable {
     let hasUUID: Bool
     /// The queue has `uuid` and `timestamp` columns, so `timingList` places every record in time
     /// (LongPing's queue has no `timestamp`: its records must be read whole).
-    let hasTiming: Bool
+    package let hasTiming: Bool
 
     init(_ layout: DumpLayout) {
         func column(_ name: String) -> String { layout.queueColumns.contains(name) ? name : "NULL" }
@@ -29,11 +29,11 @@ struct QueueColumns: Sendable, Equatable {
 
 extension DumpLayout {
     /// This layout's queue columns, as every queue read selects them.
-    var queueSelection: QueueColumns { QueueColumns(self) }
+    package var queueSelection: QueueColumns { QueueColumns(self) }
 }
 
 /// The log table's columns (the same in every layout), in the order every log read selects them.
-enum LogColumns {
-    static let rowId = 0, ts = 1, level = 2, src = 3, event = 4, message = 5, data = 6, uploaded = 7
+package enum LogColumns {
+    package static let rowId = 0, ts = 1, level = 2, src = 3, event = 4, message = 5, data = 6, uploaded = 7
     static let selectList = "id, ts, level, src, event, message, data, uploaded"
 }

@@ -47,7 +47,7 @@ package enum ScanRunner {
 
     /// Runs `read` on `dump`'s connection now, with the warnings it gives moved to `mark` (a past
     /// `warnings.count`): a read done after others that must read as if done before them.
-    static func readAsIfFirst(_ dump: Dump, before mark: Int, _ read: () -> Void) {
+    package static func readAsIfFirst(_ dump: Dump, before mark: Int, _ read: () -> Void) {
         let since = dump.warnings.count
         read()
         dump.warnings.moveWarnings(since: since, to: mark)
@@ -58,7 +58,7 @@ package enum ScanRunner {
     /// stays free for the caller. The parts, when they stand for one pass (`whole` holds of them
     /// and neither met damage): their warnings are then `dump`'s. Nil otherwise, or with no
     /// second thread: the caller reads the table in one pass.
-    static func inTwoParts<Part>(_ dump: Dump, first: (Dump) -> Part, later: sending @escaping (Dump) -> Part,
+    package static func inTwoParts<Part>(_ dump: Dump, first: (Dump) -> Part, later: sending @escaping (Dump) -> Part,
                                  whole: (Part, Part) -> Bool) -> (first: Part, later: Part)? {
         guard ScanThreading.allowsSecondThread, let firstReader = try? dump.parallelReader(),
               let laterRead = apart(dump, stopsAtDamage: true, later) else { return nil }
@@ -103,7 +103,7 @@ package final class ApartRead<Value>: Sendable {
 
     /// The **clean stand-in** rule: the value when the read ended without a warning or damage
     /// and `dump`'s own pass is undamaged so far; nil otherwise (the value is dropped).
-    func cleanValue(standingInFor dump: Dump) -> sending Value? {
+    package func cleanValue(standingInFor dump: Dump) -> sending Value? {
         let (value, reader) = work.take()
         guard !reader.scanInterrupted, reader.warnings.count == 0, !dump.scanInterrupted else { return nil }
         return value
@@ -116,7 +116,7 @@ package final class ApartRead<Value>: Sendable {
     }
 
     /// Waits and drops the value (the caller no longer needs it): no thread outlives its reading.
-    func discard() {
+    package func discard() {
         _ = work.take()
     }
 

@@ -25,7 +25,7 @@ extension Dump {
 
     /// Streams the rows of `query` from their cells only (no `LogEntry` is built): for readers
     /// that parse `data` themselves. A grep query needs the text, so it cannot be read this way.
-    func forEachLogRow(_ query: LogQuery, _ body: (LogRowView) -> Void) {
+    package func forEachLogRow(_ query: LogQuery, _ body: (LogRowView) -> Void) {
         precondition(query.grep == nil, "a grep query reads the rows' text")
         withoutActuallyEscaping(body) { body in
             forEachLogEntry(query, takenFromCells: { row in
@@ -44,7 +44,7 @@ extension Dump {
     /// `takerChecksData`: `takenFromCells` checks the data of every row it takes
     /// (`LogRowView.checkData`, the same warning, before any of its own), so this read checks only
     /// the rows it declines — a taker whose own parse validates the JSON spares a second pass.
-    func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
+    package func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
                          takenFromCells: ((LogRowView) -> Bool)?, takerChecksData: Bool = false,
                          _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
@@ -124,7 +124,7 @@ extension Dump {
 
 /// What a fix-line parser reads of a log row: from its cells (`LogRowView`, a scan that builds
 /// no entry) or from a built `LogEntry` (a scan that hands every entry to an observer).
-protocol LogLineFields {
+package protocol LogLineFields {
     var rowId: Int64 { get }
     var time: Double { get }
     var event: String { get }
@@ -138,7 +138,7 @@ extension LogLineFields {
     /// The log read's check of a row's `data` (`LogQuery.validatesData`): text that is not valid
     /// JSON is kept as text, with this located warning. NULL data is no JSON to check. A parser
     /// whose scan validates the data anyway calls it only when its scan fails.
-    func checkData(_ warnings: WarningLog) {
+    package func checkData(_ warnings: WarningLog) {
         guard withData({ $0.map { !FieldScanner.isValidJSON($0) } ?? false }) else { return }
         warnings.add(table: "log_entries", rowId: rowId, "data is not valid JSON (kept as text)")
     }
@@ -156,7 +156,7 @@ extension LogEntry {
 }
 
 extension LogEntry: LogLineFields {
-    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+    package func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         guard var text = dataText else { return body(nil) }
         return text.withUTF8 { body($0) }
     }
@@ -164,18 +164,18 @@ extension LogEntry: LogLineFields {
 
 /// A log row that passed the query's filters, read from its cells without building a String
 /// (valid only during the callback: it points into SQLite's row).
-struct LogRowView: LogLineFields {
-    let stmt: Statement
-    let rowId: Int64
-    let time: Double
+package struct LogRowView: LogLineFields {
+    package let stmt: Statement
+    package let rowId: Int64
+    package let time: Double
     /// The event's name when the query filters by event or wants the text (else empty).
-    let event: String
+    package let event: String
 
     /// The `ts` cell as written (built now).
-    var tsText: String { stmt.text(LogColumns.ts) ?? "" }
+    package var tsText: String { stmt.text(LogColumns.ts) ?? "" }
 
     /// Whether the row's event is exactly `name`.
-    func eventIs(_ name: StaticString) -> Bool {
+    package func eventIs(_ name: StaticString) -> Bool {
         stmt.withUTF8(LogColumns.event) { bytes in
             guard let bytes, bytes.count == name.utf8CodeUnitCount else { return false }
             return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
@@ -183,5 +183,5 @@ struct LogRowView: LogLineFields {
     }
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
-    func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
+    package func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
 }
