@@ -13,16 +13,32 @@ public final class Database {
         case readOnly
         /// Read-write, creating the file if missing (working copies, simulated dumps).
         case readWriteCreate
+        /// Evidence read where it lies: through the "bgeo-evidence" VFS (`CSQLite/shim.h`), whose
+        /// file methods can only read, take no lock and say the file never changes (SQLite then
+        /// neither reads nor makes a journal, -wal or -shm), and which opens the path exactly as
+        /// given, so "/proc/self/fd/N" stays the file that descriptor holds.
+        case evidence
     }
+
+    /// The evidence VFS, registered once per process.
+    private static let evidenceVFS: Int32 = csqlite_register_evidence_vfs()
 
     public init(path: String, mode: Mode) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags: Int32
+        let rc: Int32
         switch mode {
-        case .readOnly: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-        case .readWriteCreate: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readOnly:
+            rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        case .readWriteCreate:
+            rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        case .evidence:
+            guard Database.evidenceVFS == SQLITE_OK else {
+                throw SQLiteError(code: Database.evidenceVFS, message: "the evidence VFS could not be registered")
+            }
+            // A URI, for `immutable`; the path is percent-encoded so no character of it is read as URI syntax.
+            let uri = "file:" + Database.uriEncoded(path) + "?mode=ro&immutable=1"
+            rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, "bgeo-evidence")
         }
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
@@ -36,6 +52,21 @@ public final class Database {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// `path` for a URI filename: every byte but unreserved ones and `/` percent-encoded.
+    static func uriEncoded(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return out
     }
 
     /// Runs one or more statements that return no rows.

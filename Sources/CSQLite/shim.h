@@ -1,6 +1,11 @@
 #ifndef CSQLITE_SHIM_H
 #define CSQLITE_SHIM_H
 #include <sqlite3.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /// The SQLITE_TRANSIENT destructor, which Swift cannot spell as a macro.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
@@ -12,5 +17,141 @@ static inline int csqlite_defensive_on(sqlite3 *db) {
 /// Keeps the WAL file when the last connection closes (no checkpoint): simulated "live" dumps.
 static inline int csqlite_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
+/* The evidence VFS ("bgeo-evidence"): the default VFS, except that the main database is
+ * opened by the name exactly as given (no symbolic link resolved: "/proc/self/fd/N" stays the
+ * file the reader's descriptor holds) and read through the read-only methods below, which
+ * cannot write, truncate or lock, and say the file never changes (SQLite then reads no journal,
+ * -wal or -shm). Temporary files (large sorts) go to the default VFS as usual. */
+
+typedef struct {
+    sqlite3_file base;
+    int fd;
+} csqlite_evidence_file;
+
+/* The default VFS, found at registration (a static local: a header's static global is not
+ * emitted for Swift). */
+static inline sqlite3_vfs **csqlite_default_vfs(void) {
+    static sqlite3_vfs *vfs;
+    return &vfs;
+}
+
+static int csqlite_evidence_close(sqlite3_file *file) {
+    close(((csqlite_evidence_file *)file)->fd);
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
+    int fd = ((csqlite_evidence_file *)file)->fd;
+    int done = 0;
+    while (done < amount) {
+        ssize_t n = pread(fd, (char *)buffer + done, (size_t)(amount - done), (off_t)(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return SQLITE_IOERR_READ;
+        }
+        if (n == 0) {
+            /* SQLite expects the rest zeroed on a short read. */
+            memset((char *)buffer + done, 0, (size_t)(amount - done));
+            return SQLITE_IOERR_SHORT_READ;
+        }
+        done += (int)n;
+    }
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
+    (void)file; (void)buffer; (void)amount; (void)offset;
+    return SQLITE_READONLY;
+}
+
+static int csqlite_evidence_truncate(sqlite3_file *file, sqlite3_int64 size) {
+    (void)file; (void)size;
+    return SQLITE_READONLY;
+}
+
+static int csqlite_evidence_sync(sqlite3_file *file, int flags) {
+    (void)file; (void)flags;
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_size(sqlite3_file *file, sqlite3_int64 *size) {
+    struct stat info;
+    if (fstat(((csqlite_evidence_file *)file)->fd, &info) != 0) return SQLITE_IOERR_FSTAT;
+    *size = (sqlite3_int64)info.st_size;
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_lock(sqlite3_file *file, int level) {
+    (void)file; (void)level;
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_reserved(sqlite3_file *file, int *reserved) {
+    (void)file;
+    *reserved = 0;
+    return SQLITE_OK;
+}
+
+static int csqlite_evidence_control(sqlite3_file *file, int op, void *argument) {
+    (void)file; (void)op; (void)argument;
+    return SQLITE_NOTFOUND;
+}
+
+static int csqlite_evidence_sector(sqlite3_file *file) {
+    (void)file;
+    return 4096;
+}
+
+static int csqlite_evidence_characteristics(sqlite3_file *file) {
+    (void)file;
+    return SQLITE_IOCAP_IMMUTABLE;
+}
+
+static const sqlite3_io_methods csqlite_evidence_methods = {
+    1, csqlite_evidence_close, csqlite_evidence_read, csqlite_evidence_write, csqlite_evidence_truncate,
+    csqlite_evidence_sync, csqlite_evidence_size, csqlite_evidence_lock, csqlite_evidence_lock,
+    csqlite_evidence_reserved, csqlite_evidence_control, csqlite_evidence_sector, csqlite_evidence_characteristics
+};
+
+static int csqlite_evidence_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *outFlags) {
+    (void)vfs;
+    if (!(flags & SQLITE_OPEN_MAIN_DB) || name == 0) {
+        sqlite3_vfs *base = *csqlite_default_vfs();
+        return base->xOpen(base, name, file, flags, outFlags);
+    }
+    file->pMethods = 0;
+    if (flags & (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) return SQLITE_READONLY;
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return SQLITE_CANTOPEN;
+    ((csqlite_evidence_file *)file)->fd = fd;
+    file->pMethods = &csqlite_evidence_methods;
+    if (outFlags) *outFlags = SQLITE_OPEN_READONLY;
+    return SQLITE_OK;
+}
+
+static int csqlite_name_as_given(sqlite3_vfs *vfs, const char *name, int size, char *out) {
+    (void)vfs;
+    size_t length = strlen(name);
+    if ((size_t)size <= length) return SQLITE_CANTOPEN;
+    memcpy(out, name, length + 1);
+    return SQLITE_OK;
+}
+
+/// Registers (once: the caller calls it from a one-time initialiser) the evidence VFS.
+/// Returns SQLITE_OK or SQLite's code.
+static inline int csqlite_register_evidence_vfs(void) {
+    static sqlite3_vfs evidence;
+    sqlite3_vfs *base = sqlite3_vfs_find(0);
+    if (base == 0) return SQLITE_ERROR;
+    *csqlite_default_vfs() = base;
+    evidence = *base;
+    evidence.pNext = 0;
+    evidence.zName = "bgeo-evidence";
+    if (evidence.szOsFile < (int)sizeof(csqlite_evidence_file)) evidence.szOsFile = (int)sizeof(csqlite_evidence_file);
+    evidence.xOpen = csqlite_evidence_open;
+    evidence.xFullPathname = csqlite_name_as_given;
+    return sqlite3_vfs_register(&evidence, 0);
 }
 #endif

@@ -366,7 +366,13 @@ extension FleetCommandTests {
         #expect(row["status"] as? String == "failed" && row["exitCode"] as? Int == 1, "\(row)")
         let error = row["error"] as? String ?? ""
         #expect(error.contains(mount) && error.contains("No space left on device"), "\(error)")
+        // A whole dump is read where it lies: inspect needs no room in TMPDIR for it.
+        let inPlace = try PrivateMount.run(["inspect", folder + "/dump.db"], tmpfs: mount, kilobytes: 64, before: "export TMPDIR='\(mount)'")
+        #expect(inPlace.exitCode == 0, "\(inPlace.stderr)")
+        // A -journal beside it means a copy (the journal is applied to the copy): no room for it.
+        try Data().write(to: URL(fileURLWithPath: folder + "/dump.db-journal"))
         let inspect = try PrivateMount.run(["inspect", folder + "/dump.db"], tmpfs: mount, kilobytes: 64, before: "export TMPDIR='\(mount)'")
+        try FileManager.default.removeItem(atPath: folder + "/dump.db-journal")
         #expect(inspect.exitCode == 1, "\(inspect.stderr)")
         #expect(inspect.stderr.contains("was not read: its private copy cannot be made in \(mount) (No space left on device)"), "\(inspect.stderr)")
         #expect(!inspect.stdout.contains("LEFT:"), "\(inspect.stdout)")
@@ -456,17 +462,18 @@ extension FleetCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait for the analysis to be under way: its process started, its private copy made.
+        // Wait for the analysis to be under way: its process started, its private folder made
+        // (the dump is read where it lies; the folder holds the analysis's work files).
         var workers: [pid_t] = []
         let started = Date().addingTimeInterval(60)
-        func copyMade() -> Bool {
-            FileManager.default.enumerator(atPath: temporary.path)?.contains { ($0 as? String)?.hasSuffix("/dump.db") == true } ?? false
+        func folderMade() -> Bool {
+            !((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty
         }
-        while Date() < started, workers.isEmpty || !copyMade() {
+        while Date() < started, workers.isEmpty || !folderMade() {
             workers = FleetCommandTests.children(of: process.processIdentifier)
             usleep(20_000)
         }
-        try #require(!workers.isEmpty && copyMade(), "the analysis never started")
+        try #require(!workers.isEmpty && folderMade(), "the analysis never started")
         kill(process.processIdentifier, SIGKILL)
         // Waited for only afterwards: Foundation learns of the end through a socket every process
         // it started inherits, so waiting first would also wait for the analysis.

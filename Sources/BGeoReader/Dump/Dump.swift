@@ -21,7 +21,7 @@ public final class Dump {
     public let layout: DumpLayout
     /// Problems found so far, one per row and message.
     public let warnings = WarningLog()
-    /// Connection to the private copy. Writing to it never touches the evidence.
+    /// Connection to what is read: the evidence in place (read-only, immutable) or the private copy.
     public let database: Database
     private let evidence: EvidenceCopy
     /// Tables salvaged after a damaged page (per connection; nil: could not be salvaged).
@@ -36,14 +36,16 @@ public final class Dump {
     /// this one salvages them silently, as a second scan on one connection would.
     var salvageAnnounced: Set<String> = []
 
-    /// Opens `path` as evidence: copies it (and its -wal and -journal) into a private folder inside
-    /// `privateParent` (default `$TMPDIR`), hashes the inputs, and detects the format. A hot
-    /// journal is rolled back in the copy, a -wal that does not belong to the dump is left out, a
-    /// cut file is read as far as it goes; each with a warning naming the file. Throws a `DumpError` with one plain sentence when it cannot read
-    /// it at all.
-    public init(path: String, privateParent: String? = nil, hashesInputs: Bool = true) throws(DumpError) {
+    /// Opens `path` as evidence: reads a whole dump with no -wal or -journal where it lies (read-only,
+    /// immutable, through a held descriptor), else copies it (and its -wal and -journal) into a
+    /// private folder inside `privateParent` (default `$TMPDIR`, which also holds the work files);
+    /// hashes the inputs and detects the format. A hot journal is rolled back in the copy, a -wal
+    /// that does not belong to the dump is left out, a cut file is read as far as it goes; each
+    /// with a warning naming the file. Throws a `DumpError` with one plain sentence when it cannot
+    /// read it at all. `readsInPlace` false copies even a dump that could be read where it lies.
+    public init(path: String, privateParent: String? = nil, hashesInputs: Bool = true, readsInPlace: Bool = true) throws(DumpError) {
         self.path = path
-        let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashes: hashesInputs)
+        let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashes: hashesInputs, inPlace: readsInPlace)
         self.evidence = evidence
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
@@ -64,7 +66,7 @@ public final class Dump {
         let anchors = walPath != nil && EvidenceFile.exists(copyWAL) ? WALIdentity.readMainAlone(copyPath: evidence.copyPath) : nil
         func open() throws(DumpError) -> Database {
             do {
-                let db = try Database(path: evidence.copyPath, mode: .readWriteCreate)
+                let db = try evidence.openDatabase()
                 try db.execute("PRAGMA query_only = 1")
                 return db
             } catch {
@@ -135,7 +137,7 @@ public final class Dump {
         self.layout = layout
         self.evidence = evidence
         do {
-            database = try Database(path: evidence.copyPath, mode: .readWriteCreate)
+            database = try evidence.openDatabase()
             try database.execute("PRAGMA query_only = 1")
         } catch {
             throw Dump.classify(error, path: path)

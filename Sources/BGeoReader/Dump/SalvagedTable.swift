@@ -79,7 +79,7 @@ final class SalvagedTable {
     /// hold, whose records have `columnCount` fields — and no other table has that many columns,
     /// so they cannot be another table's. Only without a WAL: its pages would supersede these.
     static func orphanRows(_ dump: Dump, table: String, columnCount: Int) -> [(rowid: Int64, values: [SQLValue])] {
-        let copy = dump.privateFolder + "/dump.db"
+        let copy = dump.privateCopy.copyPath
         guard !EvidenceFile.exists(copy + "-wal") || (try? EvidenceCopy.size(of: copy + "-wal")) == 0 else { return [] }
         var sameShape = 0
         for other in dump.layout.tables where !other.hasPrefix("sqlite_") {

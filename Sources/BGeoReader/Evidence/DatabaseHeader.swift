@@ -17,7 +17,8 @@ struct DatabaseHeader {
 
     static let magic = Array("SQLite format 3\0".utf8)
 
-    /// Reads the header of `copyPath` (the private copy; `originalPath` names the evidence in errors).
+    /// Reads the header of `copyPath` (what the reader reads: the private copy, or the held
+    /// evidence descriptor's path; `originalPath` names the evidence in errors).
     init(copyPath: String, originalPath: String) throws(DumpError) {
         let fd = open(copyPath, O_RDONLY | O_CLOEXEC)
         // The copy is ours: failing to open it is the machine's failure (no descriptor left), not the dump's.
@@ -25,6 +26,11 @@ struct DatabaseHeader {
             throw .environment(path: originalPath, reason: "its private copy cannot be opened (\(String(cString: strerror(errno))))")
         }
         defer { close(fd) }
+        try self.init(descriptor: fd, originalPath: originalPath)
+    }
+
+    /// Reads the header from an open descriptor (left open).
+    init(descriptor fd: Int32, originalPath: String) throws(DumpError) {
         var head = [UInt8](repeating: 0, count: 100)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
         guard n >= 16, Array(head[0..<16]) == DatabaseHeader.magic else { throw .notADatabase(path: originalPath) }

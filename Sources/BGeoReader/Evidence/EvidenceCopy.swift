@@ -1,4 +1,5 @@
 import Foundation
+import BGeoSQLite
 
 /// One input file as received: where it was, how big, and its SHA-256 at the time we read it.
 public struct DumpInput: Sendable, Equatable {
@@ -7,8 +8,13 @@ public struct DumpInput: Sendable, Equatable {
     public let sha256: String
 }
 
-/// A private copy of a dump, its `-wal` and its `-journal` (never the `-shm`: SQLite rebuilds the
-/// WAL index from the WAL itself; a hot journal is rolled back in the copy, see `HotJournal`).
+/// The evidence as the reader reads it. A whole dump with neither a `-wal` nor a `-journal` is
+/// read where it lies, through the descriptor this value holds (`readsInPlace`): read-only,
+/// immutable (`Database.Mode.evidence`: no lock, no journal, nothing written), by a path that
+/// stays that descriptor's file (`/proc/self/fd/N`), so nothing is copied. Any other dump is
+/// copied — with its `-wal` and its `-journal`, never the `-shm` (SQLite rebuilds the WAL index
+/// from the WAL itself; a hot journal is rolled back in the copy, see `HotJournal`; a cut file is
+/// made consistent, see `TruncatedCopy`) — and SQLite recovers, rolls back and reads the copy.
 /// The evidence files are only ever opened for reading, and only when they
 /// are regular files (a FIFO or a device would block the read forever, or never end); everything
 /// SQLite does (journal rollback, WAL recovery, checkpoint on close) happens to the copy. The copy lives in a
@@ -18,8 +24,12 @@ public struct DumpInput: Sendable, Equatable {
 /// gigabyte); the inputs are hashed on a second thread meanwhile and after, so reading the copy
 /// need not wait for the SHA-256 — `inputs` does.
 public final class EvidenceCopy: Sendable {
-    /// Path of the private database copy to open.
+    /// Path of the file the reader opens: the private copy, or the held descriptor of a dump read in place.
     public let copyPath: String
+    /// True when the dump is read where it lies (nothing copied); see the type comment.
+    public let readsInPlace: Bool
+    /// The evidence descriptor a dump read in place is read through (open as long as this value).
+    private let held: HeldDescriptor?
     /// The inputs as found (the database first, then its -wal, -shm and -journal if present),
     /// with their sizes; the hashes come with `inputs`.
     public let files: [(path: String, bytes: Int64)]
@@ -39,9 +49,11 @@ public final class EvidenceCopy: Sendable {
     /// `$TMPDIR`). Throws at once, without reading a byte, when `path` is not a regular file.
     /// `hashes` false skips the SHA-256 (a second full read of every input) for a command that
     /// reports no hash: `inputs` then gives the sizes and says the hash was not computed.
-    public init(path: String, privateParent: String? = nil, hashes: Bool = true) throws(DumpError) {
+    /// `inPlace` false copies even a dump that could be read where it lies (tests compare the two).
+    public init(path: String, privateParent: String? = nil, hashes: Bool = true, inPlace: Bool = true) throws(DumpError) {
         let main = try EvidenceFile.open(path)
-        defer { close(main) }
+        var keepsMain = false
+        defer { if !keepsMain { close(main) } }
         var companions: [(path: String, fd: Int32)] = []
         defer { for companion in companions { close(companion.fd) } }
         var ignored: [(path: String, reason: String)] = []
@@ -65,6 +77,19 @@ public final class EvidenceCopy: Sendable {
             guard case .environment(_, let reason) = error else { throw error }
             throw .environment(path: path, reason: reason)
         }
+        // Read in place: no -wal or -journal to apply, nothing non-regular beside it, and a whole
+        // file (a cut one is repaired in a copy). Anything unusual takes the copy's path.
+        let alone = ignored.isEmpty && companions.allSatisfy { $0.path.hasSuffix("-shm") }
+        if inPlace, alone, let bytes = EvidenceCopy.wholeDatabaseBytes(main, path: path) {
+            keepsMain = true
+            held = HeldDescriptor(main)
+            readsInPlace = true
+            copyPath = HeldDescriptor.path(of: main)
+            files = [(path, bytes)] + companions.map { ($0.path, (try? EvidenceCopy.size(of: $0.fd, path: $0.path)) ?? 0) }
+            return
+        }
+        held = nil
+        readsInPlace = false
         copyPath = folder.path + "/dump.db"
         var sizes: [(path: String, bytes: Int64)] = []
         do throws(DumpError) {
@@ -83,6 +108,22 @@ public final class EvidenceCopy: Sendable {
             throw error
         }
         files = sizes
+    }
+
+    /// The size of an evidence file that SQLite can read as it is: a database header with a
+    /// possible page size and no page missing; nil otherwise (the copy's path says what is wrong).
+    private static func wholeDatabaseBytes(_ fd: Int32, path: String) -> Int64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, let header = try? DatabaseHeader(descriptor: fd, originalPath: path),
+              TruncatedCopy(header: header, fileBytes: Int64(info.st_size)) == nil else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Opens a connection to what the reader reads: the evidence in place (read-only,
+    /// immutable), or the private copy (read-write: SQLite recovers a WAL in it; the caller
+    /// makes the connection query-only).
+    package func openDatabase() throws(SQLiteError) -> Database {
+        try Database(path: copyPath, mode: readsInPlace ? .evidence : .readWriteCreate)
     }
 
     /// The files SQLite may read beside a database, in the order they are listed.

@@ -17,19 +17,9 @@ package struct TruncatedCopy {
 
     /// Repairs `copyPath` when the file was cut; nil when it is whole (nothing is changed then).
     static func repair(copyPath: String, originalPath: String, header: DatabaseHeader, fileBytes: Int64) throws(DumpError) -> TruncatedCopy? {
+        guard let repaired = TruncatedCopy(header: header, fileBytes: fileBytes) else { return nil }
         let pageSize = Int64(header.pageSize)
-        let declared = header.pageCountIsValid ? Int64(header.pageCount) * pageSize : nil
-        let remainder = fileBytes % pageSize
         let pages = fileBytes / pageSize
-        let missing: Int64
-        if let declared, declared > fileBytes {
-            missing = declared - fileBytes
-        } else if declared == nil, remainder > 0 {
-            missing = pageSize - remainder
-        } else {
-            return nil
-        }
-        let repaired = TruncatedCopy(declaredBytes: declared, fileBytes: fileBytes, missingBytes: missing, pageSize: header.pageSize)
         guard pages > 0 else {
             throw .damaged(path: originalPath, reason: repaired.description + ", and its first page (the schema) is not whole")
         }
@@ -45,6 +35,25 @@ package struct TruncatedCopy {
             throw .environment(path: originalPath, reason: "its private copy cannot be repaired (\(String(cString: strerror(errno))))")
         }
         return repaired
+    }
+
+    /// What is missing from a file of `fileBytes` with this header; nil when it is whole.
+    init?(header: DatabaseHeader, fileBytes: Int64) {
+        let pageSize = Int64(header.pageSize)
+        let declared = header.pageCountIsValid ? Int64(header.pageCount) * pageSize : nil
+        let remainder = fileBytes % pageSize
+        let missing: Int64
+        if let declared, declared > fileBytes {
+            missing = declared - fileBytes
+        } else if declared == nil, remainder > 0 {
+            missing = pageSize - remainder
+        } else {
+            return nil
+        }
+        declaredBytes = declared
+        self.fileBytes = fileBytes
+        missingBytes = missing
+        self.pageSize = header.pageSize
     }
 
     /// "truncated: …" for the warning (and for the error when not even the schema can be read).
