@@ -1,8 +1,8 @@
 import Foundation
 import BGeoSQLite
 
-/// An opened device dump: a private copy of the evidence, its detected layout, and the warnings
-/// found while reading it. Split by concern: `Dump+Queue` (records), `Dump+Log` (log entries),
+/// An opened device dump: the evidence (read in place, or a private copy; `EvidenceCopy`), its
+/// detected layout, and the warnings found while reading it. Split by concern: `Dump+Queue` (records), `Dump+Log` (log entries),
 /// `Dump+State` (engine state and config).
 public final class Dump {
     /// The file the user named.
@@ -58,8 +58,10 @@ public final class Dump {
             fileBytes = (try? EvidenceCopy.size(of: evidence.copyPath)) ?? fileBytes
         }
         let header = try DatabaseHeader(copyPath: evidence.copyPath, originalPath: path)
-        let truncation = try TruncatedCopy.repair(copyPath: evidence.copyPath, originalPath: path, header: header,
-                                                  fileBytes: fileBytes)
+        // Only a copy is ever repaired: a dump read in place was found whole, and its path is the
+        // evidence's own descriptor, which must never be opened for writing.
+        let truncation = try evidence.readsInPlace ? nil
+            : TruncatedCopy.repair(copyPath: evidence.copyPath, originalPath: path, header: header, fileBytes: fileBytes)
         let walPath = evidence.files.first(where: { $0.path.hasSuffix("-wal") })?.path
         var walWarning = walPath.flatMap { Dump.checkWAL($0, copy: evidence.copyPath + "-wal", dump: path, header: header) }
         let copyWAL = evidence.copyPath + "-wal"

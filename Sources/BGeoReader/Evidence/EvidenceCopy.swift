@@ -17,8 +17,8 @@ public struct DumpInput: Sendable, Equatable {
 /// made consistent, see `TruncatedCopy`) — and SQLite recovers, rolls back and reads the copy.
 /// The evidence files are only ever opened for reading, and only when they
 /// are regular files (a FIFO or a device would block the read forever, or never end); everything
-/// SQLite does (journal rollback, WAL recovery, checkpoint on close) happens to the copy. The copy lives in a
-/// `PrivateFolder` — in `$TMPDIR`, or in a folder the caller chose (resync keeps it inside its
+/// SQLite does (journal rollback, WAL recovery, checkpoint on close) happens to the copy. The
+/// copy, like every work file, lives in a `PrivateFolder` — in `$TMPDIR`, or in a folder the caller chose (resync keeps it inside its
 /// working folder) — which goes away with this value, at exit, or on a signal, and is swept by
 /// the next run after a kill -9. The copy is made in the kernel (a fraction of a second for a
 /// gigabyte); the inputs are hashed on a second thread meanwhile and after, so reading the copy
@@ -45,8 +45,10 @@ public final class EvidenceCopy: Sendable {
     /// Why an input could not be hashed, if one could not (nil in every normal case).
     public var hashFailure: DumpError? { hashing.wait().failure }
 
-    /// Copies `path` (and its -wal and -journal) into a new private folder inside `privateParent` (default
-    /// `$TMPDIR`). Throws at once, without reading a byte, when `path` is not a regular file.
+    /// Makes a new private folder inside `privateParent` (default `$TMPDIR`: the work files go there)
+    /// and either keeps `path`'s descriptor to read it in place or copies it (and its -wal and
+    /// -journal) into that folder. Throws at once, without reading a byte, when `path` is not a
+    /// regular file.
     /// `hashes` false skips the SHA-256 (a second full read of every input) for a command that
     /// reports no hash: `inputs` then gives the sizes and says the hash was not computed.
     /// `inPlace` false copies even a dump that could be read where it lies (tests compare the two).
