@@ -24,9 +24,21 @@ public enum VerbatimJSON {
     /// True when `bytes` would be written back unchanged (see the type's comment). A listing asks
     /// `Redactor.copiesThrough(json:)`, which adds the redaction's half.
     public static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var reader = Reader(bytes: bytes)
+        var reader = Reader(bytes: bytes, names: nil)
         guard reader.value(depth: 0) else { return false }
         return reader.index == bytes.count
+    }
+
+    /// `isWrittenAsIs`, and no string holds one of `names` (in any letter case): the names are
+    /// looked for as the strings are read, not in a second pass. Only strings can hold a name
+    /// (the other tokens of this form are digits, `-`, `.`, `true`, `false`, `null` and
+    /// punctuation), so this answers as `isWrittenAsIs && !names.mayContainName(bytes)`.
+    package static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>, holdingNoneOf names: SensitiveNameFilter) -> Bool {
+        names.withTables { tables in
+            var reader = Reader(bytes: bytes, names: tables)
+            guard reader.value(depth: 0) else { return false }
+            return reader.index == bytes.count
+        }
     }
 
     public static func isWrittenAsIs(_ text: String) -> Bool {
@@ -43,8 +55,18 @@ public enum VerbatimJSON {
             get { cursor.index }
             set { cursor.index = newValue }
         }
+        /// The keys of the objects being read, innermost last: one stack for the whole text, so
+        /// a record's five objects cost one allocation, not one (and its regrowths) each.
+        var keys: [Range<Int>] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONByteCursor(bytes: bytes) }
+        /// Names no string may hold (nil: not looked for).
+        let names: SensitiveNameFilter.Tables?
+
+        init(bytes: UnsafeBufferPointer<UInt8>, names: SensitiveNameFilter.Tables?) {
+            cursor = JSONByteCursor(bytes: bytes)
+            self.names = names
+            keys.reserveCapacity(32)
+        }
 
         mutating func value(depth: Int) -> Bool {
             guard index < bytes.count, depth < VerbatimJSON.maxDepth else { return false }
@@ -59,10 +81,13 @@ public enum VerbatimJSON {
             }
         }
 
-        /// The string's content range; nil unless every byte is printable ASCII without `\`.
+        /// The string's content range; nil unless every byte is printable ASCII without `\`, and
+        /// (with `names`) no name starts in it.
         mutating func string() -> Range<Int>? {
             index += 1
             let start = index
+            // The byte before the content is a quote, which starts no name.
+            var previous = UInt8(ascii: "\"")
             while index < bytes.count {
                 let b = bytes[index]
                 if b == UInt8(ascii: "\"") {
@@ -70,6 +95,11 @@ public enum VerbatimJSON {
                     return start..<(index - 1)
                 }
                 guard isPlainStringByte(b) else { return nil }
+                if let names {
+                    let lower = SensitiveNameFilter.lower(b)
+                    if names.pairMayStart(previous, lower), names.nameStarts(at: index - 1, in: bytes) { return nil }
+                    previous = lower
+                }
                 index += 1
             }
             return nil
@@ -84,10 +114,11 @@ public enum VerbatimJSON {
             }
             // Records have a dozen keys: comparing each new key with the earlier ones is cheaper
             // than hashing them.
-            var keys: [Range<Int>] = []
+            let first = keys.count
+            defer { keys.removeLast(keys.count - first) }
             while true {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return false }
-                for earlier in keys where earlier.count == key.count
+                for earlier in keys[first...] where earlier.count == key.count
                     && memcmp(bytes.baseAddress! + earlier.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
                     return false
                 }

@@ -13,7 +13,9 @@ extension Redactor {
 
     /// `copiesThrough` on the stored bytes (a listing that writes a row from its cells).
     public func copiesThrough(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        VerbatimJSON.isWrittenAsIs(bytes) && leavesUnchanged(json: bytes)
+        // The names are looked for as the form is checked (one pass), the rest after.
+        guard enabled else { return VerbatimJSON.isWrittenAsIs(bytes) }
+        return VerbatimJSON.isWrittenAsIs(bytes, holdingNoneOf: Redactor.verbatimFilter) && leavesUnchanged(json: bytes, namesChecked: true)
     }
 
     /// True when `redact(parse(bytes))` equals the parsed value, for JSON that
@@ -23,12 +25,17 @@ extension Redactor {
     /// user-info), `%` or `\` (other readings of a secret), `eyJ` (a JWT), `bearer `, no name a
     /// sensitive key or credential pair contains, no `headers` key, no known secret in any form.
     public func leavesUnchanged(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        leavesUnchanged(json: bytes, namesChecked: false)
+    }
+
+    /// `namesChecked`: the caller already knows no name of `verbatimFilter` is in `bytes`.
+    private func leavesUnchanged(json bytes: UnsafeBufferPointer<UInt8>, namesChecked: Bool) -> Bool {
         guard enabled else { return true }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
         for byte in [UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "\\")] where memchr(base, Int32(byte), bytes.count) != nil {
             return false
         }
-        if Redactor.verbatimFilter.mayContainName(bytes: bytes) { return false }
+        if !namesChecked, Redactor.verbatimFilter.mayContainName(bytes: bytes) { return false }
         guard !secretsLongestFirst.isEmpty else { return true }
         var hit = false
         secretSearch.forEachHit(in: bytes) { _ in hit = true }

@@ -41,19 +41,32 @@ public enum SecretRules {
 /// JSON that can hold a sensitive key. A bitmap of the fragments' first two bytes (lower-cased)
 /// rejects almost every position before any comparison.
 package struct SensitiveNameFilter: Sendable {
-    /// Lower-case fragments of two bytes or more.
-    private let fragments: [[UInt8]]
+    /// Lower-case fragments of two bytes or more, sorted, end to end: fragment `i` is
+    /// `bytes[bounds[i]..<bounds[i + 1]]` (flat, so a comparison retains no array).
+    private let bytes: [UInt8]
+    private let bounds: [Int]
+    /// Fragments starting with byte `b` are `byFirst[b]..<byFirst[b + 1]` (sorted, so contiguous).
+    private let byFirst: [Int]
     /// Bit `b0 << 8 | b1` set when a fragment starts with b0 b1.
     private let pairBits: [UInt64]
 
     package init(_ names: some Sequence<String>) {
         let list = Set(names.map { $0.lowercased() }).map { Array($0.utf8) }.filter { $0.count >= 2 }.sorted { $0.lexicographicallyPrecedes($1) }
         var bits = [UInt64](repeating: 0, count: 1024)
-        for bytes in list {
-            let pair = Int(bytes[0]) << 8 | Int(bytes[1])
+        var flat: [UInt8] = [], bounds = [0]
+        // byFirst[b]: how many fragments start with a byte below b.
+        var byFirst = [Int](repeating: 0, count: 257)
+        for fragment in list { byFirst[Int(fragment[0]) + 1] += 1 }
+        for b in 1...256 { byFirst[b] += byFirst[b - 1] }
+        for fragment in list {
+            let pair = Int(fragment[0]) << 8 | Int(fragment[1])
             bits[pair >> 6] |= 1 << UInt64(pair & 63)
+            flat += fragment
+            bounds.append(flat.count)
         }
-        fragments = list
+        bytes = flat
+        self.bounds = bounds
+        self.byFirst = byFirst
         pairBits = bits
     }
 
@@ -64,23 +77,58 @@ package struct SensitiveNameFilter: Sendable {
 
     package func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
         guard t.count >= 2 else { return false }
-        return pairBits.withUnsafeBufferPointer { bits in
+        return withTables { tables in
             var previous = SensitiveNameFilter.lower(t[0])
             for start in 0..<(t.count - 1) {
-                let next = SensitiveNameFilter.lower(t[start + 1])
-                let pair = Int(previous) << 8 | Int(next)
-                previous = next
-                guard bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { continue }
-                let first = SensitiveNameFilter.lower(t[start])
-                for fragment in fragments where fragment[0] == first && start + fragment.count <= t.count {
-                    var i = 1
-                    while i < fragment.count, SensitiveNameFilter.lower(t[start + i]) == fragment[i] { i += 1 }
-                    if i == fragment.count { return true }
-                }
+                let first = previous
+                previous = SensitiveNameFilter.lower(t[start + 1])
+                if tables.pairMayStart(first, previous), tables.nameStarts(at: start, in: t) { return true }
             }
             return false
         }
     }
 
-    private static func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b | 0x20 : b }
+    /// The filter's tables as plain pointers, valid inside `withTables`: what a scan that reads
+    /// the bytes anyway tests as it goes (`VerbatimJSON.isWrittenAsIs(_:holdingNoneOf:)`), so the
+    /// text is not read a second time for names.
+    package struct Tables {
+        fileprivate let bits: UnsafeBufferPointer<UInt64>
+        fileprivate let flat: UnsafeBufferPointer<UInt8>
+        fileprivate let bounds: UnsafeBufferPointer<Int>
+        fileprivate let byFirst: UnsafeBufferPointer<Int>
+
+        /// True when some name starts with these two (lower-cased) bytes: almost never, so this
+        /// is all most positions cost.
+        @inline(__always) package func pairMayStart(_ first: UInt8, _ next: UInt8) -> Bool {
+            let pair = Int(first) << 8 | Int(next)
+            return bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        }
+
+        /// True when a name starts at `start` in `t`, in any letter case.
+        package func nameStarts(at start: Int, in t: UnsafeBufferPointer<UInt8>) -> Bool {
+            let first = Int(SensitiveNameFilter.lower(t[start]))
+            for f in byFirst[first]..<byFirst[first + 1] {
+                let from = bounds[f], length = bounds[f + 1] - from
+                guard start + length <= t.count else { continue }
+                var i = 1
+                while i < length, SensitiveNameFilter.lower(t[start + i]) == flat[from + i] { i += 1 }
+                if i == length { return true }
+            }
+            return false
+        }
+    }
+
+    package func withTables<R>(_ body: (Tables) -> R) -> R {
+        pairBits.withUnsafeBufferPointer { bits in
+            bytes.withUnsafeBufferPointer { flat in
+                bounds.withUnsafeBufferPointer { bounds in
+                    byFirst.withUnsafeBufferPointer { byFirst in
+                        body(Tables(bits: bits, flat: flat, bounds: bounds, byFirst: byFirst))
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always) package static func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b | 0x20 : b }
 }

@@ -57,6 +57,25 @@ import Testing
         #expect(accepted > 2_000)
     }
 
+    /// Names looked for while the form is checked answer as the two checks one after the other
+    /// (`Redactor.copiesThrough` relies on it): 20,000 random texts, with mixed-case names.
+    @Test func namesFoundWhileReadingAnswerAsASecondPass() throws {
+        var rng = SplitMix64(seed: 2028)
+        let names = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + SecretRules.credentialPairNames + ["headers", "eyj", "bearer"])
+        var both = (accepted: 0, refusedForNames: 0)
+        for _ in 0..<20_000 {
+            var text = VerbatimJSONTests.randomJSON(&rng)
+            if rng.chance(0.3) { text = text.uppercased() }
+            let fused = text.utf8.withContiguousStorageIfAvailable { VerbatimJSON.isWrittenAsIs($0, holdingNoneOf: names) } ?? false
+            let form = VerbatimJSON.isWrittenAsIs(text)
+            let apart = form && !names.mayContainName(text)
+            if fused { both.accepted += 1 }
+            if form && !apart { both.refusedForNames += 1 }
+            #expect(fused == apart, "\(text)")
+        }
+        #expect(both.accepted > 1_000 && both.refusedForNames > 1_000, "both answers exercised: \(both)")
+    }
+
     @Test func theWritersOtherFormsAreRefused() {
         for text in ["-0", "1.10", "0.00001", "1e5", "1E5", "1.5e3", "12345678901234567890", "0.30000000000000004",
                      "12345678901234567.0", "007", " 1", "{\"a\":1 }", "{\"a\":1,\"a\":2}", "[1, 2]", "\"é\"", "\"a\\nb\"",

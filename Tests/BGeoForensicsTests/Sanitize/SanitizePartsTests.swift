@@ -79,6 +79,30 @@ import Testing
         #expect(!filter.mayContainName("2026-07-24T09:14:32.118Z"))
     }
 
+    /// The filter answers exactly "does some fragment occur, in any letter case?": 20,000 seeded
+    /// texts dense in fragment letters, checked against a plain search.
+    @Test func sensitiveNameFilterAnswersAsAPlainSearch() {
+        let names = Redactor.sensitiveKeyFragments + SecretRules.credentialPairNames + ["headers", "eyj", "bearer", "\\u"]
+        let filter = SensitiveNameFilter(names)
+        let fragments = Set(names.map { $0.lowercased() }).filter { $0.utf8.count >= 2 }
+        var seed: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
+        // Pieces: whole names (upper-cased at random), their halves (a near miss), single bytes.
+        var pieces = names.flatMap { [$0, $0.uppercased(), String($0.prefix($0.count / 2)), String($0.suffix($0.count - $0.count / 2))] }
+        pieces += "tk_-xX:=\" {}09\\".map { String($0) }
+        var found = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int(next() % 8)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            let expected = fragments.contains { text.lowercased().contains($0) }
+            if expected { found += 1 }
+            #expect(filter.mayContainName(text) == expected, "\(text)")
+        }
+        #expect(found > 1_000 && found < 19_000, "the texts exercise both answers: \(found)")
+    }
+
     // MARK: JSON
 
     static func sanitizer(extras: ExtrasPolicy = .hash, urls: URLPolicy = .host,
