@@ -174,10 +174,12 @@ public struct ExportTrack: Sendable {
         case .recorded(let trace):
             let raw = mode == .raw
             try trace.forEachFix { f in
-                body(TrackPoint(time: f.time, latitude: raw ? f.latitude : f.outputLatitude,
-                                longitude: raw ? f.longitude : f.outputLongitude, altitude: f.altitude, accuracy: f.accuracy,
-                                speed: f.speed, heading: f.heading, uuid: redacted(f.uuid), odometer: f.odometer, isMoving: f.isMoving,
-                                decision: f.decision, reason: f.reason, onTrack: raw || f.decision != .rejected))
+                let decision = f.decision.decision
+                body(TrackPoint(time: f.fix.time, latitude: raw ? f.fix.latitude : f.decision.latitude,
+                                longitude: raw ? f.fix.longitude : f.decision.longitude, altitude: f.fix.altitude,
+                                accuracy: f.fix.accuracy, speed: f.fix.speed, heading: f.fix.heading, uuid: redacted(f.fix.statedUUID),
+                                odometer: f.fix.recordedOdometer, isMoving: f.fix.isMoving, decision: decision, reason: f.reason,
+                                onTrack: raw || decision != .rejected))
             }
         case .replayed(let trace, let config, _, _):
             try StreamedReplay.forEachDecision(trace, config: config) { fix, d in

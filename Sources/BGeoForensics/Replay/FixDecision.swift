@@ -18,11 +18,9 @@ public enum RejectReason: String, Sendable, CaseIterable {
 /// The pipeline's verdict on one fix. A plain value (no strings) so a million of them cost
 /// one allocation.
 public struct FixDecision: Sendable, Equatable {
+    // The one-byte fields are stored last, after the optionals, so they take no room of their own.
     /// The fix's `index` in the trace.
     public var index: Int
-    public var decision: Decision
-    /// Set for rejections only.
-    public var reason: RejectReason?
     /// Output position: smoothed (or adjusted, or as is) for accepted fixes; the input position for rejected ones.
     public var latitude: Double
     public var longitude: Double
@@ -35,6 +33,9 @@ public struct FixDecision: Sendable, Equatable {
     /// The odometer step's speed (distanceAdded / seconds since the anchor), m/s, when the fix counted
     /// and time advanced.
     public var stepSpeed: Double?
+    public var decision: Decision
+    /// Set for rejections only.
+    public var reason: RejectReason?
     /// True when the fix counted for the odometer (accepted and through the odometer gate).
     public var counted: Bool
 

@@ -40,15 +40,15 @@ struct ReportReplayPass {
         }
         let d = pipeline.process(fix)
         tally.add(fix, d)
-        let reportFix = ReportFix(fix: fix, decision: d)
-        switch reportFix.decision {
+        switch d.decision {
         case .accepted: accepted += 1
         case .adjusted: adjusted += 1
         case .rejected: rejected += 1
         }
-        sketch.add(reportFix)
+        let decided = DecidedFix(replayed: fix, decision: d)
+        sketch.add(decided)
         writer.beginRecord()
-        reportFix.write(to: writer)
+        decided.write(to: writer)
         writer.endRecord()
     }
 
@@ -62,7 +62,7 @@ struct ReportReplayPass {
         summary.configNotes = configuration.notes
         summary.traceStats = complete.stats
         summary.isWhatIf = !configuration.overrides.isEmpty
-        let stored = StoredTrace<ReportFix>(tape: tape, count: count, geofences: nil, geofenceCount: 0)
+        let stored = StoredTrace<DecidedFix>(tape: tape, count: count, geofences: nil, geofenceCount: 0)
         let trace = StoredReportTrace(dump: dump, stored: stored, geofences: try complete.geofences(), queueHeadUUID: queueHeadUUID,
                                       counts: counts, sketch: sketch)
         return (summary, trace)

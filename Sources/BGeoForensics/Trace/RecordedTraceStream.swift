@@ -4,7 +4,7 @@ import Foundation
 /// The recorded trace, stored: every fix as the engine recorded it, in time order, the geofence
 /// events, and the queue head.
 public final class RecordedTrace: Sendable {
-    let fixes: StoredTrace<ReportFix>
+    let fixes: StoredTrace<DecidedFix>
     /// uuid of the oldest record still in the queue (the next to upload).
     public let queueHeadUUID: String?
     /// The private copy whose folder holds the tape: kept as long as the trace is.
@@ -12,7 +12,7 @@ public final class RecordedTrace: Sendable {
     /// Where its fixes lie (found while it was stored).
     let bounds: RecordedTraceBounds
 
-    init(dump: Dump, fixes: StoredTrace<ReportFix>, queueHeadUUID: String?, bounds: RecordedTraceBounds) {
+    init(dump: Dump, fixes: StoredTrace<DecidedFix>, queueHeadUUID: String?, bounds: RecordedTraceBounds) {
         copy = dump.privateCopy
         self.bounds = bounds
         self.fixes = fixes
@@ -23,7 +23,7 @@ public final class RecordedTrace: Sendable {
     public var geofenceCount: Int { fixes.geofenceCount }
 
     /// Visits every fix in trace order.
-    public func forEachFix(_ body: (ReportFix) throws -> Void) throws { try fixes.forEach(body) }
+    public func forEachFix(_ body: (DecidedFix) throws -> Void) throws { try fixes.forEach(body) }
 
     /// The geofence events, in time order.
     public func geofences() throws -> [ReportGeofence] { try fixes.geofences() }
@@ -32,7 +32,7 @@ public final class RecordedTrace: Sendable {
 extension RecordedTraceReader {
     /// The queue's half of the recorded trace, spooled: fixes, geofence events, the head's uuid.
     struct QueueSpools {
-        let fixes: SortedSpool<ReportFix>
+        let fixes: SortedSpool<DecidedFix>
         let geofences: SortedSpool<ReportGeofence>
         var head: String?
     }
@@ -59,7 +59,7 @@ extension RecordedTraceReader {
             }
         }
         let lines = lineScan.value()
-        let queueFixes: SortedSource<ReportFix>, lineSource: SortedSource<ReportFix>, geofences: SortedSource<ReportGeofence>
+        let queueFixes: SortedSource<DecidedFix>, lineSource: SortedSource<DecidedFix>, geofences: SortedSource<ReportGeofence>
         do {
             queueFixes = try queue.fixes.finish()
             lineSource = try lines.finish()
@@ -69,14 +69,14 @@ extension RecordedTraceReader {
             throw error
         }
         let result = try live.assemble(queue: queueFixes, log: lineSource)
-        let stored = StoredTrace<ReportFix>(tape: result.tape, count: result.count, geofences: geofences,
+        let stored = StoredTrace<DecidedFix>(tape: result.tape, count: result.count, geofences: geofences,
                                             geofenceCount: queue.geofences.count)
         return RecordedTrace(dump: dump, fixes: stored, queueHeadUUID: queue.head, bounds: live.semantics.bounds)
     }
 
     /// The log's fix lines, parsed and spooled.
-    static func readLines(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> SortedSpool<ReportFix> {
-        let spool = SortedSpool<ReportFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder, feed: feed)
+    static func readLines(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> SortedSpool<DecidedFix> {
+        let spool = SortedSpool<DecidedFix>(folder: dump.workFiles, stem: "recorded-lines", window: windows.reorder, feed: feed)
         // The parser's scan validates each line's data anyway: it says when one is not JSON,
         // instead of a second scan of every line before it (the warning and its place are the same).
         var parser = LineParser()

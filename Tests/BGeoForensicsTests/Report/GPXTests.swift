@@ -57,7 +57,7 @@ import Testing
 
     @Test func segmentsSplitAtGaps() throws {
         let (_, summary, trace) = try GPXTests.export(.recorded)
-        #expect(summary.points == trace.fixes.filter { $0.decision != .rejected }.count)
+        #expect(summary.points == trace.fixes.filter { $0.decision.decision != .rejected }.count)
         #expect(summary.segments == 2)  // the demo has one 40-minute gap
         #expect(summary.waypoints == trace.geofences.count)
         let raw = try GPXTests.export(.raw)

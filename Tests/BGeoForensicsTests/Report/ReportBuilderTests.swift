@@ -12,13 +12,13 @@ import Testing
         #expect(doc.trace.counts() == trace.counts())
         // The demo config says Adjust: replay moves the teleports and rejects the inaccurate fixes.
         #expect(trace.count(.adjusted) >= 5)
-        let reasons = Set(trace.fixes.filter { $0.decision == .rejected }.compactMap(\.reason))
+        let reasons = Set(trace.fixes.filter { $0.decision.decision == .rejected }.compactMap(\.reason))
         #expect(reasons == ["accuracy"])
         #expect(trace.count(.rejected) == 7)
         #expect(trace.geofences.count == 1)
         #expect(trace.queueHeadUUID != nil)
         // Time order.
-        #expect(zip(trace.fixes, trace.fixes.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(zip(trace.fixes, trace.fixes.dropFirst()).allSatisfy { $0.fix.time <= $1.fix.time })
     }
 
     @Test func findingsMostSevereFirstWithEvidence() throws {
@@ -104,11 +104,11 @@ import Testing
         let reference = ReportTrace(replay: result, geofences: [], queueHeadUUID: nil)
         let fixes = doc.trace.allFixes()
         #expect(fixes.count == reference.fixes.count)
-        #expect(fixes.map(\.time) == reference.fixes.map(\.time))
-        #expect(fixes.map(\.uuid) == reference.fixes.map(\.uuid))
-        #expect(fixes.map(\.decision) == reference.fixes.map(\.decision))
-        #expect(fixes.map(\.latitude) == reference.fixes.map(\.latitude))
-        #expect(fixes.map(\.source.anchor) == reference.fixes.map(\.source.anchor))
+        #expect(fixes.map(\.fix.time) == reference.fixes.map(\.fix.time))
+        #expect(fixes.map(\.fix.statedUUID) == reference.fixes.map(\.fix.statedUUID))
+        #expect(fixes.map(\.decision.decision) == reference.fixes.map(\.decision.decision))
+        #expect(fixes.map(\.fix.latitude) == reference.fixes.map(\.fix.latitude))
+        #expect(fixes.map(\.fix.evidence.anchor) == reference.fixes.map(\.fix.evidence.anchor))
         // Every warning the stand-alone trace gives is in the report (which adds the timeline's).
         #expect(Set(alone.warnings.all).isSubset(of: Set(doc.summary.warnings)))
     }
@@ -129,9 +129,9 @@ import Testing
         let reference = ReportTrace(replay: result, geofences: [], queueHeadUUID: nil)
         let fixes = doc.trace.allFixes()
         #expect(fixes.count == reference.fixes.count)
-        #expect(fixes.map(\.time) == reference.fixes.map(\.time))
-        #expect(fixes.map(\.uuid) == reference.fixes.map(\.uuid))
-        #expect(fixes.map(\.latitude) == reference.fixes.map(\.latitude))
-        #expect(fixes.map(\.decision) == reference.fixes.map(\.decision))
+        #expect(fixes.map(\.fix.time) == reference.fixes.map(\.fix.time))
+        #expect(fixes.map(\.fix.statedUUID) == reference.fixes.map(\.fix.statedUUID))
+        #expect(fixes.map(\.fix.latitude) == reference.fixes.map(\.fix.latitude))
+        #expect(fixes.map(\.decision.decision) == reference.fixes.map(\.decision.decision))
     }
 }

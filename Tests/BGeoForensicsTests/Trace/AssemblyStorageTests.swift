@@ -182,6 +182,70 @@ import Testing
         #expect(here == expected)
         #expect(other.take() == expected)
     }
+
+    /// A fix with its decision reads back from a tape as the report and the exports read it:
+    /// a reason the engine logged that is none of the replay's, an empty uuid the dump states, an
+    /// absent one, heading and altitude as recorded, the fix's source and row; the charts' partial
+    /// read gives the same sample.
+    @Test func decidedFixReadsBackAsWritten() throws {
+        let dir = TestDirectory("spool-decided")
+        func decided(_ i: Int, _ source: FixSource, reason: RejectReason? = nil, logged: String? = nil, uuid: String? = nil,
+                     output: Double) -> DecidedFix {
+            var fix = Fix(time: 1_700_000_000 + Double(i), latitude: Double(i), longitude: -Double(i), accuracy: i == 2 ? nil : 5,
+                          speed: i == 3 ? nil : 2.5, recordedOdometer: i == 1 ? 1234.5 : nil, source: source,
+                          rowId: source == .queue ? Int64(i) : nil, logId: source == .queue ? nil : Int64(100 + i),
+                          uuid: uuid ?? "", recordedReason: reason, isRaw: source != .queue, isMoving: i == 1 ? true : nil)
+            fix.headingOrNaN = i == 1 ? 370 : .nan
+            fix.altitudeOrNaN = i == 1 ? -.infinity : .nan
+            fix.statesEmptyUUID = uuid?.isEmpty == true
+            fix.loggedReason = logged
+            return DecidedFix(recorded: fix, outputLatitude: Double(i) + output, outputLongitude: -Double(i) - output)
+        }
+        let written = [
+            decided(0, .queue, uuid: "", output: 0), decided(1, .logLocation, uuid: "a", output: 0.5),
+            decided(2, .logReject, reason: .teleport, output: 0), decided(3, .logReject, logged: "<odd & \"text\">", uuid: "b", output: 0),
+            decided(4, .logReject, logged: "", output: 0), decided(5, .logAdjust, output: 0.25),
+            DecidedFix(replayed: Fix(time: 1_700_000_006, latitude: 6, longitude: -6, source: .logReject, logId: 106, uuid: "",
+                                     recordedReason: .accuracy, heading: 10, altitude: 20),
+                       decision: FixDecision(index: 0, decision: .rejected, reason: .time, latitude: 6, longitude: -6, odometer: 0)),
+        ]
+        let spool = SortedSpool<DecidedFix>(folder: WorkFolder(path: dir.path), stem: "decided", window: 16)
+        for fix in written { spool.add(fix) }
+        let reader = try spool.finish().reader()
+        var read: [DecidedFix] = []
+        while let fix = reader.next() { read.append(fix) }
+        #expect(reader.failure == nil && read.count == written.count)
+        for (a, b) in zip(read, written) {
+            #expect(a.decision == b.decision && a.reason == b.reason && a.fix.statedUUID == b.fix.statedUUID)
+            #expect(a.fix.evidence == b.fix.evidence && a.fix.source == b.fix.source && a.fix.recordedReason == b.fix.recordedReason)
+            #expect(a.fix.time == b.fix.time && a.fix.latitude == b.fix.latitude && a.fix.longitude == b.fix.longitude)
+            #expect(a.fix.accuracy == b.fix.accuracy && a.fix.speed == b.fix.speed && a.fix.recordedOdometer == b.fix.recordedOdometer)
+            #expect(a.fix.heading == b.fix.heading && a.fix.altitude == b.fix.altitude && a.fix.isMoving == b.fix.isMoving)
+            #expect(a.fix.isRaw == b.fix.isRaw && a.fix.loggedReason == b.fix.loggedReason)
+        }
+        #expect(read.map(\.reason) == [nil, nil, "teleport", "<odd & \"text\">", "", nil, "time"])
+        #expect(read.map(\.fix.statedUUID) == ["", "a", nil, "b", nil, nil, nil])
+        #expect(read[6].fix.heading == nil && read[6].fix.altitude == nil)
+
+        let tape = dir.file("decided.tape")
+        let writer = try TapeWriter(path: tape)
+        for fix in written { writer.beginRecord(); fix.write(to: writer); writer.endRecord() }
+        try writer.finish()
+        let stored = StoredTrace<DecidedFix>(tape: tape, count: written.count, geofences: nil, geofenceCount: 0)
+        var samples: [ChartSample] = []
+        try stored.forEachRecord { samples.append(ChartSample(from: &$0)) }
+        let expected = written.map { ChartSample($0) }
+        #expect(samples.map(\.time) == expected.map(\.time) && samples.map(\.rejected) == expected.map(\.rejected))
+        #expect(samples.map(\.speed) == expected.map(\.speed) && samples.map(\.accuracy) == expected.map(\.accuracy))
+    }
+
+    /// Replay holds a fix and a decision per fix of the trace, and the streamed traces hold
+    /// windows of them: the recorded trace's text and flag (`loggedReason`, `statesEmptyUUID`)
+    /// fit in room the layout had (168 bytes), and a decision lost its padding (80 bytes before).
+    @Test func aFixAndItsDecisionTakeNoMoreRoomThanBefore() {
+        #expect(MemoryLayout<Fix>.stride <= 168)
+        #expect(MemoryLayout<FixDecision>.stride <= 72)
+    }
 }
 
 extension AssemblyStorageTests.Generator: RandomNumberGenerator {}

@@ -112,12 +112,14 @@ import Testing
             defer { i += 1 }
             guard i < memory.fixes.count else { return }
             let m = memory.fixes[i]
-            #expect(fix.time == m.time && fix.uuid == m.uuid && fix.source == m.source && fix.decision == m.decision && fix.reason == m.reason,
-                    "\(context) fix \(i): \(fix.source.label) vs \(m.source.label)")
-            #expect(fix.latitude == m.latitude && fix.longitude == m.longitude && fix.outputLatitude == m.outputLatitude
-                    && fix.outputLongitude == m.outputLongitude, "\(context) fix \(i): position")
-            #expect(fix.accuracy == m.accuracy && fix.speed == m.speed && fix.heading == m.heading && fix.altitude == m.altitude
-                    && fix.odometer == m.odometer && fix.isMoving == m.isMoving, "\(context) fix \(i): fields")
+            #expect(fix.fix.time == m.fix.time && fix.fix.statedUUID == m.fix.statedUUID && fix.fix.evidence == m.fix.evidence
+                    && fix.fix.source == m.fix.source && fix.decision == m.decision && fix.reason == m.reason,
+                    "\(context) fix \(i): \(fix.fix.evidence.label) vs \(m.fix.evidence.label)")
+            #expect(fix.fix.latitude == m.fix.latitude && fix.fix.longitude == m.fix.longitude, "\(context) fix \(i): position")
+            #expect(fix.fix.accuracy == m.fix.accuracy && fix.fix.speed == m.fix.speed && fix.fix.heading == m.fix.heading
+                    && fix.fix.altitude == m.fix.altitude && fix.fix.recordedOdometer == m.fix.recordedOdometer
+                    && fix.fix.isMoving == m.fix.isMoving && fix.fix.isRaw == m.fix.isRaw && fix.fix.loggedReason == m.fix.loggedReason
+                    && fix.fix.recordedReason == m.fix.recordedReason, "\(context) fix \(i): fields")
         }
         #expect(streamDump.warnings.all == memoryDump.warnings.all, "\(context): warnings")
         #expect(try streamed.geofences().map(\.uuid) == memory.geofences.map(\.uuid), "\(context): geofences")

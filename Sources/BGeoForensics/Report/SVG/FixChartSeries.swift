@@ -50,8 +50,8 @@ public struct ChartSample: Sendable {
     public var speed: Double?
     public var accuracy: Double?
 
-    public init(_ f: ReportFix) {
-        self.init(time: f.time, rejected: f.decision == .rejected, speed: f.speed, accuracy: f.accuracy)
+    public init(_ f: DecidedFix) {
+        self.init(time: f.fix.time, rejected: f.decision.decision == .rejected, speed: f.fix.speed, accuracy: f.fix.accuracy)
     }
 
     public init(time: Double, rejected: Bool, speed: Double?, accuracy: Double?) {

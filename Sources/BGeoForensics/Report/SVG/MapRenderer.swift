@@ -51,9 +51,9 @@ public struct MapRenderer: Sendable {
     }
 
     /// The map's box grown by one fix: its output position, and its own when adjusted or rejected.
-    static func including(_ bounds: GeoBounds?, _ f: ReportFix) -> GeoBounds {
-        let grown = GeoBounds.including(bounds, latitude: f.outputLatitude, longitude: f.outputLongitude)
-        return f.decision == .accepted ? grown : GeoBounds.including(grown, latitude: f.latitude, longitude: f.longitude)
+    static func including(_ bounds: GeoBounds?, _ f: DecidedFix) -> GeoBounds {
+        let grown = GeoBounds.including(bounds, latitude: f.decision.latitude, longitude: f.decision.longitude)
+        return f.decision.decision == .accepted ? grown : GeoBounds.including(grown, latitude: f.fix.latitude, longitude: f.fix.longitude)
     }
 
     /// Draws `trace` in two passes over its fixes: the bounding box (unless `sketch` has it, from
@@ -104,37 +104,40 @@ public struct MapRenderer: Sendable {
         var markers: [Marker] = []
         var seen: Set<String> = []
         var counts: [String: Int] = [:]
-        var headFix: ReportFix?
+        var headFix: DecidedFix?
         let head = trace.queueHeadUUID
         trace.forEachFix { f in
-            if headFix == nil, let head, f.uuid == head { headFix = f }
-            if f.decision != .rejected {
+            let decision = f.decision.decision
+            if headFix == nil, let head, f.fix.statedUUID == head { headFix = f }
+            if decision != .rejected {
                 acceptedCount += 1
-                let p = projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
-                if let previousTime, f.time - previousTime >= gapSeconds, let last = lastPoint {
-                    gapLines.append((last, p, f.time - previousTime))
+                let p = projection.point(latitude: f.decision.latitude, longitude: f.decision.longitude)
+                if let previousTime, f.fix.time - previousTime >= gapSeconds, let last = lastPoint {
+                    gapLines.append((last, p, f.fix.time - previousTime))
                     drawSegment()
                 }
                 segment.add(p)
                 if firstPoint == nil { firstPoint = p }
                 lastPoint = p
-                previousTime = f.time
+                previousTime = f.fix.time
             }
-            guard f.decision != .accepted else { return }
-            let cls = f.decision == .adjusted ? "adj" : MapRenderer.rejectClass(f.reason)
+            guard decision != .accepted else { return }
+            let reason = f.reason
+            let cls = decision == .adjusted ? "adj" : MapRenderer.rejectClass(reason)
             counts[cls, default: 0] += 1
-            let p = f.decision == .adjusted
-                ? projection.point(latitude: f.outputLatitude, longitude: f.outputLongitude)
-                : projection.point(latitude: f.latitude, longitude: f.longitude)
+            let p = decision == .adjusted
+                ? projection.point(latitude: f.decision.latitude, longitude: f.decision.longitude)
+                : projection.point(latitude: f.fix.latitude, longitude: f.fix.longitude)
             let key = cls + ":\(Int(clamping: p.x + 0.5, to: Int.min...Int.max)):\(Int(clamping: p.y + 0.5, to: Int.min...Int.max))"
             guard seen.insert(key).inserted else { return }
-            let raw = f.decision == .adjusted ? projection.point(latitude: f.latitude, longitude: f.longitude) : nil
-            var title = "\(f.decision.rawValue)"
-            if let reason = f.reason { title += " (\(reason))" }
-            title += " at " + Timestamp.format(f.time)
-            if let a = f.accuracy { title += ", accuracy \(DecimalText.format(a, places: 1)) m" }
-            title += " — " + f.source.label
-            markers.append(Marker(cls: cls, p: p, raw: raw, title: title, anchor: f.source.anchor))
+            let raw = decision == .adjusted ? projection.point(latitude: f.fix.latitude, longitude: f.fix.longitude) : nil
+            var title = "\(decision.rawValue)"
+            if let reason { title += " (\(reason))" }
+            title += " at " + Timestamp.format(f.fix.time)
+            if let a = f.fix.accuracy { title += ", accuracy \(DecimalText.format(a, places: 1)) m" }
+            let evidence = f.fix.evidence
+            title += " — " + evidence.label
+            markers.append(Marker(cls: cls, p: p, raw: raw, title: title, anchor: evidence.anchor))
         }
         drawSegment()
         svg += track
@@ -179,9 +182,9 @@ public struct MapRenderer: Sendable {
         // first so that its label has first choice of place; drawn above the geofences.
         var headMark: (p: P, title: String, anchor: String)?
         if let uuid = trace.queueHeadUUID {
-            if let fix = headFix {
-                headMark = (projection.point(latitude: fix.outputLatitude, longitude: fix.outputLongitude),
-                        "queue head (oldest pending record) \(uuid) at \(Timestamp.format(fix.time))", fix.source.anchor)
+            if let headFix {
+                headMark = (projection.point(latitude: headFix.decision.latitude, longitude: headFix.decision.longitude),
+                        "queue head (oldest pending record) \(uuid) at \(Timestamp.format(headFix.fix.time))", headFix.fix.evidence.anchor)
             } else if let g = trace.geofences.first(where: { $0.uuid == uuid }) {
                 headMark = (projection.point(latitude: g.latitude, longitude: g.longitude),
                         "queue head (oldest pending record) \(uuid)", g.source.anchor)

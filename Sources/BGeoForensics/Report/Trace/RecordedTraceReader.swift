@@ -10,7 +10,7 @@ public enum RecordedTraceReader {
         // The queue and the log's fix lines are independent scans: the lines are parsed on a
         // second thread through their own connection; their warnings follow the queue's.
         let lineScan = ScanRunner.beside(dump) { readLines($0) }
-        var fixes: [ReportFix] = []
+        var fixes: [DecidedFix] = []
         var geofences: [ReportGeofence] = []
         var queueIndex: [String: Int] = [:]
         var head: String?
@@ -25,12 +25,12 @@ public enum RecordedTraceReader {
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
         for i in fixes.indices {
-            if let uuid = fixes[i].uuid, queueIndex[uuid] == nil { queueIndex[uuid] = i }
+            if let uuid = fixes[i].fix.statedUUID, queueIndex[uuid] == nil { queueIndex[uuid] = i }
         }
         let lines = lineScan.value()
         var seenLogUUIDs: Set<String> = []
         for line in lines {
-            if line.isLocationLine, let uuid = line.uuid {
+            if line.isLocationLine, let uuid = line.fix.statedUUID {
                 if let index = queueIndex[uuid] {
                     learn(from: line, into: &fixes[index])
                     continue
@@ -41,34 +41,38 @@ public enum RecordedTraceReader {
         }
         // Time order; ties keep reading order (sort is not stable, so break ties by position).
         // Usually the fixes already are in order: then no copy is made.
-        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].time <= fixes[$0].time }
+        let inOrder = fixes.indices.dropFirst().allSatisfy { fixes[$0 - 1].fix.time <= fixes[$0].fix.time }
         let ordered = inOrder ? fixes : fixes.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            a.element.fix.time != b.element.fix.time ? a.element.fix.time < b.element.fix.time : a.offset < b.offset
         }.map(\.element)
         geofences.sort { $0.time < $1.time }
         return ReportTrace(fixes: ordered, geofences: geofences, queueHeadUUID: head)
     }
 
     /// A queued location record (its decoded row) as the engine recorded it.
-    static func queuedFix(_ row: DecodedQueueRow) -> ReportFix {
-        ReportFix(time: row.time, uuid: row.uuid, latitude: row.decoded.latitude, longitude: row.decoded.longitude,
-                  accuracy: row.accuracy, speed: row.speed, heading: row.heading, altitude: row.altitude,
-                  odometer: row.odometer, isMoving: row.isMoving, source: .queue(rowId: row.rowId))
+    static func queuedFix(_ row: DecodedQueueRow) -> DecidedFix {
+        let latitude = row.decoded.latitude, longitude = row.decoded.longitude
+        var fix = Fix(time: row.time, latitude: latitude, longitude: longitude, accuracy: row.accuracy, speed: row.speed,
+                      recordedOdometer: row.odometer, source: .queue, rowId: row.rowId, uuid: row.uuid, isRaw: false,
+                      isMoving: row.isMoving)
+        fix.keepAsRecorded(uuidStated: true, heading: row.heading, altitude: row.altitude)
+        return DecidedFix(recorded: fix, outputLatitude: latitude, outputLongitude: longitude)
     }
 
     /// A `location` line of a queued fix: the queue row is kept and learns the raw position (each
     /// line in turn, so the last one's) and the fields it lacks.
-    static func learn(from line: ReportFix, into queued: inout ReportFix) {
-        queued.latitude = line.latitude
-        queued.longitude = line.longitude
-        if queued.odometer == nil { queued.odometer = line.odometer }
-        if queued.isMoving == nil { queued.isMoving = line.isMoving }
+    static func learn(from line: DecidedFix, into queued: inout DecidedFix) {
+        queued.fix.latitude = line.fix.latitude
+        queued.fix.longitude = line.fix.longitude
+        queued.fix.isRaw = line.fix.isRaw
+        if queued.fix.recordedOdometer == nil { queued.fix.recordedOdometer = line.fix.recordedOdometer }
+        if queued.fix.isMoving == nil { queued.fix.isMoving = line.fix.isMoving }
     }
 
     /// The `location`, `filter.reject` and `filter.adjust` lines, parsed in log order; a line
     /// without a usable position becomes a located warning.
-    static func readLines(_ dump: Dump) -> [ReportFix] {
-        var lines: [ReportFix] = []
+    static func readLines(_ dump: Dump) -> [DecidedFix] {
+        var lines: [DecidedFix] = []
         var parser = LineParser()
         dump.forEachLogRow(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { row in
             if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
@@ -85,7 +89,7 @@ public enum RecordedTraceReader {
 
         /// The line's fix, or nil (a line without a usable position becomes a located warning).
         /// It is read from the row's cells: its data is scanned where SQLite holds it.
-        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> ReportFix? {
+        mutating func parse(_ entry: some LogLineFields, warnings: WarningLog) -> DecidedFix? {
             // Taken out while scanning (a closure cannot capture `self` inout), so no copy is made.
             var values: [FieldScanner.Field] = []
             swap(&values, &self.values)
@@ -101,7 +105,7 @@ public enum RecordedTraceReader {
         /// line needs its stated position in range; a timestamp that is not a time falls back to
         /// when the line was logged. Only the texts a fix keeps become Strings.
         private static func parse(_ entry: some LogLineFields, _ bytes: UnsafeBufferPointer<UInt8>, _ values: inout [FieldScanner.Field],
-                                  warnings: WarningLog, warnsInvalidData: Bool) -> ReportFix? {
+                                  warnings: WarningLog, warnsInvalidData: Bool) -> DecidedFix? {
             guard let line = FixLineFields(bytes, reusing: &values) else {
                 // Valid JSON that is not an object is skipped silently, as before.
                 if warnsInvalidData { entry.checkData(warnings) }
@@ -113,23 +117,41 @@ public enum RecordedTraceReader {
             }
             let time = line.time ?? entry.time
             let uuid = line.uuid
+            // A reject or adjust line's speed is left out: the recorded trace's outputs never showed one.
             switch entry.event {
             case "location":
-                return ReportFix(
-                    time: time, uuid: uuid, latitude: line.rawLatitude ?? lat, longitude: line.rawLongitude ?? lon,
-                    outputLatitude: lat, outputLongitude: lon, accuracy: line.accuracy, speed: line.speed,
-                    heading: line.knownHeading, altitude: line.altitude, odometer: line.odometer, isMoving: line.isMoving,
-                    source: .log(rowId: entry.rowId))
+                var fix = Fix(time: time, latitude: line.rawLatitude ?? lat, longitude: line.rawLongitude ?? lon,
+                              accuracy: line.accuracy, speed: line.speed, recordedOdometer: line.odometer, source: .logLocation,
+                              logId: entry.rowId, uuid: uuid ?? "", isRaw: line.rawLatitude != nil && line.rawLongitude != nil,
+                              isMoving: line.isMoving)
+                fix.keepAsRecorded(uuidStated: uuid != nil, heading: line.knownHeading, altitude: line.altitude)
+                return DecidedFix(recorded: fix, outputLatitude: lat, outputLongitude: lon)
             case "filter.reject":
-                return ReportFix(
-                    time: time, uuid: uuid, latitude: lat, longitude: lon, accuracy: line.accuracy,
-                    decision: .rejected, reason: line.reason ?? "unknown", source: .log(rowId: entry.rowId))
+                // A reason none of the replay's is kept as logged, a missing one as "unknown".
+                let text = line.reason ?? "unknown"
+                let reason = RejectReason(rawValue: text)
+                var fix = Fix(time: time, latitude: lat, longitude: lon, accuracy: line.accuracy, source: .logReject,
+                              logId: entry.rowId, uuid: uuid ?? "", recordedReason: reason)
+                fix.loggedReason = reason == nil ? text : nil
+                fix.keepAsRecorded(uuidStated: uuid != nil)
+                return DecidedFix(recorded: fix, outputLatitude: lat, outputLongitude: lon)
             default:
-                return ReportFix(
-                    time: time, uuid: uuid, latitude: lat, longitude: lon,
-                    outputLatitude: line.adjustedLatitude ?? lat, outputLongitude: line.adjustedLongitude ?? lon,
-                    accuracy: line.accuracy, decision: .adjusted, source: .log(rowId: entry.rowId))
+                var fix = Fix(time: time, latitude: lat, longitude: lon, accuracy: line.accuracy, source: .logAdjust,
+                              logId: entry.rowId, uuid: uuid ?? "")
+                fix.keepAsRecorded(uuidStated: uuid != nil)
+                return DecidedFix(recorded: fix, outputLatitude: line.adjustedLatitude ?? lat,
+                                  outputLongitude: line.adjustedLongitude ?? lon)
             }
         }
+    }
+}
+
+extension Fix {
+    /// Keeps what the dump states as the recorded trace shows it: an empty uuid the dump states
+    /// stays a uuid, and heading and altitude are kept as read (`Fix.init`'s filters are replay's).
+    fileprivate mutating func keepAsRecorded(uuidStated: Bool, heading: Double? = nil, altitude: Double? = nil) {
+        statesEmptyUUID = uuidStated && uuid.isEmpty
+        headingOrNaN = heading ?? .nan
+        altitudeOrNaN = altitude ?? .nan
     }
 }

@@ -13,7 +13,7 @@ public protocol ReportFixSource: Sendable {
     /// uuid of the oldest record still in the queue (the next to upload).
     var queueHeadUUID: String? { get }
     /// Visits every fix in time order.
-    func forEachFix(_ body: (ReportFix) -> Void)
+    func forEachFix(_ body: (DecidedFix) -> Void)
     /// Visits every fix in time order as the charts read it.
     func forEachChartSample(_ body: (ChartSample) -> Void)
     /// Every decision's count, exact.
@@ -28,7 +28,7 @@ extension ReportFixSource {
     public func counts() -> [Decision: Int] {
         var accepted = 0, adjusted = 0, rejected = 0
         forEachFix { fix in
-            switch fix.decision {
+            switch fix.decision.decision {
             case .accepted: accepted += 1
             case .adjusted: adjusted += 1
             case .rejected: rejected += 1
@@ -41,8 +41,8 @@ extension ReportFixSource {
     public func count(_ decision: Decision) -> Int { counts()[decision] ?? 0 }
 
     /// Every fix in an array (tests and small traces only).
-    func allFixes() -> [ReportFix] {
-        var all: [ReportFix] = []
+    func allFixes() -> [DecidedFix] {
+        var all: [DecidedFix] = []
         forEachFix { all.append($0) }
         return all
     }
@@ -51,7 +51,7 @@ extension ReportFixSource {
 extension ReportTrace: ReportFixSource {
     public var fixCount: Int { fixes.count }
 
-    public func forEachFix(_ body: (ReportFix) -> Void) {
+    public func forEachFix(_ body: (DecidedFix) -> Void) {
         for i in fixes.indices { body(fixes[i]) }
     }
 }
@@ -60,7 +60,7 @@ extension ReportTrace: ReportFixSource {
 /// the counts taken as it was written. A pass that cannot read the tape back stops and leaves
 /// `readFailure` set; the report is then not written.
 public final class StoredReportTrace: ReportFixSource, Sendable {
-    let stored: StoredTrace<ReportFix>
+    let stored: StoredTrace<DecidedFix>
     public let geofences: [ReportGeofence]
     public let queueHeadUUID: String?
     private let decisionCounts: [Decision: Int]
@@ -71,7 +71,7 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
     /// The private copy whose folder holds the tape: kept as long as the trace is.
     private let copy: EvidenceCopy
 
-    init(dump: Dump, stored: StoredTrace<ReportFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
+    init(dump: Dump, stored: StoredTrace<DecidedFix>, geofences: [ReportGeofence], queueHeadUUID: String?,
          counts: [Decision: Int], sketch: ReportTraceSketch? = nil) {
         copy = dump.privateCopy
         self.sketch = sketch
@@ -85,7 +85,7 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
 
     public func counts() -> [Decision: Int] { decisionCounts }
 
-    public func forEachFix(_ body: (ReportFix) -> Void) {
+    public func forEachFix(_ body: (DecidedFix) -> Void) {
         do {
             try stored.forEach(body)
         } catch {
@@ -109,16 +109,5 @@ public final class StoredReportTrace: ReportFixSource, Sendable {
     /// Why a pass could not read the stored trace back, if one could not.
     public var readFailure: (any Error)? {
         failure.withLock { $0 }
-    }
-}
-
-extension ReportFix {
-    /// A fix of the complete trace with the replay's decision, as the report draws it: evidence
-    /// points at the queue row, else the log row.
-    init(fix: Fix, decision d: FixDecision) {
-        let source: EvidenceRef = fix.rowId.map { .queue(rowId: $0) } ?? .log(rowId: fix.logId ?? 0)
-        self.init(time: fix.time, uuid: fix.uuid.isEmpty ? nil : fix.uuid, latitude: fix.latitude, longitude: fix.longitude,
-                  outputLatitude: d.latitude, outputLongitude: d.longitude, accuracy: fix.accuracy, speed: fix.speed,
-                  decision: d.decision, reason: d.reason?.rawValue, source: source)
     }
 }

@@ -16,7 +16,7 @@ public struct ReportTraceSketch: Sendable {
     }
 
     /// Adds the next fix of the trace (in time order).
-    mutating func add(_ f: ReportFix) {
+    mutating func add(_ f: DecidedFix) {
         fixBounds = MapRenderer.including(fixBounds, f)
         chartSeries?.add(ChartSample(f))
     }
