@@ -152,11 +152,12 @@ public final class Dump {
         case SQLiteError.Code.corrupt: return .damaged(path: path, reason: (truncation.map { $0.description + ": " } ?? "") + error.message)
         default:
             guard isEnvironmental(error) else { return .unreadable(path: path, reason: error.message) }
-            return .environment(path: path, reason: "SQLite could not use its private copy (\(error.message))")
+            // True of both reads: the private copy, or the evidence read in place (no descriptor left).
+            return .environment(path: path, reason: "SQLite could not read it on this machine (\(error.message))")
         }
     }
 
-    /// SQLite failed on the machine's account, on the private copy (ours, in `$TMPDIR`): no room
+    /// SQLite failed on the machine's account (on the private copy in `$TMPDIR`, or reading in place): no room
     /// (recovering a WAL or rolling back a journal writes), no memory (`--memory-limit`), no
     /// descriptor, or a write, sync or shared-memory call that failed. Nothing said about the dump.
     static func isEnvironmental(_ error: SQLiteError) -> Bool {

@@ -83,11 +83,19 @@ public final class EvidenceCopy: Sendable {
         // file (a cut one is repaired in a copy). Anything unusual takes the copy's path.
         let alone = ignored.isEmpty && companions.allSatisfy { $0.path.hasSuffix("-shm") }
         if inPlace, alone, let bytes = EvidenceCopy.wholeDatabaseBytes(main, path: path) {
+            // A -shm beside it is measured as the copy's path measures it (and fails alike).
+            var sizes = [(path: path, bytes: bytes)]
+            do throws(DumpError) {
+                for companion in companions { sizes.append((companion.path, try EvidenceCopy.size(of: companion.fd, path: companion.path))) }
+            } catch {
+                folder.remove()
+                throw error
+            }
             keepsMain = true
             held = HeldDescriptor(main)
             readsInPlace = true
             copyPath = HeldDescriptor.path(of: main)
-            files = [(path, bytes)] + companions.map { ($0.path, (try? EvidenceCopy.size(of: $0.fd, path: $0.path)) ?? 0) }
+            files = sizes
             return
         }
         held = nil
