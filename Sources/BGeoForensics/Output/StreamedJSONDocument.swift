@@ -1,4 +1,5 @@
 import BGeoReader
+import Foundation
 
 /// A pretty JSON document with arrays too long to build (a million decisions): each stands in the
 /// tree as a placeholder and is written element by element where it stands, at its indentation,
@@ -29,33 +30,68 @@ public struct StreamedJSONDocument {
     private static func marker(_ n: Int) -> String { "\u{1}streamed-array-\(n)\u{1}" }
 
     /// Writes `tree` (already redacted) to `output` with `arrays[n]` in place of `placeholder(n)`,
-    /// then a newline.
+    /// then a newline. Works in bytes: the tree's text is searched for each placeholder and the
+    /// elements are written straight into the output's buffer.
     public static func write(_ tree: JSONValue, arrays: [Array], to output: TextOutput) throws {
         let pretty = JSONWriter(pretty: true), compact = JSONWriter()
-        var rest = Substring(pretty.string(tree))
+        var text: [UInt8] = []
+        pretty.write(tree, into: &text, indent: 0)
+        var rest = 0
         for (n, array) in arrays.enumerated() {
-            let literal = pretty.literal(marker(n))
-            guard let range = rest.range(of: literal) else { continue }
+            let literal = Swift.Array(pretty.literal(marker(n)).utf8)
+            guard let at = firstIndex(of: literal, in: text, from: rest) else { continue }
             // The member line's indentation: elements one level deeper, the closing bracket at it.
-            let lineStart = rest[..<range.lowerBound].lastIndex(of: "\n").map { rest.index(after: $0) } ?? rest.startIndex
-            let level = rest[lineStart...].prefix { $0 == " " }.count / 2
-            output.writeJSON(String(rest[..<range.lowerBound]))
+            let lineStart = text[rest..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? rest
+            let level = text[lineStart...].prefix { $0 == 0x20 }.count / 2
+            output.writeJSONBytes { $0.append(contentsOf: text[rest..<at]) }
             var count = 0
-            let inner = "\n" + String(repeating: "  ", count: level + 1)
             try array.elements { element in
-                var text = count == 0 ? "[" + inner : "," + inner
-                switch array.style {
-                case .compactLines(let redactor):
-                    text += redactor.redact(text: compact.string(element))
-                case .pretty(let redactor):
-                    pretty.write(redactor.redact(element), into: &text, indent: level + 1)
+                output.writeJSONBytes { out in
+                    out.append(count == 0 ? 0x5B : 0x2C)
+                    out.append(0x0A)
+                    out.append(contentsOf: repeatElement(0x20, count: 2 * (level + 1)))
+                    switch array.style {
+                    case .compactLines(let redactor):
+                        out.append(contentsOf: redactor.redact(text: compact.string(element)).utf8)
+                    case .pretty(let redactor):
+                        pretty.write(redactor.redact(element), into: &out, indent: level + 1)
+                    }
                 }
-                output.writeJSON(text)
                 count += 1
             }
-            output.writeJSON(count == 0 ? "[]" : "\n" + String(repeating: "  ", count: level) + "]")
-            rest = rest[range.upperBound...]
+            output.writeJSONBytes { out in
+                if count == 0 {
+                    out.append(contentsOf: "[]".utf8)
+                } else {
+                    out.append(0x0A)
+                    out.append(contentsOf: repeatElement(0x20, count: 2 * level))
+                    out.append(0x5D)
+                }
+            }
+            rest = at + literal.count
         }
-        output.jsonLine(String(rest))
+        output.writeJSONBytes { out in
+            out.append(contentsOf: text[rest...])
+            out.append(0x0A)
+        }
+    }
+
+    /// Where `needle` first starts in `bytes` at or after `start`.
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count - start >= needle.count else { return nil }
+        return bytes.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                let base = haystack.baseAddress!, last = haystack.count - needle.count
+                var index = start
+                while index <= last {
+                    // The first byte by memchr, the rest compared where it stands.
+                    guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
+                    index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, needle.baseAddress!, needle.count) == 0 { return index }
+                    index += 1
+                }
+                return nil
+            }
+        }
     }
 }

@@ -13,48 +13,58 @@ public struct JSONWriter: Sendable {
     }
 
     public func string(_ value: JSONValue) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(value, into: &out, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `value`'s text to `out` (`indent`: the level the value starts at when pretty).
     public func write(_ value: JSONValue, into out: inout String, indent: Int) {
+        var bytes: [UInt8] = []
+        write(value, into: &bytes, indent: indent)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value`'s UTF-8 text to `out`: the writer works in bytes (appending to a String
+    /// cost more than the rest of writing a timeline's 20,000 attempts).
+    public func write(_ value: JSONValue, into out: inout [UInt8], indent: Int) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += JSONWriter.format(d)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: JSONWriter.format(d).utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
-            out += "["
+            if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(0x5B)
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { out += "," }
+                if offset > 0 { out.append(0x2C) }
                 newline(&out, indent + 1)
                 write(element, into: &out, indent: indent + 1)
             }
             newline(&out, indent)
-            out += "]"
+            out.append(0x5D)
         case .object(let object):
-            if object.isEmpty { out += "{}"; return }
-            out += "{"
+            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(0x7B)
             let members = sortedKeys ? object.members.sorted { $0.key < $1.key } : object.members
             for (offset, member) in members.enumerated() {
-                if offset > 0 { out += "," }
+                if offset > 0 { out.append(0x2C) }
                 newline(&out, indent + 1)
                 writeString(member.key, into: &out)
-                out += pretty ? ": " : ":"
+                out.append(0x3A)
+                if pretty { out.append(0x20) }
                 write(member.value, into: &out, indent: indent + 1)
             }
             newline(&out, indent)
-            out += "}"
+            out.append(0x7D)
         }
     }
 
-    private func newline(_ out: inout String, _ indent: Int) {
+    private func newline(_ out: inout [UInt8], _ indent: Int) {
         guard pretty else { return }
-        out += "\n"
-        out += String(repeating: "  ", count: indent)
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x20, count: 2 * indent))
     }
 
     /// Shortest text that reads back as the same Double. A real keeps its `.0` (`5.0`), so a
@@ -75,17 +85,18 @@ public struct JSONWriter: Sendable {
     /// `.written` text is what this writer makes of that value.
     public func objectString(_ members: [(key: String, value: MemberValue)]) -> String {
         precondition(!pretty && !sortedKeys, "objectString writes compact members in the order given")
-        var out = "{"
+        var out: [UInt8] = [0x7B]
         for (offset, member) in members.enumerated() {
-            if offset > 0 { out += "," }
+            if offset > 0 { out.append(0x2C) }
             writeString(member.key, into: &out)
-            out += ":"
+            out.append(0x3A)
             switch member.value {
             case .value(let value): write(value, into: &out, indent: 1)
-            case .written(let text): out += text
+            case .written(let text): out.append(contentsOf: text.utf8)
             }
         }
-        return out + "}"
+        out.append(0x7D)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `s` as a quoted JSON string literal (the GeoJSON writer assembles its documents from these).
@@ -98,33 +109,47 @@ public struct JSONWriter: Sendable {
     }
 
     public func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Controls a terminal would act on (DEL, C1, bidi overrides, U+2028/9) are escaped too:
-        // standard JSON escapes, so the text reads back the same, and JSON printed to a terminal
-        // can neither rewrite nor disguise it.
-        var needsEscape = false
+        guard needsEscape(s) else {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
+        var bytes: [UInt8] = []
+        writeString(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `s` as a quoted JSON string literal, appended as UTF-8.
+    public func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        if needsEscape(s) {
+            writeEscaped(s, into: &out)
+        } else {
+            out.append(contentsOf: s.utf8)
+        }
+        out.append(0x22)
+    }
+
+    /// Whether `s` holds a byte or scalar written as an escape. Controls a terminal would act on
+    /// (DEL, C1, bidi overrides, U+2028/9) are escaped too: standard JSON escapes, so the text
+    /// reads back the same, and JSON printed to a terminal can neither rewrite nor disguise it.
+    private func needsEscape(_ s: String) -> Bool {
         var nonASCII = false
         for byte in s.utf8 {
             if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
-                needsEscape = true
-                break
+                return true
             }
             if byte >= 0x80 { nonASCII = true }
         }
-        if !needsEscape, nonASCII { needsEscape = TerminalText.needsEscaping(s, keepingNewlines: false) }
-        if !needsEscape {
-            out += s
-        } else {
-            writeEscaped(s, into: &out)
-        }
-        out += "\""
+        return nonASCII && TerminalText.needsEscaping(s, keepingNewlines: false)
     }
 }
 
 extension JSONWriter {
     /// The body of a string that needs escapes: the runs between escapes are appended whole
     /// (a String's UTF-8 is valid, so each run cut at scalar boundaries is too), not scalar by scalar.
-    private func writeEscaped(_ s: String, into out: inout String) {
+    private func writeEscaped(_ s: String, into out: inout [UInt8]) {
         var text = s
         text.withUTF8 { bytes in
             var runStart = 0, i = 0
@@ -134,13 +159,13 @@ extension JSONWriter {
                 var value = length == 1 ? UInt32(b) : UInt32(b) & (0x7F >> length)
                 for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let escape = escape(value) {
-                    if i > runStart { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<i]), as: UTF8.self) }
-                    out += escape
+                    if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                    out.append(contentsOf: escape.utf8)
                     runStart = i + length
                 }
                 i += length
             }
-            if bytes.count > runStart { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
+            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
     }
 
