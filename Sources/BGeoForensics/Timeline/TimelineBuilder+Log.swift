@@ -9,17 +9,31 @@ extension TimelineBuilder {
 
     func scanLog(_ split: SplitLogRead?) {
         // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
-        // nothing: no LogEntry is built for them, unless an observer wants every entry (and
-        // not the location rows apart, from their cells).
-        let quickRows: ((LogRowView) -> Bool)? = logObserver != nil && locationRowObserver == nil ? nil : { [self] row in
+        // nothing, upload rows a few fields: no LogEntry is built for them. An observer that
+        // wants every entry (and not the location rows apart, from their cells) gets the location
+        // and queue.insert rows as entries; upload rows it is never shown.
+        let foldsLocationRows = logObserver == nil || locationRowObserver != nil
+        let uuidsRead = tracker.uuidsRead
+        let quickRows: (LogRowView) -> Bool = { [self] row in
             // An observer sees every other row (the report reads queue depths from them); without
             // one, `queue.insert` rows need nothing (`handleHot` ignores them).
             // This handler checks the data of the rows it takes (folding them warns of nothing).
-            guard let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) else { return false }
-            if kind == .location { locationLineCount += 1 }
+            if foldsLocationRows, let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) {
+                if kind == .location { locationLineCount += 1 }
+                noteRow(at: row.time)
+                let checked = kind == .location && locationRowObserver?(row) == true
+                if !checked { row.checkData(dump.warnings) }
+                return true
+            }
+            guard let kind = UploadRowKind(row) else { return false }
             noteRow(at: row.time)
-            let checked = kind == .location && locationRowObserver?(row) == true
-            if !checked { row.checkData(dump.warnings) }
+            clockSteps.note(time: row.time, row: row.rowId)
+            handleUpload(kind, row, row.withData { data in
+                let fields = UploadRowFields(data: data, uuidLimit: uuidsRead)
+                // The field scan checked an object; anything else is checked as the read would.
+                if !fields.isObject { row.checkData(dump.warnings) }
+                return fields
+            })
             return true
         }
         dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
@@ -74,47 +88,37 @@ extension TimelineBuilder {
         locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
     }
 
-    /// The few scalar fields of a frequent row as a small object, without building the whole
-    /// tree; falls back to a full parse when a wanted field is an object or array.
-    func quickData(_ entry: LogEntry, _ scanner: FieldScanner) -> JSONValue? {
-        guard var text = entry.dataText else { return nil }
-        guard text.withUTF8({ scanner.scan($0, into: &scanValues) }) else { return nil }
-        var object = JSONObject()
-        for (index, path) in scanner.paths.enumerated() {
-            switch scanValues[index] {
-            case .missing: continue
-            case .null: object[path] = .null
-            case .bool(let b): object[path] = .bool(b)
-            case .string(let s): object[path] = .string(s)
-            case .number(let d): object[path] = d.rounded() == d && abs(d) < 9e15 ? .int(Int64(d)) : .double(d)
-            case .composite: return entry.data
-            }
-        }
-        return .object(object)
-    }
-
     /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
     /// warning; the value is still used and shown as the number it is.
-    func warnOutOfRange(_ entry: LogEntry, _ data: JSONValue?, _ field: String, unit: String) {
-        guard let value = data?[field].flatMap(UploadTracker.double), !(0...LogNumberRanges.limit).contains(value) else { return }
-        dump.warnings.add(table: "log_entries", rowId: entry.rowId,
-                          "\(entry.event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
+    func warnOutOfRange(_ row: some LogLineFields, _ event: String, _ value: Double?, _ field: String, unit: String) {
+        guard let value, !(0...LogNumberRanges.limit).contains(value) else { return }
+        dump.warnings.add(table: "log_entries", rowId: row.rowId,
+                          "\(event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
+    }
+
+    /// An `http.request`, `http.response` or `http.backoff` row, from its cells or from an entry.
+    func handleUpload(_ kind: UploadRowKind, _ row: some LogLineFields, _ data: UploadRowFields) {
+        switch kind {
+        case .request:
+            tracker.request(row, data)
+        case .response:
+            tracker.response(row, data, authorizationConfigured: authorizationConfigured)
+        case .backoff:
+            warnOutOfRange(row, kind.event, data.delay, "delay_s", unit: " s")
+            warnOutOfRange(row, kind.event, data.failuresValue, "failures", unit: "")
+            tracker.backoff(row, data, authorizationConfigured: authorizationConfigured)
+        }
     }
 
     /// Frequent rows: handled without building more than they need.
     func handleHot(_ entry: LogEntry) {
+        if let kind = UploadRowKind(event: entry.event) {
+            handleUpload(kind, entry, UploadRowFields(entry, uuidLimit: tracker.uuidsRead))
+            return
+        }
         switch entry.event {
         case "queue.insert":
             return
-        case "http.request":
-            tracker.request(entry, entry.data)
-        case "http.response":
-            tracker.response(entry, quickData(entry, responseScanner), authorizationConfigured: authorizationConfigured)
-        case "http.backoff":
-            let data = quickData(entry, backoffScanner)
-            warnOutOfRange(entry, data, "delay_s", unit: " s")
-            warnOutOfRange(entry, data, "failures", unit: "")
-            tracker.backoff(entry, data, authorizationConfigured: authorizationConfigured)
         default:
             let data = entry.data
             let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
@@ -166,10 +170,7 @@ extension TimelineBuilder {
             tracker.refreshRequest(entry)
             add(.refresh, entry, "token refresh requested")
         case "auth.refresh.result":
-            let before = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures
-            tracker.refreshResult(entry, data)
-            let success = tracker.stats.refreshSuccesses + tracker.stats.refreshFailures > before
-                ? tracker.stats.lastRefreshSucceeded : nil
+            let success = tracker.refreshResult(entry, data)
             let status = UploadTracker.int(data?["status"])
             let summary = success == true ? "token refresh succeeded"
                 : "token refresh failed" + (status.map { " (\($0))" } ?? "")

@@ -96,16 +96,14 @@ public final class TimelineBuilder {
     var lastLogUploadSucceeded: Bool?
 
     var locationLines = LocationLineFolder()
-    let responseScanner = FieldScanner(paths: ["status", "count", "ms", "response", "retry_after", "retryAfter"])
-    let backoffScanner = FieldScanner(paths: ["failures", "delay_s", "next_attempt_at", "retry_after", "retryAfter"])
-    var scanValues: [ScannedValue] = []
 
     /// Below this many log row ids the log is read in one pass (a second thread costs more).
     var splitMinimumRows: Int64 = 50_000
     /// 2 when the log's later half was read on a second connection (`SplitLogRead`), else 1.
     var logPasses = 1
 
-    /// Sees every log entry the timeline reads, in order, after the timeline has: lets a caller
+    /// Sees every log entry the timeline reads, in order, after the timeline has, except the
+    /// upload rows (`UploadRowKind`: one or two per attempt, read from their cells): lets a caller
     /// that needs other facts from the log (the report's trace lines and queue levels) share
     /// this scan instead of reading a million rows again.
     public var logObserver: ((LogEntry) -> Void)?

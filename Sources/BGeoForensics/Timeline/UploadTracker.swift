@@ -101,13 +101,17 @@ struct UploadTracker {
 
     // MARK: rows
 
-    mutating func request(_ entry: LogEntry, _ data: JSONValue?) {
+    /// How many uuids a request row must yield (`UploadRowFields`): the attempt keeps
+    /// `uuidLimit`, a violation cites up to 10.
+    var uuidsRead: Int { max(uuidLimit, 10) }
+
+    mutating func request(_ entry: some LogLineFields, _ data: UploadRowFields) {
         finishCurrent()
-        let uuids = UploadTracker.strings(data?["uuids"])
-        let count = UploadTracker.int(data?["count"]) ?? uuids.count
+        let uuids = data.uuids
+        let count = data.count ?? data.uuidCount
         var attempt = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
-                                    uuids: UUIDList(uuids.prefix(uuidLimit)), uuidCount: uuids.count)
-        attempt.url = data?["url"]?.stringValue.map { scrubber.scrub(url: $0) }
+                                    uuids: UUIDList(uuids.prefix(uuidLimit)), uuidCount: data.uuidCount)
+        attempt.url = data.url.map { scrubber.scrub(url: $0) }
         attempt.afterRefresh = nextIsAfterRefresh
         nextIsAfterRefresh = false
         retryDue = nil
@@ -137,29 +141,28 @@ struct UploadTracker {
         totalAttempts += 1
     }
 
-    mutating func response(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
+    mutating func response(_ entry: some LogLineFields, _ data: UploadRowFields, authorizationConfigured: Bool) {
         if current == nil || current?.responseLogId != nil {
             // A response whose request row is gone (pruned log): still an attempt.
             finishCurrent()
-            let count = UploadTracker.int(data?["count"]) ?? 0
+            let count = data.count ?? 0
             current = UploadAttempt(at: entry.time, logId: entry.rowId, count: count, uuids: [], uuidCount: 0)
             totalAttempts += 1
         }
         guard var attempt = current else { return }
-        let status = UploadTracker.int(data?["status"]) ?? 0
+        let status = data.status ?? 0
         let outcome = policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured)
         attempt.responseLogId = entry.rowId
         attempt.respondedAt = entry.time
         attempt.status = status
         attempt.outcome = outcome
-        attempt.ms = data?["ms"]?.doubleValue
-        if attempt.count == 0, let count = UploadTracker.int(data?["count"]) { attempt.count = count }
-        if let body = data?["response"], body != .null {
-            let text = body.stringValue ?? body.jsonText
+        attempt.ms = data.ms
+        if attempt.count == 0, let count = data.count { attempt.count = count }
+        if let text = data.response {
             let scrubbed = scrubber.scrub(cachedBody: text.count > 2000 ? String(text.prefix(2000)) : text)
             attempt.response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
         }
-        let retryAfter = (data?["retry_after"] ?? data?["retryAfter"] ?? data?["Retry-After"]).flatMap(UploadTracker.double)
+        let retryAfter = data.retryAfter
         current = attempt
         stats.lastStatus = status
         stats.lastAttemptAt = entry.time
@@ -209,7 +212,9 @@ struct UploadTracker {
         }
     }
 
-    mutating func refreshResult(_ entry: LogEntry, _ data: JSONValue?) {
+    /// Returns what the row says of the refresh (nil: it says neither success nor failure).
+    @discardableResult
+    mutating func refreshResult(_ entry: LogEntry, _ data: JSONValue?) -> Bool? {
         let success = data?["success"]?.boolValue ?? (UploadTracker.int(data?["success"]).map { $0 != 0 })
         let status = UploadTracker.int(data?["status"])
         if var attempt = current, var refresh = attempt.refresh, refresh.resultLogId == nil {
@@ -237,11 +242,12 @@ struct UploadTracker {
             stats.refreshFailingStatuses[status ?? 0, default: 0] += 1
             stats.refreshFailingRows.append(entry.rowId)
         }
+        return success
     }
 
-    mutating func backoff(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
-        let failures = UploadTracker.int(data?["failures"])
-        let delay = (data?["delay_s"]).flatMap(UploadTracker.double)
+    mutating func backoff(_ entry: some LogLineFields, _ data: UploadRowFields, authorizationConfigured: Bool) {
+        let failures = data.failures
+        let delay = data.delay
         if var attempt = current, attempt.backoffLogId == nil {
             attempt.backoffLogId = entry.rowId
             attempt.backoffDelay = delay
@@ -280,7 +286,7 @@ struct UploadTracker {
             stats.lastBackoff = (failures, delay, entry.rowId)
             stats.minDelay = min(stats.minDelay ?? delay, delay)
             stats.maxDelay = max(stats.maxDelay ?? delay, delay)
-            let retryAfter = (data?["retry_after"] ?? data?["retryAfter"]).flatMap(UploadTracker.double) ?? lastResponse?.retryAfter
+            let retryAfter = data.retryAfter ?? lastResponse?.retryAfter
             if !rules.backoffIsAcceptable(failures: failures, delay: delay, retryAfter: retryAfter,
                                           lastStatus: lastResponse?.status, authorizationConfigured: authorizationConfigured) {
                 var logIds = [entry.rowId]

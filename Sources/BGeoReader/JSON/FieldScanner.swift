@@ -147,11 +147,20 @@ public struct FieldScanner: Sendable {
     }
 
     /// Scans `bytes`; fills `fields` (resized to `paths.count`) without building any string.
+    /// An object or array field keeps its byte range too (`start..<end`, brackets included).
     /// Returns false when the document is not valid JSON or not an object (fields are then
     /// unspecified). Same verdict and same values as `scan(_:into:)`.
     public func scan(_ bytes: UnsafeBufferPointer<UInt8>, into fields: inout [Field]) -> Bool {
         if fields.count != paths.count { fields = Array(repeating: .missing, count: paths.count) }
         return fields.withUnsafeMutableBufferPointer { scan(bytes, slots: $0) }
+    }
+
+    /// Scans `bytes` and calls `body` with the fields (in `paths` order), or with nil when the
+    /// document is not valid JSON or not an object. Nothing is allocated on the heap.
+    public func withFields<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<Field>?) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: Field.self, capacity: paths.count) { slots in
+            body(scan(bytes, slots: slots) ? UnsafeBufferPointer(slots) : nil)
+        }
     }
 
     /// Scans `bytes`; fills `values` (resized to `paths.count`). Returns false when the document is
@@ -279,6 +288,38 @@ public struct FieldScanner: Sendable {
             case UInt8(ascii: "}"): c.index += 1; return true
             default: return false
             }
+        }
+    }
+}
+
+extension FieldScanner.Field {
+    /// For an array field scanned from `bytes`, calls `body` once per string element, in order,
+    /// with a way to build its text (escapes decoded); other elements, and a string the strict
+    /// parser would refuse, are skipped. Reads what `arrayValue?.compactMap(\.stringValue)` of
+    /// the parsed value gives, building only the strings the caller asks for.
+    public func forEachStringElement(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ text: () -> String) -> Void) {
+        guard kind == .composite, start < end, end <= bytes.count, bytes[start] == UInt8(ascii: "[") else { return }
+        var cursor = JSONByteCursor(bytes: UnsafeBufferPointer(rebasing: bytes[..<end]))
+        cursor.index = start + 1
+        while true {
+            cursor.skipWhitespace()
+            guard cursor.index < end, cursor.peek != UInt8(ascii: "]") else { return }
+            let elementStart = cursor.index
+            if cursor.peek == UInt8(ascii: "\"") {
+                var escaped = false
+                guard cursor.skipString(sawEscape: &escaped) else { return }
+                let quoted = UnsafeBufferPointer(rebasing: bytes[elementStart..<cursor.index])
+                if !escaped {
+                    body { String(decoding: UnsafeBufferPointer(rebasing: quoted.dropFirst().dropLast()), as: UTF8.self) }
+                } else if let text = FieldScanner.Field.decodeEscaped(quoted) {
+                    body { text }
+                }
+            } else {
+                guard cursor.skipValue(depth: 2) else { return }
+            }
+            cursor.skipWhitespace()
+            guard cursor.peek == UInt8(ascii: ",") else { return }
+            cursor.index += 1
         }
     }
 }

@@ -198,7 +198,10 @@ struct JSONByteCursor {
             return skipLiteral("null")
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             field.kind = .composite
-            return skipValue(depth: 2)
+            field.start = start
+            guard skipValue(depth: 2) else { return false }
+            field.end = index
+            return true
         default:
             guard let number = scanNumber() else { return false }
             field.kind = .number

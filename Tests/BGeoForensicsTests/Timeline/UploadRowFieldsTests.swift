@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import BGeoReader
+@testable import BGeoForensics
+@testable import BGeoSimulation
+
+/// Upload rows are read by one field scan (`UploadRowFields`), not a JSON tree: the scan must
+/// read what the parsed tree states, on random and hostile rows.
+@Suite struct UploadRowFieldsTests {
+    /// The tree's reading, by the rules `UploadRowFields` documents.
+    struct Reference: Equatable {
+        var uuids: [String], uuidCount: Int, count: Int?, url: String?, status: Int?, ms: Double?
+        var response: String?, retryAfter: Double?, failuresValue: Double?, failures: Int?, delay: Double?
+
+        init(_ fields: UploadRowFields) {
+            uuids = fields.uuids
+            uuidCount = fields.uuidCount
+            count = fields.count
+            url = fields.url
+            status = fields.status
+            ms = fields.ms
+            response = fields.response
+            retryAfter = fields.retryAfter
+            failuresValue = fields.failuresValue
+            failures = fields.failures
+            delay = fields.delay
+        }
+
+        init(tree text: String, uuidLimit: Int) {
+            let data = try? JSONParser.parse(text)
+            func int(_ value: JSONValue?) -> Int? {
+                switch value {
+                case .int(let v)?: return abs(Double(v)) < 9e15 ? Int(v) : nil
+                case .double(let v)?: return v.rounded() == v && abs(v) < 9e15 ? Int(v) : nil
+                case .string(let s)?: return Int(s.trimmingCharacters(in: .whitespaces))
+                default: return nil
+                }
+            }
+            let all = UploadTracker.strings(data?["uuids"])
+            uuids = Array(all.prefix(uuidLimit))
+            uuidCount = all.count
+            count = int(data?["count"])
+            url = data?["url"]?.stringValue
+            status = int(data?["status"])
+            ms = data?["ms"]?.doubleValue
+            response = data?["response"].flatMap { $0 == .null ? nil : ($0.stringValue ?? $0.jsonText) }
+            retryAfter = (data?["retry_after"] ?? data?["retryAfter"]).flatMap(UploadTracker.double)
+            failuresValue = data?["failures"].flatMap(UploadTracker.double)
+            failures = int(data?["failures"])
+            delay = data?["delay_s"].flatMap(UploadTracker.double)
+        }
+    }
+
+    static func randomRow(_ rng: inout SplitMix64) -> String {
+        func pick(_ choices: [String]) -> String { choices[rng.int(0...(choices.count - 1))] }
+        let scalar = ["1", "0", "-3", "401", "2.5", "1e3", "1.0", "-0", "9007199254740993", "12345678901234567890",
+                      "\"7\"", "\" 42 \"", "\"4x\"", "\"1e2\"", "\"nan\"", "\"inf\"", "null", "true", "false",
+                      "\"ok\"", "\"a\\\"b\"", "\"\\u00e9t\\u00e9\"", "\"\\ud83d\\ude00\"", "{}", "[]", "{\"a\":[1,{\"b\":2}]}"]
+        var members: [String] = []
+        let keys = ["uuids", "count", "url", "status", "ms", "response", "retry_after", "retryAfter", "Retry-After",
+                    "failures", "delay_s", "uuid", "other", "url2"]
+        var used = Set<String>()
+        for _ in 0..<rng.int(0...7) {
+            let key = pick(keys)
+            // One member per name: JSON leaves a repeated name's reading open.
+            guard used.insert(key).inserted else { continue }
+            let value: String
+            if key == "uuids" {
+                var elements: [String] = []
+                for _ in 0..<rng.int(0...30) {
+                    elements.append(pick(["\"1c1f8a3e-8d0a-4e55-9c5e-0b7f6d2a9e11\"", "\"u\(rng.int(0...99))\"", "\"\\u0041b\"", "7",
+                                          "null", "[\"n\"]", "{\"x\":\"y\"}", "\"\"", "\"\\ud800\\udc00\""]))
+                }
+                value = pick(["[" + elements.joined(separator: pick([",", " , ", ",\n"])) + "]", "\"not an array\"", "{\"0\":\"a\"}", "null"])
+            } else if key == "url" {
+                value = pick(["\"https://user:pw@ingest.example.com/v1?token=abc\"", "\"https://a.example/x\"", "5", "null"])
+            } else {
+                value = pick(scalar)
+            }
+            members.append("\"\(key)\"" + pick([":", " : "]) + value)
+        }
+        let object = "{" + members.joined(separator: pick([",", ", "])) + "}"
+        return pick([object, object, object, object, "[1,2]", "not json", "{\"status\":", "", "\"text\""])
+    }
+
+    @Test func scanReadsWhatTheTreeStates() {
+        var rng = SplitMix64(seed: 27)
+        var differences = 0
+        var sample: String?
+        for _ in 0..<20_000 {
+            let text = Self.randomRow(&rng)
+            for limit in [0, 4, 20] {
+                var copy = text
+                let scanned = copy.withUTF8 { Reference(UploadRowFields(data: $0, uuidLimit: limit)) }
+                let tree = Reference(tree: text, uuidLimit: limit)
+                if scanned != tree {
+                    differences += 1
+                    if sample == nil { sample = text + " (limit \(limit))" }
+                }
+            }
+        }
+        #expect(differences == 0, "first: \(sample ?? "")")
+    }
+
+    @Test func aRowWithoutDataOrNotAnObjectStatesNothing() {
+        #expect(!UploadRowFields(data: nil, uuidLimit: 20).isObject)
+        var text = "[{\"status\":500}]"
+        let fields = text.withUTF8 { UploadRowFields(data: $0, uuidLimit: 20) }
+        #expect(!fields.isObject && fields.status == nil)
+        var object = "{\"status\":\"503\",\"uuids\":[\"a\",1,\"b\"],\"retryAfter\":\" 30 \"}"
+        let read = object.withUTF8 { UploadRowFields(data: $0, uuidLimit: 1) }
+        #expect(read.isObject && read.status == 503 && read.uuids == ["a"] && read.uuidCount == 2 && read.retryAfter == 30)
+    }
+}
