@@ -17,7 +17,10 @@ struct EventCollector: Sendable {
     /// deferrals become one run of each instead of hundreds of alternating lines.
     static let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
 
-    mutating func add(_ event: TimelineEvent) {
+    /// Adds `event`: joined to a run, counted as omitted, or appended — only then is it
+    /// `finishing` (its summary scrubbed: most rows of a busy log join a run, and scrubbing them
+    /// all cost more than reading them).
+    mutating func add(_ event: TimelineEvent, finishing: (inout TimelineEvent) -> Void = { _ in }) {
         var index = events.count - 1
         while index >= 0 {
             if events[index].collapseKey == event.collapseKey {
@@ -35,6 +38,8 @@ struct EventCollector: Sendable {
             omitted += 1
             return
         }
+        var event = event
+        finishing(&event)
         events.append(event)
     }
 

@@ -71,7 +71,7 @@ extension TimelineBuilder {
         case "queue.insert", "http.request", "http.response", "http.backoff", "filter.reject", "filter.adjust":
             handleHot(entry)
         default:
-            handleEvent(entry, entry.data)
+            handleEvent(entry)
         }
     }
 
@@ -86,6 +86,16 @@ extension TimelineBuilder {
     /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
     func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
         locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
+    }
+
+    /// What `read` makes of the fields `scanner` picks from the row's data; nil when the row has
+    /// no data or it is not a JSON object (the fields a tree of it would not hold either).
+    func scanned<R>(_ entry: LogEntry, _ scanner: FieldScanner,
+                    _ read: (UnsafeBufferPointer<FieldScanner.Field>, UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        entry.withData { bytes in
+            guard let bytes else { return nil }
+            return scanner.withFields(of: bytes) { fields in fields.map { read($0, bytes) } }
+        }
     }
 
     /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
@@ -120,16 +130,18 @@ extension TimelineBuilder {
         case "queue.insert":
             return
         default:
-            let data = entry.data
-            let reason = data?["reason"]?.stringValue ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
+            let stated = scanned(entry, reasonScanner) { fields, bytes in fields[0].string(in: bytes) } ?? nil
+            let reason = stated ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
             let verb = entry.event == "filter.adjust" ? "adjusted" : "rejected"
             add(.filter, entry, "fix \(verb) by the filter (\(reason))")
         }
     }
 
-    func handleEvent(_ entry: LogEntry, _ data: JSONValue?) {
+    func handleEvent(_ entry: LogEntry) {
         // Only app lines and unknown events show their message: scrub it only for them.
         var message: String? { entry.message.map { SecretScrubber(redactor: redactor).scrub(body: $0) } }
+        // Parsed only by the events that read more than a field or two (heartbeats read nothing).
+        lazy var data = entry.data
         switch entry.event {
         case "session.start":
             let reason = data?["reason"]?.stringValue
@@ -201,8 +213,9 @@ extension TimelineBuilder {
             add(.deferral, entry, "upload deferred (\(reason))" + (pending.map { ", \($0) pending" } ?? ""),
                 key: "deferral\u{1}" + reason)
         case "connectivity":
-            let isConnected = data?["connected"]?.boolValue
-            let via = data?["transport"]?.stringValue
+            let (isConnected, via) = scanned(entry, connectivityScanner) { fields, bytes in
+                (fields[0].bool, fields[1].string(in: bytes))
+            } ?? (nil, nil)
             connected = isConnected
             transport = via
             offline.note(connected: isConnected, at: entry.time, row: entry.rowId)
@@ -240,11 +253,11 @@ extension TimelineBuilder {
     }
 
     func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
-        var event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
-        // Summaries quote dump strings (reasons, event names): scrubbed once per new entry; an
-        // event that joins the previous run keeps that run's (already scrubbed) text.
-        if collector.events.last?.collapseKey != event.collapseKey { event.summary = redactor.redact(text: summary) }
-        collector.add(event)
+        let event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
+        // Summaries quote dump strings (reasons, event names): scrubbed once per listed entry; an
+        // event that joins a run keeps that run's (already scrubbed) text.
+        let redactor = redactor
+        collector.add(event) { $0.summary = redactor.redact(text: $0.summary) }
     }
 
     func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {

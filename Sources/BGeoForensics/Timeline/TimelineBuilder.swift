@@ -96,6 +96,9 @@ public final class TimelineBuilder {
     var lastLogUploadSucceeded: Bool?
 
     var locationLines = LocationLineFolder()
+    /// The fields the frequent engine rows state (read without a tree).
+    let reasonScanner = FieldScanner(paths: ["reason"])
+    let connectivityScanner = FieldScanner(paths: ["connected", "transport"])
 
     /// Below this many log row ids the log is read in one pass (a second thread costs more).
     var splitMinimumRows: Int64 = 50_000
