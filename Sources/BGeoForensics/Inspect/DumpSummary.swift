@@ -91,21 +91,16 @@ public struct DumpSummary: Sendable {
     }
 
     static func scanLog(_ dump: Dump) -> LogStats {
+        let tally = LogTally.read(dump)
         var l = LogStats()
-        var firstRow: Int64?
-        var lastRow: Int64?
-        var counting = LogQuery()
-        counting.includeText = false
-        dump.forEachLogEntry(counting) { entry in
-            l.count += 1
-            l.byLevel[entry.level, default: 0] += 1
-            if !entry.uploaded { l.pendingUpload += 1 }
-            if l.firstTime.map({ entry.time < $0 }) ?? true { l.firstTime = entry.time; firstRow = entry.rowId }
-            if l.lastTime.map({ entry.time > $0 }) ?? true { l.lastTime = entry.time; lastRow = entry.rowId }
-        }
+        l.count = tally.count
+        l.byLevel = tally.byLevel
+        l.pendingUpload = tally.pendingUpload
+        l.firstTime = tally.first?.time
+        l.lastTime = tally.last?.time
         // The first/last timestamps as written, read back by id (the counting scan skipped text).
-        l.first = firstRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
-        l.last = lastRow.flatMap { DumpSummary.logTimestampText(dump, rowId: $0) }
+        l.first = tally.first.flatMap { DumpSummary.logTimestampText(dump, rowId: $0.row) }
+        l.last = tally.last.flatMap { DumpSummary.logTimestampText(dump, rowId: $0.row) }
         return l
     }
 

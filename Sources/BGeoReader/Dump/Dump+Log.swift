@@ -184,4 +184,10 @@ package struct LogRowView: LogLineFields {
 
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     package func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
+
+    /// The `level` cell, as `LogEntry.level` reads it.
+    package var level: Int { stmt.int(LogColumns.level) }
+
+    /// The `uploaded` cell, as `LogEntry.uploaded` reads it.
+    package var uploaded: Bool { stmt.int(LogColumns.uploaded) != 0 }
 }

@@ -1,0 +1,59 @@
+import BGeoReader
+
+/// The log's counts and edges for `inspect`, read in one pass — or, for a large log, in two
+/// halves on two connections at once (`ScanRunner`'s **two parts** rule), merged exactly as one
+/// pass would have found them (issue 27: on a dump whose log is ten times its queue the log was
+/// the one long read, on one core).
+struct LogTally {
+    var count = 0
+    var byLevel: [Int: Int] = [:]
+    var pendingUpload = 0
+    /// The earliest and latest times and the first rows that hold them.
+    var first: (time: Double, row: Int64)?
+    var last: (time: Double, row: Int64)?
+    /// 2 when the log was read in two halves at once, else 1.
+    var passes = 1
+
+    /// Reads `dump`'s log; below `minimumSplitRows` row ids in one pass (a second thread costs more).
+    static func read(_ dump: Dump, minimumSplitRows: Int64 = 50_000) -> LogTally {
+        guard dump.layout.hasLog, let halves = dump.rowHalves(of: "log_entries", minimumRows: minimumSplitRows),
+              let parts = ScanRunner.inTwoParts(dump, first: { LogTally($0, rows: halves.first) },
+                                                later: { LogTally($0, rows: halves.second) },
+                                                whole: { _, _ in true }) else {
+            return LogTally(dump, rows: nil)
+        }
+        var tally = parts.first
+        tally.append(parts.later)
+        tally.passes = 2
+        return tally
+    }
+
+    /// One pass over the log rows with ids in `rows` (all when nil), from their cells.
+    init(_ dump: Dump, rows: Range<Int64>?) {
+        var counting = LogQuery()
+        counting.includeText = false
+        var tally = LogTally()
+        withoutActuallyEscaping({ (row: LogRowView) -> Bool in
+            tally.count += 1
+            tally.byLevel[row.level, default: 0] += 1
+            if !row.uploaded { tally.pendingUpload += 1 }
+            if tally.first.map({ row.time < $0.time }) ?? true { tally.first = (row.time, row.rowId) }
+            if tally.last.map({ row.time > $0.time }) ?? true { tally.last = (row.time, row.rowId) }
+            return true
+        }) { take in
+            dump.forEachLogEntry(counting, rows: rows, takenFromCells: take) { _ in }
+        }
+        self = tally
+    }
+
+    private init() {}
+
+    /// Adds the tally of the rows that follow this one's, as one pass would have continued.
+    mutating func append(_ later: LogTally) {
+        count += later.count
+        pendingUpload += later.pendingUpload
+        byLevel.merge(later.byLevel, uniquingKeysWith: +)
+        if let edge = later.first, first.map({ edge.time < $0.time }) ?? true { first = edge }
+        if let edge = later.last, last.map({ edge.time > $0.time }) ?? true { last = edge }
+    }
+}
