@@ -8,9 +8,9 @@ import Foundation
 /// character no token continues with (a body truncated at 1,024 characters, `…`). Text written
 /// with other escapes (`sk\u005flive…`, `%2f`) is searched through `DecodedView` by the redactor.
 ///
-/// A dump can hold hundreds of learned tokens and millions of cells: a bitmap of the forms' first
-/// two bytes rejects almost every position at once, and only positions that pass compare against
-/// the forms sharing their first four bytes.
+/// A dump can hold hundreds of learned tokens and millions of cells: a window slides over the
+/// bytes by a table of two-byte blocks (Wu–Manber), so most positions are never looked at, and
+/// only positions where a form may start compare against the forms sharing their first four bytes.
 package struct SecretSearch: Sendable {
     /// A match: bytes `start..<end` of the searched buffer are (a form of) `secrets[secret]`.
     package struct Hit: Sendable, Equatable {
@@ -25,12 +25,16 @@ package struct SecretSearch: Sendable {
     /// Per form: the secret it encodes, and whether a cut-off prefix of it counts.
     private let formSecret: [Int32]
     private let formAllowsCut: [Bool]
-    /// Bit `b0 << 8 | b1` set when some form starts with bytes b0 b1.
-    private let pairBits: [UInt64]
     /// Forms (indices) by their first four bytes.
     private let byPrefix: [UInt32: [Int32]]
     /// Bytes of the longest form (the overlap a chunked scan needs).
     package let longest: Int
+    /// Every hit holds the first `window` bytes of its form (a whole form, or a cut-off prefix of
+    /// at least `cutPrefix`): the search slides a window this long (Wu–Manber).
+    private let window: Int
+    /// For each two-byte block, how far the window may move on when its last two bytes are that
+    /// block without passing the end of a form's first `window` bytes; 0 where one may end.
+    private let shifts: [UInt8]
 
     /// A cut-off secret counts from this many characters on.
     static let cutPrefix = 16
@@ -49,11 +53,8 @@ package struct SecretSearch: Sendable {
                 cut.append(allowsCut)
             }
         }
-        var bits = [UInt64](repeating: 0, count: 1024)
         var prefixes: [UInt32: [Int32]] = [:]
         for (index, bytes) in forms.enumerated() {
-            let pair = Int(bytes[0]) << 8 | Int(bytes[1])
-            bits[pair >> 6] |= 1 << UInt64(pair & 63)
             let key = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
             prefixes[key, default: []].append(Int32(index))
         }
@@ -61,9 +62,18 @@ package struct SecretSearch: Sendable {
         self.forms = forms
         formSecret = owner
         formAllowsCut = cut
-        pairBits = bits
         byPrefix = prefixes
         longest = forms.map(\.count).max() ?? 0
+        let window = min(SecretSearch.cutPrefix, forms.map(\.count).min() ?? 4)
+        var shifts = [UInt8](repeating: UInt8(window - 1), count: 65536)
+        for bytes in forms {
+            for end in 2...window {
+                let block = Int(bytes[end - 2]) << 8 | Int(bytes[end - 1])
+                shifts[block] = min(shifts[block], UInt8(window - end))
+            }
+        }
+        self.window = window
+        self.shifts = shifts
     }
 
     var isEmpty: Bool { secrets.isEmpty }
@@ -119,46 +129,53 @@ package struct SecretSearch: Sendable {
     }
 
     /// Calls `body` with each hit in `bytes`, left to right, the longest at each position, none
-    /// overlapping.
+    /// overlapping. The window's last two bytes decide how far it moves (most positions are never
+    /// looked at); a position where a form's first bytes may end is checked against the forms
+    /// sharing its first four bytes.
     func forEachHit(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Hit) -> Void) {
         let count = bytes.count
-        guard !forms.isEmpty, count >= 4, let p = bytes.baseAddress else { return }
-        pairBits.withUnsafeBufferPointer { bits in
-            var i = 0
-            while i + 4 <= count {
-                let pair = Int(p[i]) << 8 | Int(p[i + 1])
-                guard bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else {
-                    i += 1
+        guard !forms.isEmpty, count >= window, let p = bytes.baseAddress else { return }
+        shifts.withUnsafeBufferPointer { shifts in
+            // The window covers bytes[end - window ..< end].
+            var end = window
+            while end <= count {
+                let skip = Int(shifts[Int(p[end - 2]) << 8 | Int(p[end - 1])])
+                guard skip == 0 else {
+                    end += skip
                     continue
                 }
-                let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
-                guard let candidates = byPrefix[key] else {
-                    i += 1
-                    continue
-                }
-                var best: Hit?
-                for index in candidates {
-                    let form = forms[Int(index)]
-                    let length = form.withUnsafeBufferPointer { f in
-                        var n = 4
-                        let limit = min(f.count, count - i)
-                        while n < limit, p[i + n] == f[n] { n += 1 }
-                        return n
-                    }
-                    let whole = length == form.count
-                    let cut = !whole && formAllowsCut[Int(index)] && length >= SecretSearch.cutPrefix
-                        && (i + length == count || !SecretSearch.isAlphanumeric(p[i + length]))
-                    guard whole || cut, length > (best.map { $0.end - $0.start } ?? 0) else { continue }
-                    best = Hit(start: i, end: i + length, secret: Int(formSecret[Int(index)]))
-                }
-                if let best {
+                let i = end - window
+                if let best = bestHit(at: i, in: p, count: count) {
                     body(best)
-                    i = best.end
+                    end = best.end + window
                 } else {
-                    i += 1
+                    end += 1
                 }
             }
         }
+    }
+
+    /// The longest hit starting at `i`, if any.
+    @inline(__always)
+    private func bestHit(at i: Int, in p: UnsafePointer<UInt8>, count: Int) -> Hit? {
+        let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+        guard let candidates = byPrefix[key] else { return nil }
+        var best: Hit?
+        for index in candidates {
+            let form = forms[Int(index)]
+            let length = form.withUnsafeBufferPointer { f in
+                var n = 4
+                let limit = min(f.count, count - i)
+                while n < limit, p[i + n] == f[n] { n += 1 }
+                return n
+            }
+            let whole = length == form.count
+            let cut = !whole && formAllowsCut[Int(index)] && length >= SecretSearch.cutPrefix
+                && (i + length == count || !SecretSearch.isAlphanumeric(p[i + length]))
+            guard whole || cut, length > (best.map { $0.end - $0.start } ?? 0) else { continue }
+            best = Hit(start: i, end: i + length, secret: Int(formSecret[Int(index)]))
+        }
+        return best
     }
 
     /// `bytes` with every hit of `hitsInEveryReading` replaced by its secret's fingerprint; nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BGeoSimulation
 @testable import BGeoReader
 @testable import BGeoForensics
 @testable import BGeoSanitize
@@ -55,6 +56,62 @@ import Testing
         let bytes = Array("aatok-5-zzzzzbbtok-6-bb".utf8)
         #expect(bytes.withUnsafeBytes { matcher.countMatches(in: $0) } == 1)
         #expect(SecretSearch(secrets: [String]()).isEmpty)
+    }
+
+    /// The sliding-window search must find exactly what looking at every position finds: the
+    /// longest form starting there, whole or cut off, left to right, none overlapping.
+    @Test func secretSearchFindsWhatEveryPositionFinds() {
+        var rng = SplitMix64(seed: 41)
+        let alphabet = Array("abcXYZ019-_./%+=\\\"".utf8)
+        func word(_ length: Int) -> [UInt8] { (0..<length).map { _ in alphabet[rng.int(0...(alphabet.count - 1))] } }
+        var differences = 0, hits = 0
+        for round in 0..<400 {
+            let secrets = (0..<rng.int(1...6)).map { _ in String(decoding: word(rng.int(4...40)), as: UTF8.self) }
+            let search = SecretSearch(secrets: secrets)
+            let forms = search.secrets.enumerated().flatMap { index, secret in
+                SecretSearch.forms(of: Array(secret.utf8)).filter { $0.bytes.count >= 4 }.map { (form: $0.bytes, cut: $0.allowsCut, secret: index) }
+            }
+            for _ in 0..<20 {
+                // Text made of noise and whole, cut and altered forms.
+                var text: [UInt8] = []
+                for _ in 0..<rng.int(0...8) {
+                    text += word(rng.int(0...12))
+                    guard let pick = forms.isEmpty ? nil : forms[rng.int(0...(forms.count - 1))] else { continue }
+                    switch rng.int(0...3) {
+                    case 0: text += pick.form
+                    case 1: text += pick.form.prefix(rng.int(1...pick.form.count))
+                    case 2: text += pick.form.prefix(rng.int(1...pick.form.count)) + [UInt8(ascii: " ")]
+                    default:
+                        var altered = pick.form
+                        altered[rng.int(0...(altered.count - 1))] = UInt8(ascii: "#")
+                        text += altered
+                    }
+                }
+                var found: [SecretSearch.Hit] = []
+                text.withUnsafeBufferPointer { search.forEachHit(in: $0) { found.append($0) } }
+                // Every position, every form.
+                var expected: [SecretSearch.Hit] = []
+                var i = 0
+                while i + 4 <= text.count {
+                    var best: SecretSearch.Hit?
+                    for candidate in forms {
+                        var n = 0
+                        while n < candidate.form.count, i + n < text.count, text[i + n] == candidate.form[n] { n += 1 }
+                        let whole = n == candidate.form.count
+                        let cut = !whole && candidate.cut && n >= SecretSearch.cutPrefix
+                            && (i + n == text.count || !SecretSearch.isAlphanumeric(text[i + n]))
+                        guard n >= 4, whole || cut, n > (best.map { $0.end - $0.start } ?? 0) else { continue }
+                        best = SecretSearch.Hit(start: i, end: i + n, secret: candidate.secret)
+                    }
+                    if let best { expected.append(best); i = best.end } else { i += 1 }
+                }
+                hits += expected.count
+                if found.map({ [$0.start, $0.end] }) != expected.map({ [$0.start, $0.end] }) { differences += 1 }
+            }
+            _ = round
+        }
+        #expect(hits > 2000)
+        #expect(differences == 0)
     }
 
     @Test func textSanitizerScrubsLearnedSecretsPairsAndURLs() {
