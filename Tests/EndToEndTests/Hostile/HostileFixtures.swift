@@ -97,10 +97,25 @@ final class Spawned {
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = ChildProcess.withShellSignals { posix_spawn(&child, ToolRunner.executable, &actions, &$0, argv, envp) }
+        let rc = ChildProcess.withShellSignals { attributes in
+            // A group of its own: a crash test can then end the tool and the crash handler's
+            // helper it started together (`killGroup`). A helper left running kept whatever pipe
+            // ends this process had open when the tool was spawned, so other tests reading to
+            // the end of their own pipes waited for it (a whole test run hung once).
+            var flags: Int16 = 0
+            posix_spawnattr_getflags(&attributes, &flags)
+            posix_spawnattr_setflags(&attributes, flags | Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+            return posix_spawn(&child, ToolRunner.executable, &actions, &attributes, argv, envp)
+        }
         close(fds[1])
         guard rc == 0 else { throw FuzzError(description: "spawn failed: \(rc)") }
         pid = child
+    }
+
+    /// Ends the tool and everything it started (its process group) with SIGKILL.
+    func killGroup() {
+        kill(-pid, SIGKILL)
     }
 
     var isRunning: Bool {

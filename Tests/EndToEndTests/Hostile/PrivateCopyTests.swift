@@ -107,7 +107,7 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !Hostile.entries(tmp.path).isEmpty { usleep(20_000) }
         #expect(Hostile.entries(tmp.path).isEmpty, "left \(Hostile.entries(tmp.path))")
-        kill(process.pid, SIGKILL)
+        process.killGroup()
         _ = process.waitForSignal()
     }
 
