@@ -1,5 +1,4 @@
 import BGeoReader
-import Foundation
 
 /// A pretty JSON document with arrays too long to build (a million decisions): each stands in the
 /// tree as a placeholder and is written element by element where it stands, at its indentation,
@@ -39,7 +38,9 @@ public struct StreamedJSONDocument {
         var rest = 0
         for (n, array) in arrays.enumerated() {
             let literal = Swift.Array(pretty.literal(marker(n)).utf8)
-            guard let at = firstIndex(of: literal, in: text, from: rest) else { continue }
+            guard let at = text.withUnsafeBufferPointer({ t in
+                literal.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: t, from: rest) }
+            }) else { continue }
             // The member line's indentation: elements one level deeper, the closing bracket at it.
             let lineStart = text[rest..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? rest
             let level = text[lineStart...].prefix { $0 == 0x20 }.count / 2
@@ -73,25 +74,6 @@ public struct StreamedJSONDocument {
         output.writeJSONBytes { out in
             out.append(contentsOf: text[rest...])
             out.append(0x0A)
-        }
-    }
-
-    /// Where `needle` first starts in `bytes` at or after `start`.
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, bytes.count - start >= needle.count else { return nil }
-        return bytes.withUnsafeBufferPointer { haystack in
-            needle.withUnsafeBufferPointer { needle in
-                let base = haystack.baseAddress!, last = haystack.count - needle.count
-                var index = start
-                while index <= last {
-                    // The first byte by memchr, the rest compared where it stands.
-                    guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
-                    index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + index, needle.baseAddress!, needle.count) == 0 { return index }
-                    index += 1
-                }
-                return nil
-            }
         }
     }
 }

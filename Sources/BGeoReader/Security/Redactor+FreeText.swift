@@ -3,32 +3,17 @@ import Foundation
 /// The free-text layer of `Redactor`: searches and rules that find credentials by their shape
 /// rather than by knowing them (JWTs, Bearer credentials, credential pairs).
 extension Redactor {
-    /// Byte search: a report redacts thousands of short texts against every known secret, and
-    /// Foundation's `range(of:)` costs a bridge per call.
+    /// Byte search (`ByteSearch`): a report redacts thousands of short texts against every known
+    /// secret, and Foundation's `range(of:)` costs a bridge per call.
     static func contains(_ text: String, _ needle: String) -> Bool {
         var text = text, needle = needle
-        return text.withUTF8 { t in
-            needle.withUTF8 { n in
-                guard !n.isEmpty else { return true }
-                guard n.count <= t.count else { return false }
-                let first = n[0], last = t.count - n.count
-                var start = 0
-                while start <= last {
-                    guard let hit = memchr(t.baseAddress! + start, Int32(first), last - start + 1) else { return false }
-                    let at = t.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(t.baseAddress! + at, n.baseAddress!, n.count) == 0 { return true }
-                    start = at + 1
-                }
-                return false
-            }
-        }
+        return text.withUTF8 { t in needle.withUTF8 { n in ByteSearch.firstIndex(of: n, in: t) != nil } }
     }
 
     /// `contains` on bytes.
     package static func contains(bytes: [UInt8], _ needle: String) -> Bool {
-        let n = Array(needle.utf8)
-        guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
-        return (0...(bytes.count - n.count)).contains { i in bytes[i] == n[0] && bytes[i..<(i + n.count)].elementsEqual(n) }
+        var needle = needle
+        return bytes.withUnsafeBufferPointer { t in needle.withUTF8 { n in ByteSearch.firstIndex(of: n, in: t) != nil } }
     }
 
     /// "bearer " in any letter case (ASCII), as `scrubBearer` looks for it.
