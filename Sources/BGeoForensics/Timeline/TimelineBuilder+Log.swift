@@ -13,7 +13,7 @@ extension TimelineBuilder {
         // wants every entry (and not the location rows apart, from their cells) gets the location
         // and queue.insert rows as entries; upload rows it is never shown.
         let foldsLocationRows = logObserver == nil || locationRowObserver != nil
-        let uuidsRead = tracker.uuidsRead
+        let uuidsRead = self.uuidsRead
         let quickRows: (LogRowView) -> Bool = { [self] row in
             // An observer sees every other row (the report reads queue depths from them); without
             // one, `queue.insert` rows need nothing (`handleHot` ignores them).
@@ -106,6 +106,10 @@ extension TimelineBuilder {
                           "\(event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
     }
 
+    /// How many uuids an upload row's fields keep for the tracker. Read from the options, not the
+    /// tracker: the tracker's getter hands over a copy of it (every array retained), per row.
+    var uuidsRead: Int { UploadTracker.uuidsRead(uuidLimit: options.uuidLimit) }
+
     /// An `http.request`, `http.response` or `http.backoff` row, from its cells or from an entry.
     func handleUpload(_ kind: UploadRowKind, _ row: some LogLineFields, _ data: UploadRowFields) {
         switch kind {
@@ -123,7 +127,7 @@ extension TimelineBuilder {
     /// Frequent rows: handled without building more than they need.
     func handleHot(_ entry: LogEntry) {
         if let kind = UploadRowKind(event: entry.event) {
-            handleUpload(kind, entry, UploadRowFields(entry, uuidLimit: tracker.uuidsRead))
+            handleUpload(kind, entry, UploadRowFields(entry, uuidLimit: uuidsRead))
             return
         }
         switch entry.event {

@@ -7,9 +7,11 @@ import Foundation
 /// timeline's fast path) or from a built `LogEntry` (a split read's later half), so the two
 /// paths cannot disagree (issue 27: an attempt cost a `LogEntry` and a JSON tree, 100–320 µs).
 ///
-/// The readings are the ones the tracker always used: a count or status is an integral number
-/// below 9e15 or a string holding an integer; a delay is a finite number or a string holding
-/// one; data that is not a JSON object states nothing.
+/// The readings are the ones the tracker used for responses and backoffs (now for requests too):
+/// a count or status is an integral number below 9e15 or a string holding an integer; a delay is
+/// a finite number or a string holding one; data that is not a JSON object states nothing.
+/// (`UploadTracker.int` still reads the rarer drop and refresh rows from a tree, where an integer
+/// literal of any size counts: a second reading of the same rule, left as it is for now.)
 struct UploadRowFields {
     /// The data was a JSON object (the scan that read it validated it).
     private(set) var isObject = false

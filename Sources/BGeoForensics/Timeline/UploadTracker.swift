@@ -101,9 +101,9 @@ struct UploadTracker {
 
     // MARK: rows
 
-    /// How many uuids a request row must yield (`UploadRowFields`): the attempt keeps
-    /// `uuidLimit`, a violation cites up to 10.
-    var uuidsRead: Int { max(uuidLimit, 10) }
+    /// How many uuids a request row must yield (`UploadRowFields`) to a tracker keeping
+    /// `uuidLimit`: the attempt keeps `uuidLimit`, a violation cites up to 10.
+    static func uuidsRead(uuidLimit: Int) -> Int { max(uuidLimit, 10) }
 
     mutating func request(_ entry: some LogLineFields, _ data: UploadRowFields) {
         finishCurrent()
