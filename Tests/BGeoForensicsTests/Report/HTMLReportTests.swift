@@ -11,6 +11,10 @@ import Testing
         #expect(HTMLEscape.escape("plain café ✓") == "plain café ✓")
         #expect(HTMLEscape.escape("nul\u{0}bell\u{7}") == "nul\u{FFFD}bell\u{FFFD}")
         #expect(HTMLEscape.escape("tab\tnl\n") == "tab\tnl\n")
+        // Found by a hostile run: a bidi override in a log row's text reached the report raw.
+        #expect(HTMLEscape.escape("https://x/v1\u{202E}?token=") == "https://x/v1\\u{202e}?token=")
+        #expect(HTMLEscape.escape("del\u{7F} c1\u{9B} lsep\u{2028}") == "del\\u{7f} c1\\u{9b} lsep\\u{2028}")
+        #expect(HTMLEscape.escape("é <b>\u{200F}") == "é &lt;b&gt;\\u{200f}")
     }
 
     @Test func plantedScriptsAreText() {
