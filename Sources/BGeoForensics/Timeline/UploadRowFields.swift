@@ -7,11 +7,10 @@ import Foundation
 /// timeline's fast path) or from a built `LogEntry` (a split read's later half), so the two
 /// paths cannot disagree (issue 27: an attempt cost a `LogEntry` and a JSON tree, 100–320 µs).
 ///
-/// The readings are the ones the tracker used for responses and backoffs (now for requests too):
-/// a count or status is an integral number below 9e15 or a string holding an integer; a delay is
-/// a finite number or a string holding one; data that is not a JSON object states nothing.
-/// (`UploadTracker.int` still reads the rarer drop and refresh rows from a tree, where an integer
-/// literal of any size counts: a second reading of the same rule, left as it is for now.)
+/// The readings are the tracker's (`UploadTracker.int`/`double` on a parsed value): a count or
+/// status is an integer literal, another integral number below 9e15, or a string holding an
+/// integer; a delay is a finite number or a string holding one; data that is not a JSON object
+/// states nothing.
 struct UploadRowFields {
     /// The data was a JSON object (the scan that read it validated it).
     private(set) var isObject = false
@@ -80,9 +79,10 @@ struct UploadRowFields {
         self = entry.withData { UploadRowFields(data: $0, uuidLimit: uuidLimit) }
     }
 
-    /// An integral number below 9e15, or a string holding an integer (spaces around allowed).
+    /// A number read as an integer (`FieldScanner.Field.integer`, the tree's rule), or a string
+    /// holding one (spaces around allowed): `UploadTracker.int` on a parsed value, from the bytes.
     static func int(_ field: FieldScanner.Field, in data: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let number = field.double { return number.rounded() == number && abs(number) < 9e15 ? Int(number) : nil }
+        if field.kind == .number { return field.integer(in: data) }
         return field.string(in: data).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 

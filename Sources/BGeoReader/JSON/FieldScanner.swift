@@ -105,6 +105,19 @@ public struct FieldScanner: Sendable {
         public var double: Double? { kind == .number ? number : nil }
         public var bool: Bool? { kind == .bool ? flag : nil }
 
+        /// The number as an integer, read as `JSONValue.intValue` reads the parsed tree (one rule
+        /// for both paths): an integer literal that fits 64 bits as written, any other number when
+        /// it is integral and below 9e15 in size; nil for anything else.
+        public func integer(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard kind == .number else { return nil }
+            let literal = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !literal.isEmpty, !literal.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+                // Up to 19 digits fit; a longer literal is read as the parser reads it (a double).
+                if literal.count <= 20, let value = Int64(String(decoding: literal, as: UTF8.self)) { return Int(value) }
+            }
+            return number.rounded() == number && abs(number) < 9e15 ? Int(number) : nil
+        }
+
         /// The string's text (escapes decoded) from the document it was scanned in; nil when not a string.
         public func string(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
             switch kind {

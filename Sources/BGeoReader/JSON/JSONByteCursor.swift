@@ -206,6 +206,9 @@ struct JSONByteCursor {
             guard let number = scanNumber() else { return false }
             field.kind = .number
             field.number = number
+            // The literal as written: an integer reading needs its digits, not only the double.
+            field.start = start
+            field.end = index
             return true
         }
     }

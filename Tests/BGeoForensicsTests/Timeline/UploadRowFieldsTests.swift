@@ -28,14 +28,8 @@ import Testing
 
         init(tree text: String, uuidLimit: Int) {
             let data = try? JSONParser.parse(text)
-            func int(_ value: JSONValue?) -> Int? {
-                switch value {
-                case .int(let v)?: return abs(Double(v)) < 9e15 ? Int(v) : nil
-                case .double(let v)?: return v.rounded() == v && abs(v) < 9e15 ? Int(v) : nil
-                case .string(let s)?: return Int(s.trimmingCharacters(in: .whitespaces))
-                default: return nil
-                }
-            }
+            // The tracker's own reading of a parsed value: one rule for both paths.
+            func int(_ value: JSONValue?) -> Int? { UploadTracker.int(value) }
             let all = UploadTracker.strings(data?["uuids"])
             uuids = Array(all.prefix(uuidLimit))
             uuidCount = all.count
@@ -100,6 +94,21 @@ import Testing
             }
         }
         #expect(differences == 0, "first: \(sample ?? "")")
+    }
+
+    /// Regression (issue 27): the scan read an integer literal of 9e15 or more as nothing, where
+    /// the tree (`UploadTracker.int`, which reads the refresh and drop rows) reads it as written.
+    @Test func anIntegerLiteralReadsAsTheTreeReadsIt() {
+        for (literal, expected) in [("9007199254740993", 9_007_199_254_740_993), ("-9223372036854775808", Int.min),
+                                    ("400.0", 400), ("1e3", 1000), ("-0", 0), ("4E2", 400)] as [(String, Int)] {
+            var text = "{\"status\":\(literal)}"
+            #expect(text.withUTF8 { UploadRowFields(data: $0, uuidLimit: 0).status } == expected, "\(literal)")
+            #expect(UploadTracker.int((try? JSONParser.parse(text))?["status"]) == expected, "\(literal)")
+        }
+        for literal in ["12345678901234567890", "9.5e15", "2.5", "1e400"] {
+            var text = "{\"status\":\(literal)}"
+            #expect(text.withUTF8 { UploadRowFields(data: $0, uuidLimit: 0).status } == nil, "\(literal)")
+        }
     }
 
     @Test func aRowWithoutDataOrNotAnObjectStatesNothing() {
