@@ -44,7 +44,9 @@ package struct ReportScan {
         // Location rows (most of the log) are parsed from their cells, as the timeline reads them;
         // the field scanner's parse is their JSON check too (no second pass over the data).
         timelineBuilder.locationRowObserver = { row in lines.addChecking(row, warnings: warnings) }
-        timelineBuilder.logObserver = { entry in
+        // Only the fix lines and the depth-stating rows: the timeline reads the rest from their cells.
+        let observed = TraceBuilder.ParsedLines.events.union(QueueDepthSeries.LevelReader.events)
+        timelineBuilder.logObserver = LogObserver(events: observed) { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)
             } else {

@@ -13,24 +13,37 @@ extension TimelineBuilder {
         // wants every entry (and not the location rows apart, from their cells) gets the location
         // and queue.insert rows as entries; upload rows it is never shown.
         let foldsLocationRows = logObserver == nil || locationRowObserver != nil
+        let takesQueueInserts = logObserver?.wants("queue.insert") != true
         let uuidsRead = self.uuidsRead
+        // Engine rows no observer asks for are read from their cells too.
+        let enginesFromCells = Set(EngineRowKind.allCases.filter { logObserver?.wants($0.event) != true })
         let quickRows: (LogRowView) -> Bool = { [self] row in
             // An observer sees every other row (the report reads queue depths from them); without
             // one, `queue.insert` rows need nothing (`handleHot` ignores them).
             // This handler checks the data of the rows it takes (folding them warns of nothing).
-            if foldsLocationRows, let kind = locationLines.take(row, into: &coverage, queueInserts: logObserver == nil) {
+            if foldsLocationRows, let kind = locationLines.take(row, into: &coverage, queueInserts: takesQueueInserts) {
                 if kind == .location { locationLineCount += 1 }
                 noteRow(at: row.time)
                 let checked = kind == .location && locationRowObserver?(row) == true
                 if !checked { row.checkData(dump.warnings) }
                 return true
             }
-            guard let kind = UploadRowKind(row) else { return false }
+            if let kind = UploadRowKind(row) {
+                noteRow(at: row.time)
+                clockSteps.note(time: row.time, row: row.rowId)
+                handleUpload(kind, row, row.withData { data in
+                    let fields = UploadRowFields(data: data, uuidLimit: uuidsRead)
+                    // The field scan checked an object; anything else is checked as the read would.
+                    if !fields.isObject { row.checkData(dump.warnings) }
+                    return fields
+                })
+                return true
+            }
+            guard !enginesFromCells.isEmpty, let kind = EngineRowKind(row), enginesFromCells.contains(kind) else { return false }
             noteRow(at: row.time)
             clockSteps.note(time: row.time, row: row.rowId)
-            handleUpload(kind, row, row.withData { data in
-                let fields = UploadRowFields(data: data, uuidLimit: uuidsRead)
-                // The field scan checked an object; anything else is checked as the read would.
+            handleEngine(kind, row, row.withData { data in
+                let fields = kind.readsFields ? EngineRowFields(data: data) : EngineRowFields()
                 if !fields.isObject { row.checkData(dump.warnings) }
                 return fields
             })
@@ -40,7 +53,7 @@ extension TimelineBuilder {
                              takenFromCells: quickRows, takerChecksData: true) { entry in
             noteRow(at: entry.time)
             handle(entry)
-            logObserver?(entry)
+            if let logObserver, logObserver.wants(entry.event) { logObserver.see(entry) }
         }
         guard let later = split?.finish() else { return }
         // The later half, as this pass would have gone on: its other rows handled in order, its
@@ -68,10 +81,14 @@ extension TimelineBuilder {
         case "location":
             locationLineCount += 1
             addLocation(entry)
-        case "queue.insert", "http.request", "http.response", "http.backoff", "filter.reject", "filter.adjust":
+        case "queue.insert", "http.request", "http.response", "http.backoff":
             handleHot(entry)
         default:
-            handleEvent(entry)
+            if let kind = EngineRowKind(event: entry.event) {
+                handleEngine(kind, entry, kind.readsFields ? entry.withData { EngineRowFields(data: $0) } : EngineRowFields())
+            } else {
+                handleEvent(entry)
+            }
         }
     }
 
@@ -86,16 +103,6 @@ extension TimelineBuilder {
     /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
     func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
         locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
-    }
-
-    /// What `read` makes of the fields `scanner` picks from the row's data; nil when the row has
-    /// no data or it is not a JSON object (the fields a tree of it would not hold either).
-    func scanned<R>(_ entry: LogEntry, _ scanner: FieldScanner,
-                    _ read: (UnsafeBufferPointer<FieldScanner.Field>, UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        entry.withData { bytes in
-            guard let bytes else { return nil }
-            return scanner.withFields(of: bytes) { fields in fields.map { read($0, bytes) } }
-        }
     }
 
     /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
@@ -124,20 +131,42 @@ extension TimelineBuilder {
         }
     }
 
-    /// Frequent rows: handled without building more than they need.
+    /// Frequent rows: handled without building more than they need (`queue.insert` needs nothing).
     func handleHot(_ entry: LogEntry) {
         if let kind = UploadRowKind(event: entry.event) {
             handleUpload(kind, entry, UploadRowFields(entry, uuidLimit: uuidsRead))
-            return
         }
-        switch entry.event {
-        case "queue.insert":
-            return
-        default:
-            let stated = scanned(entry, reasonScanner) { fields, bytes in fields[0].string(in: bytes) } ?? nil
-            let reason = stated ?? (entry.event == "filter.adjust" ? "teleport" : "unknown")
-            let verb = entry.event == "filter.adjust" ? "adjusted" : "rejected"
-            add(.filter, entry, "fix \(verb) by the filter (\(reason))")
+    }
+
+    /// A frequent engine row (`EngineRowKind`), from its cells or from an entry.
+    func handleEngine(_ kind: EngineRowKind, _ row: some LogLineFields, _ data: EngineRowFields) {
+        switch kind {
+        case .heartbeat:
+            add(.heartbeat, row, "heartbeat")
+            mark(.heartbeat, row, nil)
+        case .connectivity:
+            connected = data.connected
+            transport = data.transport
+            offline.note(connected: data.connected, at: row.time, row: row.rowId)
+            let summary = data.connected == false ? "offline" : "online" + (data.transport.map { " via \($0)" } ?? "")
+            add(.connectivity, row, summary)
+            mark(.connectivity, row, summary)
+        case .filterReject, .filterAdjust:
+            let adjusted = kind == .filterAdjust
+            let reason = data.reason ?? (adjusted ? "teleport" : "unknown")
+            add(.filter, row, "fix \(adjusted ? "adjusted" : "rejected") by the filter (\(reason))")
+        case .refreshRequest:
+            tracker.refreshRequest(row)
+            add(.refresh, row, "token refresh requested")
+        case .refreshResult:
+            let success = tracker.refreshResult(row, success: data.success, status: data.status)
+            let summary = success == true ? "token refresh succeeded"
+                : "token refresh failed" + (data.status.map { " (\($0))" } ?? "")
+            if collector.events.last?.kind == .refresh, collector.events.last?.summary == "token refresh requested" {
+                collector.completeLast(kind: .refresh, summary: summary)
+            } else {
+                add(.refresh, row, summary)
+            }
         }
     }
 
@@ -179,22 +208,6 @@ extension TimelineBuilder {
             let name = data?["event"]?.stringValue ?? "event"
             add(.headless, entry, "headless dispatch: \(name) (app code not running)")
             mark(.headless, entry, name)
-        case "heartbeat":
-            add(.heartbeat, entry, "heartbeat")
-            mark(.heartbeat, entry, nil)
-        case "auth.refresh":
-            tracker.refreshRequest(entry)
-            add(.refresh, entry, "token refresh requested")
-        case "auth.refresh.result":
-            let success = tracker.refreshResult(entry, data)
-            let status = UploadTracker.int(data?["status"])
-            let summary = success == true ? "token refresh succeeded"
-                : "token refresh failed" + (status.map { " (\($0))" } ?? "")
-            if collector.events.last?.kind == .refresh, collector.events.last?.summary == "token refresh requested" {
-                collector.completeLast(kind: .refresh, summary: summary)
-            } else {
-                add(.refresh, entry, summary)
-            }
         case "queue.drop":
             tracker.drop(entry, data, authorizationConfigured: authorizationConfigured)
             let uuids = UploadTracker.strings(data?["uuids"])
@@ -216,16 +229,6 @@ extension TimelineBuilder {
             deferrals[reason, default: Tally()].add(entry, pending: pending)
             add(.deferral, entry, "upload deferred (\(reason))" + (pending.map { ", \($0) pending" } ?? ""),
                 key: "deferral\u{1}" + reason)
-        case "connectivity":
-            let (isConnected, via) = scanned(entry, connectivityScanner) { fields, bytes in
-                (fields[0].bool, fields[1].string(in: bytes))
-            } ?? (nil, nil)
-            connected = isConnected
-            transport = via
-            offline.note(connected: isConnected, at: entry.time, row: entry.rowId)
-            let summary = isConnected == false ? "offline" : "online" + (via.map { " via \($0)" } ?? "")
-            add(.connectivity, entry, summary)
-            mark(.connectivity, entry, summary)
         case "log.upload":
             let status = UploadTracker.int(data?["status"])
             let count = UploadTracker.int(data?["count"])
@@ -256,23 +259,23 @@ extension TimelineBuilder {
         return SecretScrubber(redactor: redactor).scrub(body: clipped)
     }
 
-    func add(_ kind: TimelineEvent.Kind, _ entry: LogEntry, _ summary: String, key: String? = nil) {
-        let event = TimelineEvent(kind: kind, at: entry.time, logId: entry.rowId, summary: summary, collapseKey: key)
+    func add(_ kind: TimelineEvent.Kind, _ row: some LogLineFields, _ summary: String, key: String? = nil) {
+        let event = TimelineEvent(kind: kind, at: row.time, logId: row.rowId, summary: summary, collapseKey: key)
         // Summaries quote dump strings (reasons, event names): scrubbed once per listed entry; an
         // event that joins a run keeps that run's (already scrubbed) text.
         let redactor = redactor
         collector.add(event) { $0.summary = redactor.redact(text: $0.summary) }
     }
 
-    func mark(_ kind: GapContextEvent.Kind, _ entry: LogEntry, _ detail: String?) {
+    func mark(_ kind: GapContextEvent.Kind, _ row: some LogLineFields, _ detail: String?) {
         // Runs of the same mark (headless dispatches, heartbeats) keep only their edges.
-        if let last = marks.last, last.kind == kind, last.detail == detail, entry.time - last.lastAt < 300 {
-            marks[marks.count - 1].lastAt = entry.time
-            marks[marks.count - 1].lastLogId = entry.rowId
+        if let last = marks.last, last.kind == kind, last.detail == detail, row.time - last.lastAt < 300 {
+            marks[marks.count - 1].lastAt = row.time
+            marks[marks.count - 1].lastLogId = row.rowId
             return
         }
-        marks.append(ContextMark(kind: kind, at: entry.time, logId: entry.rowId, lastAt: entry.time,
-                                 lastLogId: entry.rowId, detail: detail))
+        marks.append(ContextMark(kind: kind, at: row.time, logId: row.rowId, lastAt: row.time,
+                                 lastLogId: row.rowId, detail: detail))
         if marks.count >= nextMarkPrune { pruneMarks() }
     }
 

@@ -96,20 +96,16 @@ public final class TimelineBuilder {
     var lastLogUploadSucceeded: Bool?
 
     var locationLines = LocationLineFolder()
-    /// The fields the frequent engine rows state (read without a tree).
-    let reasonScanner = FieldScanner(paths: ["reason"])
-    let connectivityScanner = FieldScanner(paths: ["connected", "transport"])
 
     /// Below this many log row ids the log is read in one pass (a second thread costs more).
     var splitMinimumRows: Int64 = 50_000
     /// 2 when the log's later half was read on a second connection (`SplitLogRead`), else 1.
     var logPasses = 1
 
-    /// Sees every log entry the timeline reads, in order, after the timeline has, except the
-    /// upload rows (`UploadRowKind`: one or two per attempt, read from their cells): lets a caller
-    /// that needs other facts from the log (the report's trace lines and queue levels) share
-    /// this scan instead of reading a million rows again.
-    public var logObserver: ((LogEntry) -> Void)?
+    /// Sees the log entries it asks for, in order, each after the timeline has handled it: lets
+    /// a caller that needs other facts from the log (the report's trace lines and queue levels)
+    /// share this scan instead of reading a million rows again.
+    public var logObserver: LogObserver?
     /// With a `logObserver`, sees the `location` rows instead of it, from their cells, after the
     /// timeline has: those rows (most of a log) then keep the fast path (no `LogEntry` built).
     /// Returns true when it checked the row's data itself (`LogRowView.checkData`, before any

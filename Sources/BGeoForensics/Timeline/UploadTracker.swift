@@ -203,7 +203,7 @@ struct UploadTracker {
         lastResponse = (entry.rowId, status, attempt.uuids, attempt.count, retryAfter)
     }
 
-    mutating func refreshRequest(_ entry: LogEntry) {
+    mutating func refreshRequest(_ entry: some LogLineFields) {
         refreshDue = nil
         if var attempt = current, attempt.refresh == nil, let status = attempt.status,
            policy.refresh.triggerStatuses.contains(status) {
@@ -212,11 +212,10 @@ struct UploadTracker {
         }
     }
 
-    /// Returns what the row says of the refresh (nil: it says neither success nor failure).
+    /// An `auth.refresh.result` row stating `success` and `status` (`EngineRowFields`). Returns
+    /// what the row says of the refresh (nil: it says neither success nor failure).
     @discardableResult
-    mutating func refreshResult(_ entry: LogEntry, _ data: JSONValue?) -> Bool? {
-        let success = data?["success"]?.boolValue ?? (UploadTracker.int(data?["success"]).map { $0 != 0 })
-        let status = UploadTracker.int(data?["status"])
+    mutating func refreshResult(_ entry: some LogLineFields, success: Bool?, status: Int?) -> Bool? {
         if var attempt = current, var refresh = attempt.refresh, refresh.resultLogId == nil {
             refresh.resultLogId = entry.rowId
             refresh.success = success

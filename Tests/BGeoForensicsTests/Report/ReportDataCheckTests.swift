@@ -17,7 +17,7 @@ import Testing
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: .standard)
         let builder = TimelineBuilder(dump: dump, options: TimelineOptions(gapLimit: .max), redactor: dump.makeRedactor())
         if parseChecks { builder.locationRowObserver = { row in lines.addChecking(row, warnings: dump.warnings) } }
-        builder.logObserver = { entry in lines.add(entry, warnings: dump.warnings) }
+        builder.logObserver = LogObserver { entry in lines.add(entry, warnings: dump.warnings) }
         let timeline = builder.build().json()
         return (timeline, lines.parsed)
     }

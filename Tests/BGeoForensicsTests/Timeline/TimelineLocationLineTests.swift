@@ -26,9 +26,15 @@ import Testing
                 "{\"timestamp\":\"x\\u0032\",\"is_moving\":true}",
                 "{\"timestamp\":\"\(fixStamp)\"", "not json", "[1,2]", "{}", "{\"timestamp\":12}", "", nil,
                 "{\"timestamp\":\"\\ud800\"}", "{ \"timestamp\" : \"\(fixStamp)\" , \"latitude\" : 1 }",
+                // What the engine rows state (read from their cells on the direct path).
+                "{\"connected\":false,\"transport\":\"wifi\"}", "{\"connected\":\"no\",\"transport\":\"c\\u0065ll\"}",
+                "{\"reason\":\"accuracy\"}", "{\"reason\":7}", "{\"success\":true,\"status\":200}",
+                "{\"success\":0,\"status\":\" 400 \"}", "{\"success\":\"1\",\"status\":9007199254740993}",
+                "{\"success\":null,\"status\":401.0}", "[{\"success\":true}]",
             ])
             let event = pick(["location", "location", "location", "Location", "locatio", "heartbeat", "queue.insert",
-                              "motionchange", "http.request"])
+                              "motionchange", "http.request", "connectivity", "filter.reject", "filter.adjust",
+                              "auth.refresh", "auth.refresh.result", "auth.refresh.result", "heartbeats"])
             try w.insertLog(ts: pick([stamp, stamp, stamp, "bad time"]), level: pick([3, 4, 5]), event: event,
                             message: pick([nil, "MOVING", "m"]), data: data)
         }
@@ -45,15 +51,18 @@ import Testing
         let observed = try Dump(path: path)
         let directTimeline = TimelineBuilder(dump: direct).build()
         let builder = TimelineBuilder(dump: observed)
-        var seen = 0, uploadRowsSeen = 0
-        builder.logObserver = { entry in
+        var seen = 0, uploadRowsSeen = 0, engineRowsSeen = 0
+        builder.logObserver = LogObserver { entry in
             seen += 1
             if UploadRowKind(event: entry.event) != nil { uploadRowsSeen += 1 }
+            if EngineRowKind(event: entry.event) != nil { engineRowsSeen += 1 }
         }
         let observedTimeline = builder.build()
-        // Every row but the upload rows (about 1 in 9 here), which are read from their cells on both paths.
-        #expect(seen > 1700)
+        // Every row but the upload rows (1 in 17 here), which are read from their cells on both
+        // paths; the engine rows (6 in 17), asked for, come as entries (read from cells without one).
+        #expect(seen > 2000)
         #expect(uploadRowsSeen == 0)
+        #expect(engineRowsSeen > 800)
         #expect(directTimeline.json().jsonText == observedTimeline.json().jsonText)
         #expect(direct.warnings.all == observed.warnings.all)
         #expect(!direct.warnings.all.isEmpty)
