@@ -41,18 +41,27 @@ package struct ReportScan {
                 return facts
             }
         }
-        // Location rows (most of the log) are parsed from their cells, as the timeline reads them;
-        // the field scanner's parse is their JSON check too (no second pass over the data).
-        timelineBuilder.locationRowObserver = { row in lines.addChecking(row, warnings: warnings) }
-        // Only the fix lines and the depth-stating rows: the timeline reads the rest from their cells.
+        // Only the fix lines and the depth-stating rows are observed. Those the timeline reads from
+        // their cells (location, filter and queue.insert lines: most of a log) are parsed from the
+        // cells too; a fix line's field scan is its JSON check as well (no second pass over the data).
         let observed = TraceBuilder.ParsedLines.events.union(QueueDepthSeries.LevelReader.events)
-        timelineBuilder.logObserver = LogObserver(events: observed) { entry in
+        timelineBuilder.logObserver = LogObserver(events: observed, cells: { row, dataChecked in
+            guard TraceBuilder.ParsedLines.events.contains(row.event) else {
+                levels.add(row)
+                return false
+            }
+            if dataChecked {
+                lines.add(row, warnings: warnings)
+                return true
+            }
+            return lines.addChecking(row, warnings: warnings)
+        }, entries: { entry in
             if TraceBuilder.ParsedLines.events.contains(entry.event) {
                 lines.add(entry, warnings: warnings)
             } else {
                 levels.add(entry)
             }
-        }
+        })
         let timeline = timelineBuilder.build()
         // No second connection: the queue is read here, after the log.
         let queue = queueScan.value()

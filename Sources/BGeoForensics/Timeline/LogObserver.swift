@@ -9,12 +9,30 @@ public struct LogObserver {
     public let events: Set<String>?
     /// Called with each wanted entry.
     public let see: (LogEntry) -> Void
+    /// Sees, instead of `see`, the wanted rows the timeline reads from their cells (`location` and
+    /// `queue.insert` lines, the engine rows), after the timeline has; `dataChecked`: the row's
+    /// data was checked already. Returns true when it checked the data itself (its parse validated
+    /// the JSON, before any warning of its own), so the read does not check it again. Without
+    /// it, those rows come to `see` as entries.
+    let seeCells: ((LogRowView, _ dataChecked: Bool) -> Bool)?
 
     public init(events: Set<String>? = nil, _ see: @escaping (LogEntry) -> Void) {
         self.events = events
         self.see = see
+        seeCells = nil
+    }
+
+    /// An observer that also reads rows from their cells (`seeCells`).
+    init(events: Set<String>?, cells: @escaping (LogRowView, _ dataChecked: Bool) -> Bool, entries: @escaping (LogEntry) -> Void) {
+        self.events = events
+        see = entries
+        seeCells = cells
     }
 
     /// Whether entries of `event` are wanted.
     public func wants(_ event: String) -> Bool { events?.contains(event) ?? true }
+
+    /// Whether the timeline may read rows of `event` from their cells with this observer: it does
+    /// not want them, or takes them from the cells too.
+    func leavesToCells(_ event: String) -> Bool { seeCells != nil || !wants(event) }
 }

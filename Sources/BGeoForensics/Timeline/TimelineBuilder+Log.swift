@@ -9,23 +9,27 @@ extension TimelineBuilder {
 
     func scanLog(_ split: SplitLogRead?) {
         // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
-        // nothing, upload rows a few fields: no LogEntry is built for them. An observer that
-        // wants every entry (and not the location rows apart, from their cells) gets the location
-        // and queue.insert rows as entries; upload rows it is never shown.
-        let foldsLocationRows = logObserver == nil || locationRowObserver != nil
-        let takesQueueInserts = logObserver?.wants("queue.insert") != true
+        // nothing, upload and engine rows a few fields: no LogEntry is built for them. An observer
+        // that wants such rows and does not read cells (`LogObserver.seeCells`) gets them as
+        // entries; upload rows it is never shown.
+        let observer = logObserver
+        func fromCells(_ event: String) -> Bool { observer?.leavesToCells(event) ?? true }
+        let foldsLocationRows = fromCells("location")
+        let takesQueueInserts = fromCells("queue.insert")
+        let enginesFromCells = Set(EngineRowKind.allCases.filter { fromCells($0.event) })
         let uuidsRead = self.uuidsRead
-        // Engine rows no observer asks for are read from their cells too.
-        let enginesFromCells = Set(EngineRowKind.allCases.filter { logObserver?.wants($0.event) != true })
+        /// Shows a row taken from its cells to an observer that wants it; true when the row's data
+        /// has been checked (before, or by the observer's parse).
+        func observe(_ row: LogRowView, _ event: String, dataChecked: Bool) -> Bool {
+            guard let observer, let seeCells = observer.seeCells, observer.wants(event) else { return dataChecked }
+            return seeCells(row, dataChecked) || dataChecked
+        }
         let quickRows: (LogRowView) -> Bool = { [self] row in
-            // An observer sees every other row (the report reads queue depths from them); without
-            // one, `queue.insert` rows need nothing (`handleHot` ignores them).
             // This handler checks the data of the rows it takes (folding them warns of nothing).
             if foldsLocationRows, let kind = locationLines.take(row, into: &coverage, queueInserts: takesQueueInserts) {
                 if kind == .location { locationLineCount += 1 }
                 noteRow(at: row.time)
-                let checked = kind == .location && locationRowObserver?(row) == true
-                if !checked { row.checkData(dump.warnings) }
+                if !observe(row, kind == .location ? "location" : "queue.insert", dataChecked: false) { row.checkData(dump.warnings) }
                 return true
             }
             if let kind = UploadRowKind(row) {
@@ -47,6 +51,7 @@ extension TimelineBuilder {
                 if !fields.isObject { row.checkData(dump.warnings) }
                 return fields
             })
+            _ = observe(row, kind.event, dataChecked: true)
             return true
         }
         dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },

@@ -106,11 +106,6 @@ public final class TimelineBuilder {
     /// a caller that needs other facts from the log (the report's trace lines and queue levels)
     /// share this scan instead of reading a million rows again.
     public var logObserver: LogObserver?
-    /// With a `logObserver`, sees the `location` rows instead of it, from their cells, after the
-    /// timeline has: those rows (most of a log) then keep the fast path (no `LogEntry` built).
-    /// Returns true when it checked the row's data itself (`LogRowView.checkData`, before any
-    /// warning of its own): its parse validated the JSON, so the read does not check it again.
-    var locationRowObserver: ((LogRowView) -> Bool)?
 
     /// Prepares a builder; `redactor` scrubs every text the timeline keeps (default: the dump's
     /// own `makeRedactor()`; pass `dump.makeRedactor(enabled: false)` only for `--show-secrets`).

@@ -67,7 +67,7 @@ extension TraceBuilder {
         }
 
         /// `add`, for a read that validates the log's data (`LogQuery.validatesData`) and leaves
-        /// this row's check to the parse (`TimelineBuilder.locationRowObserver`): a line the field
+        /// this row's check to the parse (`LogObserver.seeCells`): a line the field
         /// scanner reads is valid JSON; one it cannot is checked before it is skipped, so the
         /// warnings are the read's own, in its order. Returns true: the row's data was checked.
         mutating func addChecking(_ row: LogRowView, warnings: WarningLog) -> Bool {

@@ -16,8 +16,17 @@ import Testing
     static func read(_ dump: Dump, parseChecks: Bool) -> (timeline: JSONValue, lines: TraceBuilder.ParsedLines) {
         var lines = TraceBuilder.LineSpool(folder: dump.workFiles, windows: .standard)
         let builder = TimelineBuilder(dump: dump, options: TimelineOptions(gapLimit: .max), redactor: dump.makeRedactor())
-        if parseChecks { builder.locationRowObserver = { row in lines.addChecking(row, warnings: dump.warnings) } }
-        builder.logObserver = LogObserver { entry in lines.add(entry, warnings: dump.warnings) }
+        if parseChecks {
+            builder.logObserver = LogObserver(events: nil, cells: { row, dataChecked in
+                if dataChecked {
+                    lines.add(row, warnings: dump.warnings)
+                    return true
+                }
+                return lines.addChecking(row, warnings: dump.warnings)
+            }, entries: { entry in lines.add(entry, warnings: dump.warnings) })
+        } else {
+            builder.logObserver = LogObserver { entry in lines.add(entry, warnings: dump.warnings) }
+        }
         let timeline = builder.build().json()
         return (timeline, lines.parsed)
     }

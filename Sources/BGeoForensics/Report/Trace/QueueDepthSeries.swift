@@ -43,14 +43,15 @@ public enum QueueDepthSeries {
         }
 
         /// Takes `entry` if it states a depth (other entries are ignored).
-        mutating func add(_ entry: LogEntry) {
-            guard LevelReader.events.contains(entry.event), var text = entry.dataText,
-                  text.withUTF8({ scanner.scan($0, into: &values) }) else { return }
-            let value = entry.event == "sync.deferred" ? values[1].double : values[0].double
+        mutating func add(_ row: some LogLineFields) {
+            let event = row.event
+            guard LevelReader.events.contains(event),
+                  row.withData({ bytes in bytes.map { scanner.scan($0, into: &values) } ?? false }) else { return }
+            let value = event == "sync.deferred" ? values[1].double : values[0].double
             if let value, value.rounded() == value, abs(value) < 1e15, value >= 0 {
-                let evicts = entry.event == "queue.prune"
+                let evicts = event == "queue.prune"
                 if !evicts { statesDepth = true }
-                spool.add(Level(time: entry.time, depth: Int(value), logId: entry.rowId, evicts: evicts))
+                spool.add(Level(time: row.time, depth: Int(value), logId: row.rowId, evicts: evicts))
             }
         }
 
