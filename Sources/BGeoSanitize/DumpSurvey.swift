@@ -76,6 +76,8 @@ struct DumpSurvey {
                     guard let bytes, let start = bytes.firstIndex(where: { $0 > 0x20 }),
                           bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return }
                     let mayHoldSecrets = keyFilter.mayContainName(bytes: bytes)
+                    // Most rows hold no secret and only need measuring: from their bytes, no tree.
+                    if !mayHoldSecrets, !app, let measurer, measurer.measure(bytes: bytes) { return }
                     guard mayHoldSecrets || measurer != nil, let value = try? JSONParser.parse(bytes: bytes) else { return }
                     if mayHoldSecrets { learn(value) }
                     if let measurer {

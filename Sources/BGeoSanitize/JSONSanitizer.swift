@@ -16,8 +16,8 @@ final class JSONSanitizer {
     let extras: ExtrasPolicy
     let coordinates: CoordinateTransform
     private var hasher: KeyedHasher
-    /// Filled in `.measure` mode.
-    private(set) var extent = CoordinateExtent()
+    /// Filled in `.measure` mode (by the tree's walk or `measure(bytes:)`).
+    var extent = CoordinateExtent()
     private var keyKinds: [String: KeyKind] = [:]
 
     enum Mode { case sanitize, measure }
@@ -76,13 +76,13 @@ final class JSONSanitizer {
 
     // MARK: the walk
 
-    private enum KeyKind {
+    enum KeyKind {
         case plain, sensitive, headers, extras, heading
         case latitude(prefix: String)
         case longitude(prefix: String)
     }
 
-    private func kind(of key: String) -> KeyKind {
+    func kind(of key: String) -> KeyKind {
         if let known = keyKinds[key] { return known }
         let lowered = key.lowercased()
         let kind: KeyKind

@@ -1,23 +1,23 @@
 import Foundation
 
-/// Byte cursor with the JSON grammar's building blocks.
-struct JSONByteCursor {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+/// Byte cursor with the JSON grammar's building blocks (the package's byte-level readers share it).
+package struct JSONByteCursor {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    package init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+    package var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
     /// Dumps rarely put whitespace between tokens: the common case is one test, inlined.
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }
         skipWhitespaceRun()
     }
 
     @inline(never)
-    mutating func skipWhitespaceRun() {
+    package mutating func skipWhitespaceRun() {
         while index < bytes.count {
             let b = bytes[index]
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
@@ -38,7 +38,7 @@ struct JSONByteCursor {
     }
 
     /// Skips a string starting at the quote, validating escapes and control characters.
-    mutating func skipString() -> Bool {
+    package mutating func skipString() -> Bool {
         var escaped = false
         return skipString(sawEscape: &escaped)
     }
@@ -123,7 +123,7 @@ struct JSONByteCursor {
         return true
     }
 
-    mutating func skipLiteral(_ literal: StaticString) -> Bool {
+    package mutating func skipLiteral(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard index + n <= bytes.count else { return false }
         for k in 0..<n where bytes[index + k] != literal.utf8Start[k] { return false }
@@ -215,7 +215,7 @@ struct JSONByteCursor {
 
     /// Skips a number as `skipNumber` does and returns its value: a plain decimal of up to 15
     /// digits is accumulated on the way (exact), anything else goes to `parseDouble`.
-    mutating func scanNumber() -> Double? {
+    package mutating func scanNumber() -> Double? {
         let start = index
         let negative = peek == UInt8(ascii: "-")
         if negative { index += 1 }
