@@ -83,24 +83,38 @@ public enum VerbatimJSON {
 
         /// The string's content range; nil unless every byte is printable ASCII without `\`, and
         /// (with `names`) no name starts in it.
+        /// (Every byte of every string passes here: the loop keeps its position in a local and
+        /// decides once whether names are looked for. A refused string leaves the position
+        /// anywhere: the whole reading is then refused.)
         mutating func string() -> Range<Int>? {
-            index += 1
-            let start = index
-            // The byte before the content is a quote, which starts no name.
-            var previous = UInt8(ascii: "\"")
-            while index < bytes.count {
-                let b = bytes[index]
-                if b == UInt8(ascii: "\"") {
-                    index += 1
-                    return start..<(index - 1)
-                }
-                guard isPlainStringByte(b) else { return nil }
-                if let names {
+            let start = index + 1
+            let count = bytes.count
+            var i = start
+            if let names {
+                // The byte before the content is a quote, which starts no name.
+                var previous = UInt8(ascii: "\"")
+                while i < count {
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\"") {
+                        index = i + 1
+                        return start..<i
+                    }
+                    guard VerbatimJSON.isPlainStringByte(b) else { return nil }
                     let lower = SensitiveNameFilter.lower(b)
-                    if names.pairMayStart(previous, lower), names.nameStarts(at: index - 1, in: bytes) { return nil }
+                    if names.pairMayStart(previous, lower), names.nameStarts(at: i - 1, in: bytes) { return nil }
                     previous = lower
+                    i += 1
                 }
-                index += 1
+            } else {
+                while i < count {
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\"") {
+                        index = i + 1
+                        return start..<i
+                    }
+                    guard VerbatimJSON.isPlainStringByte(b) else { return nil }
+                    i += 1
+                }
             }
             return nil
         }
