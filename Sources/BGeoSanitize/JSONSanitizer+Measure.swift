@@ -87,13 +87,8 @@ private struct MeasureWalk {
         if cursor.peek == UInt8(ascii: "}") { cursor.index += 1; return true }
         while true {
             cursor.skipWhitespace()
-            guard cursor.peek == UInt8(ascii: "\"") else { return false }
-            let start = cursor.index + 1
-            guard cursor.skipString() else { return false }
-            let key = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[start..<(cursor.index - 1)]), as: UTF8.self)
-            cursor.skipWhitespace()
-            guard cursor.peek == UInt8(ascii: ":") else { return false }
-            cursor.index += 1
+            guard let keyRange = cursor.scanKey() else { return false }
+            let key = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[keyRange]), as: UTF8.self)
             cursor.skipWhitespace()
             guard member(sanitizer.kind(of: key), depth: depth, records: records) else { return false }
             cursor.skipWhitespace()

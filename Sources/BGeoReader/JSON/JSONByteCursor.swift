@@ -26,7 +26,7 @@ package struct JSONByteCursor {
     }
 
     /// A member name followed by ':'; returns the raw byte range (escaped keys never match).
-    mutating func scanKey() -> Range<Int>? {
+    package mutating func scanKey() -> Range<Int>? {
         guard peek == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         guard skipString() else { return nil }
