@@ -16,6 +16,12 @@ struct EngineRowFields {
 
     private static let scanner = FieldScanner(paths: ["reason", "connected", "transport", "success", "status"])
 
+    /// What a row of `kind` states in `data` (nil: the row has none): nothing is scanned for a
+    /// kind that reads no field (`EngineRowKind.readsFields`).
+    init(_ kind: EngineRowKind, data: UnsafeBufferPointer<UInt8>?) {
+        self.init(data: kind.readsFields ? data : nil)
+    }
+
     /// The fields of `data` (nil: the row has none).
     init(data: UnsafeBufferPointer<UInt8>?) {
         guard let data else { return }
@@ -32,5 +38,5 @@ struct EngineRowFields {
         }
     }
 
-    init() {}
+    private init() {}
 }

@@ -47,7 +47,7 @@ extension TimelineBuilder {
             noteRow(at: row.time)
             clockSteps.note(time: row.time, row: row.rowId)
             handleEngine(kind, row, row.withData { data in
-                let fields = kind.readsFields ? EngineRowFields(data: data) : EngineRowFields()
+                let fields = EngineRowFields(kind, data: data)
                 if !fields.isObject { row.checkData(dump.warnings) }
                 return fields
             })
@@ -90,7 +90,7 @@ extension TimelineBuilder {
             handleHot(entry)
         default:
             if let kind = EngineRowKind(event: entry.event) {
-                handleEngine(kind, entry, kind.readsFields ? entry.withData { EngineRowFields(data: $0) } : EngineRowFields())
+                handleEngine(kind, entry, entry.withData { EngineRowFields(kind, data: $0) })
             } else {
                 handleEvent(entry)
             }
