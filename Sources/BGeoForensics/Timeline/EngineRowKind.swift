@@ -28,12 +28,10 @@ enum EngineRowKind: CaseIterable, Sendable {
 
     /// The kind of a row read from its cells (its event compared as bytes, one read of the cell).
     init?(_ row: LogRowView) {
-        guard let kind = row.withEvent({ bytes -> EngineRowKind? in
-            guard let bytes else { return nil }
-            return EngineRowKind.byName.first { $0.name.elementsEqual(bytes) }?.kind
-        }) else { return nil }
-        self = kind
+        guard let index = row.eventIndex(in: EngineRowKind.names) else { return nil }
+        self = EngineRowKind.allCases[index]
     }
 
-    private static let byName: [(name: [UInt8], kind: EngineRowKind)] = allCases.map { (Array($0.event.utf8), $0) }
+    /// The events' names as bytes, in `allCases` order.
+    private static let names = allCases.map { Array($0.event.utf8) }
 }

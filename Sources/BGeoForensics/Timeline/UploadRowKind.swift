@@ -2,7 +2,7 @@ import BGeoReader
 
 /// The three log rows of the upload conversation that come once per attempt (the others, the
 /// refresh and drop rows, are rare and read as entries).
-enum UploadRowKind: Sendable {
+enum UploadRowKind: CaseIterable, Sendable {
     case request, response, backoff
 
     /// The event name the row states.
@@ -23,16 +23,12 @@ enum UploadRowKind: Sendable {
         }
     }
 
-    /// The kind of a row read from its cells (its event compared as bytes).
+    /// The kind of a row read from its cells (its event compared as bytes, one read of the cell).
     init?(_ row: LogRowView) {
-        if row.eventIs("http.request") {
-            self = .request
-        } else if row.eventIs("http.response") {
-            self = .response
-        } else if row.eventIs("http.backoff") {
-            self = .backoff
-        } else {
-            return nil
-        }
+        guard let index = row.eventIndex(in: UploadRowKind.names) else { return nil }
+        self = UploadRowKind.allCases[index]
     }
+
+    /// The events' names as bytes, in `allCases` order.
+    private static let names = allCases.map { Array($0.event.utf8) }
 }

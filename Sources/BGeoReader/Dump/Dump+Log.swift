@@ -185,8 +185,11 @@ package struct LogRowView: LogLineFields {
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     package func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
 
-    /// Calls `body` with the `event` cell's bytes, nil when NULL (one read for several comparisons).
-    package func withEvent<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.event, body) }
+    /// The index in `names` (UTF-8) of the row's event, nil when it is none of them or NULL: one
+    /// read of the cell for several comparisons.
+    package func eventIndex(in names: [[UInt8]]) -> Int? {
+        stmt.withUTF8(LogColumns.event) { bytes in bytes.flatMap { bytes in names.firstIndex { $0.elementsEqual(bytes) } } }
+    }
 
     /// The `level` cell, as `LogEntry.level` reads it.
     package var level: Int { stmt.int(LogColumns.level) }
