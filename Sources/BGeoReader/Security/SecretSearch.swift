@@ -11,7 +11,7 @@ import Foundation
 /// A dump can hold hundreds of learned tokens and millions of cells: a window slides over the
 /// bytes by a table of two-byte blocks (Wu–Manber), so most positions are never looked at, and
 /// only positions where a form may start compare against the forms sharing their first four bytes.
-package struct SecretSearch: Sendable {
+package final class SecretSearch: Sendable {
     /// A match: bytes `start..<end` of the searched buffer are (a form of) `secrets[secret]`.
     package struct Hit: Sendable, Equatable {
         package var start: Int
