@@ -88,9 +88,9 @@ private struct MeasureWalk {
         while true {
             cursor.skipWhitespace()
             guard let keyRange = cursor.scanKey() else { return false }
-            let key = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[keyRange]), as: UTF8.self)
             cursor.skipWhitespace()
-            guard member(sanitizer.kind(of: key), depth: depth, records: records) else { return false }
+            let kind = sanitizer.kind(of: UnsafeBufferPointer(rebasing: cursor.bytes[keyRange]))
+            guard member(kind, depth: depth, records: records) else { return false }
             cursor.skipWhitespace()
             if cursor.peek == UInt8(ascii: ",") { cursor.index += 1; continue }
             if cursor.peek == UInt8(ascii: "}") { cursor.index += 1; return true }

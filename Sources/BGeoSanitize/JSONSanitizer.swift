@@ -1,4 +1,5 @@
 import BGeoForensics
+import Foundation
 /// Sanitises one JSON document (a record, a log line's data, a state value) member by member:
 /// - values under sensitive keys (tokens, secrets, api keys, `authorization.*`) → fingerprints,
 ///   exactly as the redactor shows them;
@@ -19,6 +20,15 @@ final class JSONSanitizer {
     /// Filled in `.measure` mode (by the tree's walk or `measure(bytes:)`).
     var extent = CoordinateExtent()
     private var keyKinds: [String: KeyKind] = [:]
+    /// `kind(of:)` of member names met as bytes, by a hash of the bytes (one entry per slot,
+    /// replaced on a collision): the byte walks read a dozen names per row, the same few names in
+    /// every row, and should not build a string for each.
+    private var kindsByBytes = [KindEntry?](repeating: nil, count: 256)
+
+    private struct KindEntry {
+        let name: [UInt8]
+        let kind: KeyKind
+    }
 
     enum Mode { case sanitize, measure }
 
@@ -109,6 +119,20 @@ final class JSONSanitizer {
         return kind
     }
 
+    /// `kind(of:)` of a member name read from a document's bytes (ASCII, no escape).
+    func kind(of name: UnsafeBufferPointer<UInt8>) -> KeyKind {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let slot = Int(hash & 255)
+        if let entry = kindsByBytes[slot], entry.name.count == name.count,
+           name.isEmpty || entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }) {
+            return entry.kind
+        }
+        let kind = kind(of: String(decoding: name, as: UTF8.self))
+        kindsByBytes[slot] = KindEntry(name: Array(name), kind: kind)
+        return kind
+    }
+
     private func walk(_ value: JSONValue, _ changes: inout CellChanges, _ mode: Mode) -> JSONValue {
         switch value {
         case .object(let object): return .object(walkObject(object, &changes, mode))
@@ -133,9 +157,9 @@ final class JSONSanitizer {
     private func walkObject(_ object: JSONObject, _ changes: inout CellChanges, _ mode: Mode) -> JSONObject {
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(object.count)
-        var latitudes: [(index: Int, prefix: String, value: Double)] = []
-        var longitudes: [(index: Int, prefix: String, value: Double)] = []
-        var headings: [Int] = []
+        var latitudes: [Position] = []
+        var longitudes: [Position] = []
+        var headings: [(index: Int, value: Double)] = []
         for member in object {
             var value = member.value
             switch kind(of: member.key) {
@@ -149,11 +173,11 @@ final class JSONSanitizer {
                 value = customerData(value, &changes, mode)
             case .latitude(let prefix) where value.doubleValue != nil:
                 // Out-of-range values are not positions (the reader warns about them): left as they are.
-                if let d = value.doubleValue, (-90.0...90.0).contains(d) { latitudes.append((members.count, prefix, d)) }
+                if let d = value.doubleValue, (-90.0...90.0).contains(d) { latitudes.append(Position(index: members.count, prefix: prefix, value: d)) }
             case .longitude(let prefix) where value.doubleValue != nil:
-                if let d = value.doubleValue, (-180.0...180.0).contains(d) { longitudes.append((members.count, prefix, d)) }
+                if let d = value.doubleValue, (-180.0...180.0).contains(d) { longitudes.append(Position(index: members.count, prefix: prefix, value: d)) }
             case .heading where value.doubleValue != nil:
-                headings.append(members.count)
+                if let d = value.doubleValue { headings.append((members.count, d)) }
             default:
                 value = walk(value, &changes, mode)
             }
@@ -167,32 +191,43 @@ final class JSONSanitizer {
         return JSONObject(members)
     }
 
-    private func moveCoordinates(_ members: inout [(key: String, value: JSONValue)], latitudes: [(index: Int, prefix: String, value: Double)],
-                                 longitudes: [(index: Int, prefix: String, value: Double)], headings: [Int],
+    /// A position member of an object: its index, its key's prefix (`raw_`, `adjusted_`…), its value.
+    struct Position {
+        let index: Int
+        let prefix: String
+        let value: Double
+    }
+
+    private func moveCoordinates(_ members: inout [(key: String, value: JSONValue)], latitudes: [Position],
+                                 longitudes: [Position], headings: [(index: Int, value: Double)],
                                  _ changes: inout CellChanges) {
-        var moved = false
+        let moved = movedValues(latitudes: latitudes, longitudes: longitudes, headings: headings)
+        guard !moved.isEmpty else { return }
+        changes.insert(.coordinates)
+        for member in moved { members[member.index].value = .double(member.value) }
+    }
+
+    /// The values the transform gives an object's positions and headings, by member index: a
+    /// longitude moves with the latitude of its prefix; headings turn only when a position moved.
+    /// Empty when nothing moves. The tree's walk and the byte walk both apply these.
+    func movedValues(latitudes: [Position], longitudes: [Position],
+                     headings: [(index: Int, value: Double)]) -> [(index: Int, value: Double)] {
+        var moved: [(index: Int, value: Double)] = []
         for longitude in longitudes {
             let pair = latitudes.first { $0.prefix == longitude.prefix }?.value
             let new = coordinates.longitude(longitude.value, latitude: pair)
-            if new != longitude.value {
-                members[longitude.index].value = .double(new)
-                moved = true
-            }
+            if new != longitude.value { moved.append((longitude.index, new)) }
         }
         for latitude in latitudes {
             let new = coordinates.latitude(latitude.value)
-            if new != latitude.value {
-                members[latitude.index].value = .double(new)
-                moved = true
-            }
+            if new != latitude.value { moved.append((latitude.index, new)) }
         }
-        guard moved else { return }
-        changes.insert(.coordinates)
-        for index in headings {
-            guard let heading = members[index].value.doubleValue else { continue }
-            let turned = coordinates.heading(heading)
-            if turned != heading { members[index].value = .double(turned) }
+        guard !moved.isEmpty else { return [] }
+        for heading in headings {
+            let turned = coordinates.heading(heading.value)
+            if turned != heading.value { moved.append((heading.index, turned)) }
         }
+        return moved
     }
 
     private func walkHeaders(_ headers: JSONObject, _ changes: inout CellChanges, _ mode: Mode) -> JSONObject {
@@ -235,15 +270,26 @@ final class JSONSanitizer {
         case .array(let elements): return .array(elements.map { hashed($0, &changes) })
         case .string(let s):
             if s.isEmpty { return value }
-            if text.isKnownSecret(s) {
-                changes.insert(.secrets)
-                return .string(Redactor.fingerprint(s))
-            }
-            changes.insert(.extras)
-            return .string(hasher.replacement(for: s))
+            return .string(hashed(string: s, &changes))
         default:
-            changes.insert(.extras)
-            return .string(hasher.replacement(for: value.jsonText))
+            return .string(hashed(literal: value.jsonText, &changes))
         }
+    }
+
+    /// A non-empty string of customer data under `hash`: a learned secret by its fingerprint,
+    /// anything else by its keyed hash.
+    func hashed(string s: String, _ changes: inout CellChanges) -> String {
+        if text.isKnownSecret(s) {
+            changes.insert(.secrets)
+            return Redactor.fingerprint(s)
+        }
+        changes.insert(.extras)
+        return hasher.replacement(for: s)
+    }
+
+    /// A number or boolean of customer data under `hash`, by the keyed hash of its JSON text.
+    func hashed(literal jsonText: String, _ changes: inout CellChanges) -> String {
+        changes.insert(.extras)
+        return hasher.replacement(for: jsonText)
     }
 }

@@ -67,6 +67,13 @@ final class RowSanitizer {
     /// A JSON document cell; unparseable text is scrubbed, or withheld when it may hide data
     /// the options remove.
     private func document(_ value: String, withholdUnparseable: @autoclosure () -> Bool, _ changes: inout CellChanges) -> CellValue {
+        // Most cells are in the writer's form and change in a few values: rewritten from their bytes.
+        var bytes = value
+        switch bytes.withUTF8({ json.sanitize(bytes: $0, &changes) }) {
+        case .unchanged: return .text(value)
+        case .rewritten(let text): return .text(text)
+        case .needsTree: break
+        }
         guard let parsed = try? JSONParser.parse(value) else {
             if withholdUnparseable() { return withheld(value, &changes) }
             return .text(text.scrub(value, &changes))

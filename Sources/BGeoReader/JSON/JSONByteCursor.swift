@@ -131,7 +131,7 @@ package struct JSONByteCursor {
         return true
     }
 
-    mutating func skipValue(depth: Int) -> Bool {
+    package mutating func skipValue(depth: Int) -> Bool {
         guard depth < 512 else { return false }
         switch peek {
         case UInt8(ascii: "\""): return skipString()
