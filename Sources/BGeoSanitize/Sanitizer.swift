@@ -87,9 +87,11 @@ public enum Sanitizer {
             seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 
-    /// Streams every table into the working database. The log (usually half the rows) is
-    /// sanitised on a second connection and thread, in bounded batches, while this thread does
-    /// the other tables and inserts everything (one connection writes the working database).
+    /// Streams every table into the working database. The log (usually half the rows) and the
+    /// other tables are each sanitised on a connection and thread of their own, in bounded
+    /// batches, while this thread inserts everything (one connection writes the working
+    /// database; sanitising and inserting together were more than one core could do). Without a
+    /// second connection a part is sanitised on this thread between the inserts.
     private static func copyTables(_ tables: [SourceTable], from dump: Dump, into work: WorkingDatabase,
                                    makeRows: () -> sending RowSanitizer) throws -> [TableTally] {
         var failure: Error?
@@ -111,37 +113,55 @@ public enum Sanitizer {
             return true
         }
         let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
-        let channel = BatchChannel<[CellValue]>(capacity: 8)
-        var background: ApartRead<TableTally>?
-        if let log {
+        // The other tables first, then the log: the order their warnings are told in.
+        let parts = [tables.filter { $0.name != log?.name }] + (log.map { [[$0]] } ?? [])
+        let channel = BatchChannel<TableBatch>(capacity: 8, senders: parts.count)
+        var apart: [ApartRead<[TableTally]>] = []
+        var inTurn: [[SourceTable]] = []
+        for part in parts {
             let rows = makeRows()
-            background = ScanRunner.apart(dump) { reader in
-                defer { channel.close() }
-                return TableCopy.sanitise(log, from: reader, rows: rows) { channel.send($0) }
-            }
+            let read = parts.count > 1 ? ScanRunner.apart(dump) { reader in
+                defer { channel.finish() }
+                var tallies: [TableTally] = []
+                for table in part {
+                    tallies.append(TableCopy.sanitise(table, from: reader, rows: rows) { channel.send([TableBatch(table: table, rows: $0)]) })
+                }
+                return tallies
+            } : nil
+            if let read { apart.append(read) } else { inTurn.append(part) }
         }
         func drain(waiting: Bool) {
-            guard let log, background != nil else { return }
             while let batch = waiting ? channel.receive() : channel.poll() {
-                guard insert(batch, into: log) else {
-                    channel.close()  // the producer stops at its next batch
+                guard insert(batch[0].rows, into: batch[0].table) else {
+                    channel.close()  // the senders stop at their next batch
                     return
                 }
             }
         }
         var tallies: [String: TableTally] = [:]
         let rows = makeRows()
-        for table in tables where table.name != log?.name || background == nil {
-            tallies[table.name] = TableCopy.sanitise(table, from: dump, rows: rows) { batch in
-                drain(waiting: false)
-                return insert(batch, into: table)
+        for part in inTurn {
+            for table in part {
+                tallies[table.name] = TableCopy.sanitise(table, from: dump, rows: rows) { batch in
+                    drain(waiting: false)
+                    return insert(batch, into: table)
+                }
             }
+            channel.finish()
         }
         drain(waiting: true)
-        if let log, let background { tallies[log.name] = background.value(after: dump) }
+        for read in apart {
+            for tally in read.value(after: dump) { tallies[tally.table] = tally }
+        }
         if let failure { throw failure }
         for (name, count) in leftOut { tallies[name]?.leftOut = count }
         return tables.compactMap { tallies[$0.name] }
+    }
+
+    /// Rows of one table, sanitised and ready to insert.
+    private struct TableBatch: Sendable {
+        let table: SourceTable
+        let rows: [[CellValue]]
     }
 
     /// What the output's `state.sanitized` says about this run.

@@ -3,16 +3,22 @@ import Foundation
 /// Hands batches from one thread to another, in order: the sender never waits (unless a
 /// `capacity` is given: then it waits while that many batches are pending, so a fast producer
 /// cannot fill memory), the receiver blocks until a batch arrives or the channel is closed.
-/// Lets a scan feed a consumer that runs on another core while the scan goes on.
+/// Lets a scan feed a consumer that runs on another core while the scan goes on. Several
+/// senders may share one channel: each says `finish()` when done, and the receiver sees the end
+/// after the last one (batches of one sender stay in its order).
 package final class BatchChannel<Element: Sendable>: Sendable {
     private struct Queue {
         var pending: [[Element]] = []
         var closed = false
+        var sendersLeft: Int
     }
-    private let queue = ConditionState(Queue())
+    private let queue: ConditionState<Queue>
     private let capacity: Int
 
-    package init(capacity: Int = .max) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = .max, senders: Int = 1) {
+        self.capacity = max(1, capacity)
+        queue = ConditionState(Queue(sendersLeft: max(1, senders)))
+    }
 
     /// Queues a batch (an empty one is dropped). Returns false when the channel was closed (the
     /// receiver gave up: the sender should stop).
@@ -35,6 +41,14 @@ package final class BatchChannel<Element: Sendable>: Sendable {
     /// No more batches will come; a waiting receiver wakes up.
     package func close() {
         queue.change { $0.closed = true }
+    }
+
+    /// One sender is done; after the last one the channel is closed.
+    package func finish() {
+        queue.change { queue in
+            queue.sendersLeft -= 1
+            if queue.sendersLeft <= 0 { queue.closed = true }
+        }
     }
 
     /// The next batch, in sending order; nil once the channel is closed and drained.

@@ -40,4 +40,31 @@ import Testing
         #expect(channel.receive() == [0])
         #expect(channel.receive() == nil)
     }
+
+    /// Two senders share a channel (sanitize's log and other tables): the receiver gets every
+    /// batch, each sender's in its order, and sees the end only after both finished.
+    @Test func theEndComesAfterTheLastSenderFinishes() {
+        let channel = BatchChannel<Int>(capacity: 2, senders: 2)
+        let first = BackgroundWork {
+            for start in stride(from: 0, to: 5_000, by: 50) { channel.send(Array(start..<start + 50)) }
+            channel.finish()
+        }
+        var received: [Int] = []
+        var second: BackgroundWork<Void>?
+        while let batch = channel.receive() {
+            received += batch
+            // The first sender has finished; the second has not begun: the channel stays open.
+            if received.count == 5_000, second == nil {
+                first.wait()
+                second = BackgroundWork {
+                    for start in stride(from: 10_000, to: 12_000, by: 100) { channel.send(Array(start..<start + 100)) }
+                    channel.finish()
+                }
+            }
+        }
+        second?.wait()
+        #expect(received.count == 7_000)
+        #expect(received.filter { $0 < 5_000 } == Array(0..<5_000))
+        #expect(received.filter { $0 >= 10_000 } == Array(10_000..<12_000))
+    }
 }
