@@ -19,15 +19,14 @@ final class RowSanitizer {
         self.options = options
     }
 
-    /// Sanitises `cells` in place; returns what changed, per cell.
-    func sanitize(_ cells: inout [CellValue], rule: TableRule) -> [CellChanges] {
-        var changes = [CellChanges](repeating: [], count: cells.count)
+    /// Sanitises `cells` in place; `changes` (as many) tells what changed, per cell.
+    func sanitize(_ cells: inout [CellValue], rule: TableRule, changes: inout [CellChanges]) {
         let app = rule.isAppLine(cells)
         let tag = rule.tag(cells)
         for index in cells.indices {
+            changes[index] = []
             cells[index] = sanitize(cells[index], at: index, rule: rule, app: app, tag: tag, &changes[index])
         }
-        return changes
     }
 
     private func sanitize(_ cell: CellValue, at index: Int, rule: TableRule, app: Bool, tag: String?,

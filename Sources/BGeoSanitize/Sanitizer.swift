@@ -96,10 +96,12 @@ public enum Sanitizer {
                                    makeRows: () -> sending RowSanitizer) throws -> [TableTally] {
         var failure: Error?
         var leftOut: [String: Int] = [:]
-        func insert(_ batch: [[CellValue]], into table: SourceTable) -> Bool {
+        func insert(_ batch: TableCopy.Batch) -> Bool {
             guard failure == nil else { return false }
+            let table = batch.table
             do {
-                for row in batch {
+                for index in 0..<batch.rowCount {
+                    let row = batch.row(index)
                     guard let refusal = try work.insert(row, into: table) else { continue }
                     leftOut[table.name, default: 0] += 1
                     dump.warnings.add(table: table.name, rowId: table.rowId(of: row),
@@ -115,7 +117,7 @@ public enum Sanitizer {
         let log = tables.first { $0.name == "log_entries" && tables.count > 1 }
         // The other tables first, then the log: the order their warnings are told in.
         let parts = [tables.filter { $0.name != log?.name }] + (log.map { [[$0]] } ?? [])
-        let channel = BatchChannel<TableBatch>(capacity: 8, senders: parts.count)
+        let channel = BatchChannel<TableCopy.Batch>(capacity: 8, senders: parts.count)
         var apart: [ApartRead<[TableTally]>] = []
         var inTurn: [[SourceTable]] = []
         for part in parts {
@@ -124,7 +126,7 @@ public enum Sanitizer {
                 defer { channel.finish() }
                 var tallies: [TableTally] = []
                 for table in part {
-                    tallies.append(TableCopy.sanitise(table, from: reader, rows: rows) { channel.send([TableBatch(table: table, rows: $0)]) })
+                    tallies.append(TableCopy.sanitise(table, from: reader, rows: rows) { channel.send([$0]) })
                 }
                 return tallies
             } : nil
@@ -132,7 +134,7 @@ public enum Sanitizer {
         }
         func drain(waiting: Bool) {
             while let batch = waiting ? channel.receive() : channel.poll() {
-                guard insert(batch[0].rows, into: batch[0].table) else {
+                guard insert(batch[0]) else {
                     channel.close()  // the senders stop at their next batch
                     return
                 }
@@ -144,7 +146,7 @@ public enum Sanitizer {
             for table in part {
                 tallies[table.name] = TableCopy.sanitise(table, from: dump, rows: rows) { batch in
                     drain(waiting: false)
-                    return insert(batch, into: table)
+                    return insert(batch)
                 }
             }
             channel.finish()
@@ -156,12 +158,6 @@ public enum Sanitizer {
         if let failure { throw failure }
         for (name, count) in leftOut { tallies[name]?.leftOut = count }
         return tables.compactMap { tallies[$0.name] }
-    }
-
-    /// Rows of one table, sanitised and ready to insert.
-    private struct TableBatch: Sendable {
-        let table: SourceTable
-        let rows: [[CellValue]]
     }
 
     /// What the output's `state.sanitized` says about this run.

@@ -35,9 +35,9 @@ struct SourceTable: Sendable {
     var insertsRowid: Bool { !withoutRowid && !hasRowidAlias }
 
     /// The row id of a row as `insertSQL` takes it (nil in a WITHOUT ROWID table).
-    func rowId(of insertCells: [CellValue]) -> Int64? {
-        let index = insertsRowid ? 0 : rowidAlias
-        guard let index, insertCells.indices.contains(index), case .integer(let id) = insertCells[index] else { return nil }
+    func rowId(of insertCells: ArraySlice<CellValue>) -> Int64? {
+        guard let offset = insertsRowid ? 0 : rowidAlias, offset < insertCells.count,
+              case .integer(let id) = insertCells[insertCells.startIndex + offset] else { return nil }
         return id
     }
 }

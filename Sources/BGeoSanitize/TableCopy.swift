@@ -6,30 +6,50 @@ import BGeoSQLite
 enum TableCopy {
     static let batchSize = 256
 
+    /// Rows of one table, sanitised and ready to insert, laid end to end (`width` cells each):
+    /// one allocation per batch, not one per row.
+    struct Batch: Sendable {
+        let table: SourceTable
+        let width: Int
+        var cells: [CellValue]
+
+        var rowCount: Int { cells.count / width }
+
+        func row(_ index: Int) -> ArraySlice<CellValue> { cells[(index * width)..<((index + 1) * width)] }
+    }
+
     /// Streams `table`; `emit` returns false to stop (the consumer failed).
     static func sanitise(_ table: SourceTable, from dump: Dump, rows: RowSanitizer,
-                         emit: ([[CellValue]]) -> Bool) -> TableTally {
+                         emit: (Batch) -> Bool) -> TableTally {
         let rule = TableRule.rule(for: table, layout: dump.layout)
         var tally = TableTally(table: table.name, columns: table.columns)
-        var batch: [[CellValue]] = []
-        batch.reserveCapacity(batchSize)
+        let width = table.columns.count + (table.insertsRowid ? 1 : 0)
+        func emptyBatch() -> Batch {
+            var batch = Batch(table: table, width: width, cells: [])
+            batch.cells.reserveCapacity(width * batchSize)
+            return batch
+        }
+        var batch = emptyBatch()
+        // One row's cells and changes, reused row after row.
+        var cells = [CellValue](repeating: .null, count: table.columns.count)
+        var changes = [CellChanges](repeating: [], count: table.columns.count)
         var stopped = false
         dump.scanRows(table.scan) { stmt, rowId in
-            var cells = [CellValue](repeating: .null, count: table.columns.count)
             for i in cells.indices { cells[i] = stmt.cell(i + 1) }
             // A marker from an earlier sanitisation is replaced (and kept inside the new one).
             if case .state = rule, rule.tag(cells) == SanitizationMarker.stateKey { return true }
-            let changes = rows.sanitize(&cells, rule: rule)
+            rows.sanitize(&cells, rule: rule, changes: &changes)
             for i in cells.indices where cells[i] == .null && table.notNull[i] { cells[i] = .text("") }
             tally.rows += 1
             for (index, change) in changes.enumerated() { tally.columns[index].tally.add(change) }
-            batch.append(table.insertsRowid ? [.integer(rowId)] + cells : cells)
-            guard batch.count >= batchSize else { return true }
-            defer { batch.removeAll(keepingCapacity: true) }
+            if table.insertsRowid { batch.cells.append(.integer(rowId)) }
+            batch.cells.append(contentsOf: cells)
+            guard batch.cells.count >= width * batchSize else { return true }
             if !emit(batch) { stopped = true }
+            batch = emptyBatch()
             return !stopped
         }
-        if !stopped, !batch.isEmpty { _ = emit(batch) }
+        if !stopped, !batch.cells.isEmpty { _ = emit(batch) }
         return tally
     }
 }
