@@ -21,9 +21,9 @@ public struct Redactor: Sendable {
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Kept in order as secrets are learned (`remember`).
     private(set) var secretsLongestFirst: [String] = []
-    /// True when a known secret is made only of hex digits and dashes, so it could be part of a
-    /// uuid's text: then uuids are searched like any text (see `redact(text:)`).
-    private var secretLooksLikeUUIDText = false
+    /// True when some form of a known secret could lie inside a plain token (`isPlainToken`):
+    /// then plain tokens are searched like any text (see `redact(text:)`).
+    private var secretMayBePlainToken = false
 
     public init(enabled: Bool = true) { self.enabled = enabled }
 
@@ -142,28 +142,46 @@ public struct Redactor: Sendable {
             if before(secretsLongestFirst[mid], secret) { low = mid + 1 } else { high = mid }
         }
         secretsLongestFirst.insert(secret, at: low)
-        if secret.utf8.allSatisfy(Redactor.isUUIDByte) { secretLooksLikeUUIDText = true }
+        if Redactor.mayLieInPlainToken(secret) { secretMayBePlainToken = true }
         index = SecretIndex()
     }
 
-    @inline(__always) private static func isUUIDByte(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46) || b == 0x2D
+    /// The bytes of uuids, timestamps and numbers: hex digits, `-`, `:`, `.`, `+`, `T`, `Z`.
+    /// None of them starts a URL (`/`, `@`), a JWT (`y`, `J`) or `bearer` (`r`).
+    private static let plainTokenBytes: [Bool] = (0..<256).map { b in
+        let byte = UInt8(b)
+        return (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
+            || Array("-:.+TZ".utf8).contains(byte)
     }
 
-    /// A uuid as devices write it: 8-4-4-4-12 hex digits. Such a text holds no JWT ("eyJ"), no
-    /// "bearer ", and no known secret unless one is itself hex and dashes.
-    static func isCanonicalUUID(_ text: String) -> Bool {
+    /// True for a text made only of plain-token bytes (`3c365801-5930-…`, `2026-03-01T06:00:05.000Z`,
+    /// `52.2297182`): it holds no URL, JWT, Bearer credential or credential pair, and no known
+    /// secret unless one could lie in it (`mayLieInPlainToken`).
+    static func isPlainToken(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { t in
-            guard t.count == 36 else { return false }
-            for i in 0..<36 {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard t[i] == 0x2D else { return false }
-                } else {
-                    guard isUUIDByte(t[i]), t[i] != 0x2D else { return false }
-                }
-            }
+        return text.withUTF8 { bytes in
+            for byte in bytes where !plainTokenBytes[Int(byte)] { return false }
             return true
+        }
+    }
+
+    /// True when some form `SecretSearch` looks for (as it is, escaped, percent-encoded, base64,
+    /// or cut off after `cutPrefix` characters) could occur inside a plain token: its bytes, as
+    /// far as a match must reach, are all plain-token bytes.
+    static func mayLieInPlainToken(_ secret: String) -> Bool {
+        SecretSearch.forms(of: Array(secret.utf8)).contains { form in
+            form.bytes.prefix(form.allowsCut ? SecretSearch.cutPrefix : form.bytes.count).allSatisfy { plainTokenBytes[Int($0)] }
+        }
+    }
+
+    /// No sensitive name or credential-pair name (`SecretRules`) can be spelled in plain-token
+    /// bytes in any letter case: checked once from the lists, so a name added later that could
+    /// (`"fee"`) turns the shortcut off instead of slipping through it.
+    static let plainTokensSpellNoName: Bool = (SecretRules.sensitiveKeyFragments + SecretRules.credentialPairNames).allSatisfy { name in
+        name.utf8.contains { byte in
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            let upper = lower >= 0x61 && lower <= 0x7A ? lower & ~0x20 : lower
+            return !plainTokenBytes[Int(lower)] && !plainTokenBytes[Int(upper)]
         }
     }
 
@@ -215,8 +233,9 @@ public struct Redactor: Sendable {
     /// credential pairs and URL user-info replaced by fingerprints.
     public func redact(text: String) -> String {
         guard enabled, !text.isEmpty else { return text }
-        // Every fix's uuid passes here in an export: the common case needs no search.
-        if !secretLooksLikeUUIDText, Redactor.isCanonicalUUID(text) { return text }
+        // Every fix's uuid and timestamp passes here in an export or a sanitised copy: the common
+        // case needs no search.
+        if !secretMayBePlainToken, Redactor.plainTokensSpellNoName, Redactor.isPlainToken(text) { return text }
         // User-info first: a fingerprint holds a space, which would end the URL it sits in.
         var out = Redactor.contains(text, "@") ? URLReducer.apply(text, policy: .keep) : text
         if !secretsLongestFirst.isEmpty { out = replacingKnownSecrets(in: out) }

@@ -25,16 +25,18 @@ import Testing
         #expect(!out.contains("eyJhbGciOiJub25lIn0"))
     }
 
-    /// Uuids skip the search only while no known secret could hide in one: a secret made of hex
-    /// digits and dashes (an API key like "5930-4855-915f") is still found inside a uuid.
-    @Test func uuidShortcutKeepsHexSecretsRedacted() {
+    /// Plain tokens (uuids, timestamps, numbers) skip the search only while no known secret could
+    /// hide in one: a secret made of hex digits and dashes (an API key like "5930-4855-915f"), of
+    /// a timestamp's bytes, or whose first 16 characters are such (found cut off) is still found.
+    @Test func plainTokenShortcutKeepsLookalikeSecretsRedacted() {
         let uuid = "3c365801-5930-4855-915f-a2cbeaa71ff3"
-        #expect(Redactor.isCanonicalUUID(uuid))
-        #expect(Redactor.isCanonicalUUID(uuid.uppercased()))
-        for text in ["3c365801-5930-4855-915f-a2cbeaa71ff", "3c365801-5930-4855-915f-a2cbeaa71ff3 ", "3c365801x5930-4855-915f-a2cbeaa71ff3",
-                     "3c365801-5930-4855-915f-a2cbeaa71fg3", "3c365801--930-4855-915f-a2cbeaa71ff3"] {
-            #expect(!Redactor.isCanonicalUUID(text), "\(text)")
+        for text in [uuid, uuid.uppercased(), "2026-03-01T06:00:05.000Z", "2026-03-01T06:00:05+02:00", "-52.2297182", "8.0"] {
+            #expect(Redactor.isPlainToken(text), "\(text)")
         }
+        for text in ["3c365801 5930", "a@b.c", "https://h/x", "eyJhbGciOi", "Bearer 3c36", "walking", "2026-03-01t06"] {
+            #expect(!Redactor.isPlainToken(text), "\(text)")
+        }
+        #expect(Redactor.plainTokensSpellNoName)
         var plain = Redactor()
         plain.learn(secret: "sk_live_5930-4855")
         #expect(plain.redact(text: uuid) == uuid)
@@ -43,6 +45,13 @@ import Testing
         let out = hex.redact(text: uuid)
         #expect(!out.contains("5930-4855-915f"))
         #expect(out.contains(Redactor.fingerprint("5930-4855-915f")))
+        var clock = plain
+        clock.learn(secret: "06:00:05.000Z")
+        #expect(!clock.redact(text: "2026-03-01T06:00:05.000Z").contains("06:00:05.000Z"))
+        // Only its first 16 characters are a plain token's: found where a text stops, cut off.
+        var cut = plain
+        cut.learn(secret: "0123456789abcdef0123-not-plain")
+        #expect(!cut.redact(text: "0123456789abcdef0123").contains("0123456789abcdef"))
         // Not a uuid: searched as before.
         #expect(!plain.redact(text: "id sk_live_5930-4855").contains("sk_live_5930-4855"))
     }
