@@ -50,6 +50,8 @@ public enum Sanitizer {
         progress.stage("writing sanitised rows")
         var tallies: [TableTally] = []
         let marker: JSONObject
+        let inputs = dump.inputs
+        var rehash: BackgroundWork<[String: String]>?
         do {
             let definition = { (sql: String) in survey.redactor.redact(text: sql) }
             let work = try WorkingDatabase(path: target.workPath, schema: schema,
@@ -60,7 +62,15 @@ public enum Sanitizer {
                 throw SanitizeError.cannotMark(dump: dumpPath, reason: "refuses the marker row (\(refusal.message))")
             }
             try work.finish(schema: schema, definition: definition)
-            progress.stage("compacting into a fresh file (VACUUM INTO)")
+            // Every read of the dump is done: its files are hashed again on the other core while
+            // this one compacts (the hash is only compared once the copy has been checked).
+            let paths = inputs.map(\.path)
+            rehash = BackgroundWork {
+                var after: [String: String] = [:]
+                for path in paths { after[path] = try? EvidenceCopy.sha256(ofFile: path) }
+                return after
+            }
+            progress.stage("compacting into a fresh file (VACUUM INTO) and hashing the evidence again")
             try work.vacuum(into: target.stagingPath)
         } catch let error as SQLiteError {
             throw SanitizeError.cannotWrite(path: outputPath, reason: target.staging.problem(OutputWriteError(error)).reason)
@@ -73,10 +83,7 @@ public enum Sanitizer {
         if let failure = check.failure { throw SanitizeError.verificationFailed(reason: failure) }
         try target.commit()
 
-        progress.stage("hashing the evidence again")
-        let inputs = dump.inputs
-        var after: [String: String] = [:]
-        for input in inputs { after[input.path] = try? EvidenceCopy.sha256(ofFile: input.path) }
+        let after = rehash?.take() ?? [:]
         return SanitizeReport(
             dump: dumpPath, output: outputPath, layout: dump.layout, options: options, coordinates: transform.json,
             coordinatesNote: transform.note, tables: tallies, skippedTables: schema.skipped,
