@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One stored value with its exact storage class, blobs included: what a table copy reads and
 /// writes back so that integers stay integers and bytes stay bytes.
@@ -65,7 +66,14 @@ extension Statement {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+            case .text(var v):
+                // From the string's own bytes, up to a NUL as a C string would end there.
+                rc = v.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+                    let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+                    return sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                               sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
             case .blob(let bytes):
                 rc = bytes.withUnsafeBytes { raw in
                     sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),

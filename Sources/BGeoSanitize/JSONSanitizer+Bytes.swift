@@ -119,6 +119,7 @@ private struct SanitizeWalk {
         var longitudes: [JSONSanitizer.Position] = []
         var headings: [(index: Int, value: Double)] = []
         var spans: [Range<Int>] = []
+        spans.reserveCapacity(16)
         while true {
             guard let keyRange = cursor.scanKey() else { return false }
             let start = cursor.index

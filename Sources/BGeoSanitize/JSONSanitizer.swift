@@ -20,15 +20,8 @@ final class JSONSanitizer {
     /// Filled in `.measure` mode (by the tree's walk or `measure(bytes:)`).
     var extent = CoordinateExtent()
     private var keyKinds: [String: KeyKind] = [:]
-    /// `kind(of:)` of member names met as bytes, by a hash of the bytes (one entry per slot,
-    /// replaced on a collision): the byte walks read a dozen names per row, the same few names in
-    /// every row, and should not build a string for each.
-    private var kindsByBytes = [KindEntry?](repeating: nil, count: 256)
-
-    private struct KindEntry {
-        let name: [UInt8]
-        let kind: KeyKind
-    }
+    /// `kind(of:)` of member names met as bytes (`KeyKindCache`).
+    private let kindsByBytes = KeyKindCache()
 
     enum Mode { case sanitize, measure }
 
@@ -121,15 +114,9 @@ final class JSONSanitizer {
 
     /// `kind(of:)` of a member name read from a document's bytes (ASCII, no escape).
     func kind(of name: UnsafeBufferPointer<UInt8>) -> KeyKind {
-        var hash: UInt32 = 2_166_136_261
-        for byte in name { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let slot = Int(hash & 255)
-        if let entry = kindsByBytes[slot], entry.name.count == name.count,
-           name.isEmpty || entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }) {
-            return entry.kind
-        }
+        if let known = kindsByBytes.kind(of: name) { return known }
         let kind = kind(of: String(decoding: name, as: UTF8.self))
-        kindsByBytes[slot] = KindEntry(name: Array(name), kind: kind)
+        kindsByBytes.store(kind, for: name)
         return kind
     }
 

@@ -12,11 +12,14 @@ import BGeoSQLite
 final class RowSanitizer {
     let json: JSONSanitizer
     let options: SanitizeOptions
-    private var text: TextSanitizer { json.text }
+    /// The text rules, held here (not read through `json` for every cell: a copy of the rules
+    /// retained and released the redactor's tables each time).
+    private let text: TextSanitizer
 
     init(json: JSONSanitizer, options: SanitizeOptions) {
         self.json = json
         self.options = options
+        text = json.text
     }
 
     /// Sanitises `cells` in place; `changes` (as many) tells what changed, per cell.
