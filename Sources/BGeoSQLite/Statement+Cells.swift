@@ -67,12 +67,12 @@ extension Statement {
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
             case .text(var v):
-                // From the string's own bytes, up to a NUL as a C string would end there.
+                // Every byte of the string: a text read with a NUL inside is written back whole
+                // (as a C string it ended at the NUL, and sanitize dropped the rest of the cell).
                 rc = v.withUTF8 { bytes in
                     guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
-                    let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
                     return sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                               sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
+                                               sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
                 }
             case .blob(let bytes):
                 rc = bytes.withUnsafeBytes { raw in

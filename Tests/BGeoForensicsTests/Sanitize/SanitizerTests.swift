@@ -3,6 +3,7 @@ import Testing
 @testable import BGeoReader
 @testable import BGeoForensics
 @testable import BGeoSanitize
+import BGeoSQLite
 
 /// The library entry point on real SQLite files: what it refuses, what it leaves behind (nothing
 /// but the output), and what the output says about itself.
@@ -94,6 +95,25 @@ import Testing
             try Sanitizer.run(dumpPath: dir.file("bgeo.db"), outputPath: dir.file("out.db"), options: SanitizeOptions())
         }
         #expect(Self.files(in: dir.path) == ["bgeo.db"], "no output, no working database, no staged copy")
+    }
+
+    /// A text cell with a NUL inside was bound as a C string: the sanitised copy kept it only up
+    /// to the NUL, losing the rest of the cell silently. It is copied whole now.
+    @Test func aTextWithANulInsideIsCopiedWhole() throws {
+        let dir = TestDirectory("sanitize-nul")
+        try Fixtures.current(at: dir.file("bgeo.db"))
+        let text = Array("wifi lost".utf8) + [0] + Array(" and the rest of the line after the NUL".utf8)
+        let hex = text.map { String(format: "%02x", $0) }.joined()
+        do {
+            let db = try Database(path: dir.file("bgeo.db"), mode: .readWriteCreate)
+            try db.execute("INSERT INTO log_entries (ts, level, src, event, message) VALUES "
+                           + "('2026-03-01T06:00:00.000Z', 3, 'native', 'connectivity', CAST(x'\(hex)' AS TEXT))")
+        }
+        _ = try Sanitizer.run(dumpPath: dir.file("bgeo.db"), outputPath: dir.file("out.db"), options: SanitizeOptions())
+        let out = try Database(path: dir.file("out.db"), mode: .readOnly)
+        let stmt = try out.prepare("SELECT hex(CAST(message AS BLOB)) FROM log_entries WHERE event = 'connectivity' AND message LIKE 'wifi lost%'")
+        #expect(try stmt.step())
+        #expect(stmt.text(0) == hex.uppercased())
     }
 
     @Test func aSanitisedDumpCanBeSanitisedAgainAndKeepsItsFingerprints() throws {
