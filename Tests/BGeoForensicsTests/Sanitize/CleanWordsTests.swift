@@ -1,0 +1,27 @@
+import Testing
+@testable import BGeoReader
+@testable import BGeoSQLite
+@testable import BGeoSanitize
+
+/// Plain columns' short texts that scrub to themselves are remembered per row sanitiser: a text
+/// that holds a secret or a URL is never taken for one of them, before or after clean ones.
+@Suite struct CleanWordsTests {
+    @Test func aRememberedCleanWordNeverHidesASecret() {
+        let secret = "rt-shape-secret-7f3a"
+        let json = SanitizePartsTests.sanitizer(secrets: [secret])
+        let rows = RowSanitizer(json: json, options: SanitizeOptions())
+        let rule = TableRule.log(src: 0, event: 1, message: nil, data: nil)
+        var changes = [CellChanges](repeating: [], count: 2)
+        for event in ["location", secret, "location", "x \(secret)", secret, "https://u:p@h.example/x", "location"] {
+            var cells: [CellValue] = [.text("native"), .text(event)]
+            rows.sanitize(&cells, rule: rule, changes: &changes)
+            if event == "location" {
+                #expect(cells[1] == .text("location") && changes[1].isEmpty)
+            } else {
+                #expect(cells[1] != .text(event) && !changes[1].isEmpty, "\(event)")
+                if case .text(let out) = cells[1] { #expect(!out.contains(secret) && !out.contains("u:p@")) }
+            }
+            #expect(cells[0] == .text("native") && changes[0].isEmpty)
+        }
+    }
+}
