@@ -34,8 +34,6 @@ extension JSONSanitizer {
 private struct SanitizeWalk {
     var cursor: JSONByteCursor
     let sanitizer: JSONSanitizer
-    /// The sanitizer's text rules, copied once per document, not once per string.
-    let textRules: TextSanitizer
     var changes = CellChanges()
     /// Value spans to replace and their new text, in the writer's form.
     var edits: [Edit] = []
@@ -48,7 +46,6 @@ private struct SanitizeWalk {
     init(cursor: JSONByteCursor, sanitizer: JSONSanitizer) {
         self.cursor = cursor
         self.sanitizer = sanitizer
-        textRules = sanitizer.text
     }
 
     /// The document with every edit applied.
@@ -100,7 +97,7 @@ private struct SanitizeWalk {
                 return false
             }
             var local = CellChanges()
-            let scrubbed = textRules.scrub(text(content), &local)
+            let scrubbed = sanitizer.scrubText(text(content), &local)
             if !local.isEmpty {
                 changes.formUnion(local)
                 replace(start..<cursor.index, with: .string(scrubbed))

@@ -61,28 +61,9 @@ final class RowSanitizer {
                 }
                 return .text(text.scrub(value, &changes))
             default:
-                return .text(scrubColumn(value, &changes))
+                return .text(json.scrubText(value, &changes))
             }
         }
-    }
-
-    /// Short texts of plain columns (`src`, `event`, `kind`…) that scrub to themselves: the same
-    /// few words fill those columns row after row, and the verdict depends only on the text (the
-    /// redactor's secrets are fixed while rows are written).
-    private var cleanWords: Set<String> = []
-
-    /// `scrub` of a plain column's text, remembering short texts that need nothing.
-    private func scrubColumn(_ value: String, _ changes: inout CellChanges) -> String {
-        let short = value.utf8.count <= 32
-        if short, cleanWords.contains(value) { return value }
-        var local = CellChanges()
-        let scrubbed = text.scrub(value, &local)
-        guard local.isEmpty else {
-            changes.formUnion(local)
-            return scrubbed
-        }
-        if short, cleanWords.count < 4_096 { cleanWords.insert(value) }
-        return value
     }
 
     /// A JSON document cell; unparseable text is scrubbed, or withheld when it may hide data

@@ -3,7 +3,7 @@ import Testing
 @testable import BGeoSQLite
 @testable import BGeoSanitize
 
-/// Plain columns' short texts that scrub to themselves are remembered per row sanitiser: a text
+/// Short texts that scrub to themselves are remembered per sanitiser (`JSONSanitizer.scrubText`): a text
 /// that holds a secret or a URL is never taken for one of them, before or after clean ones.
 @Suite struct CleanWordsTests {
     @Test func aRememberedCleanWordNeverHidesASecret() {
@@ -22,6 +22,23 @@ import Testing
                 if case .text(let out) = cells[1] { #expect(!out.contains(secret) && !out.contains("u:p@")) }
             }
             #expect(cells[0] == .text("native") && changes[0].isEmpty)
+        }
+    }
+
+    /// The same memory serves strings inside documents, read from bytes or from the tree.
+    @Test func aRememberedWordInsideADocumentNeverHidesASecret() {
+        let secret = "rt-shape-secret-7f3a"
+        let json = SanitizePartsTests.sanitizer(secrets: [secret])
+        let rows = RowSanitizer(json: json, options: SanitizeOptions())
+        let rule = TableRule.log(src: 0, event: 1, message: nil, data: 2)
+        var changes = [CellChanges](repeating: [], count: 3)
+        for value in ["walking", secret, "walking", secret] {
+            for data in [#"{"type":"\#(value)"}"#, #"{ "type" : "\#(value)" }"#] {
+                var cells: [CellValue] = [.text("native"), .text("activity"), .text(data)]
+                rows.sanitize(&cells, rule: rule, changes: &changes)
+                #expect(value == secret ? !changes[2].isEmpty : changes[2].isEmpty, "\(data)")
+                if case .text(let out) = cells[2] { #expect(!out.contains(secret)) }
+            }
         }
     }
 }
