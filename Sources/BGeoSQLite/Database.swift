@@ -20,10 +20,16 @@ public final class Database {
         case evidence
     }
 
+    /// The process-wide settings (`csqlite_configure`), made once before SQLite initialises:
+    /// every connection is opened after them. SQLITE_MISUSE (SQLite already initialised by
+    /// someone else) leaves the defaults, which are only slower.
+    private static let configured: Int32 = csqlite_configure()
+
     /// The evidence VFS, registered once per process.
-    private static let evidenceVFS: Int32 = csqlite_register_evidence_vfs()
+    private static let evidenceVFS: Int32 = { _ = configured; return csqlite_register_evidence_vfs() }()
 
     public init(path: String, mode: Mode) throws(SQLiteError) {
+        _ = Database.configured
         var db: OpaquePointer?
         let rc: Int32
         switch mode {
