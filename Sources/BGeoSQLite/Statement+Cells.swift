@@ -41,22 +41,12 @@ extension Statement {
 
     /// Binds cells to `?` parameters in order (after a reset) and runs the statement.
     public func run(cells: [CellValue]) throws(SQLiteError) {
-        try run(cells: cells[...])
-    }
-
-    /// `run` of a row that is part of a larger array (a batch laid end to end).
-    public func run(cells: ArraySlice<CellValue>) throws(SQLiteError) {
         try bind(cells: cells)
         while try step() {}
     }
 
     /// Binds cells to `?` parameters, in order, after resetting the statement.
     public func bind(cells: [CellValue]) throws(SQLiteError) {
-        try bind(cells: cells[...])
-    }
-
-    /// `bind` of a row that is part of a larger array.
-    public func bind(cells: ArraySlice<CellValue>) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in cells.enumerated() {

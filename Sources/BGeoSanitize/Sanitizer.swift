@@ -107,11 +107,10 @@ public enum Sanitizer {
             guard failure == nil else { return false }
             let table = batch.table
             do {
-                for index in 0..<batch.rowCount {
-                    let row = batch.row(index)
-                    guard let refusal = try work.insert(row, into: table) else { continue }
+                for index in 0..<batch.rows.rowCount {
+                    guard let refusal = try work.insert(row: index, of: batch.rows, into: table) else { continue }
                     leftOut[table.name, default: 0] += 1
-                    dump.warnings.add(table: table.name, rowId: table.rowId(of: row),
+                    dump.warnings.add(table: table.name, rowId: table.rowId(of: batch.rows.row(index)),
                                       "not copied into the sanitised dump: its table's own definition refuses the row (\(refusal.message)): "
                                         + "the dump is damaged here, or a constraint forbids the value sanitize wrote")
                 }

@@ -35,7 +35,7 @@ struct SourceTable: Sendable {
     var insertsRowid: Bool { !withoutRowid && !hasRowidAlias }
 
     /// The row id of a row as `insertSQL` takes it (nil in a WITHOUT ROWID table).
-    func rowId(of insertCells: ArraySlice<CellValue>) -> Int64? {
+    func rowId(of insertCells: ArraySlice<PackedRows.Cell>) -> Int64? {
         guard let offset = insertsRowid ? 0 : rowidAlias, offset < insertCells.count,
               case .integer(let id) = insertCells[insertCells.startIndex + offset] else { return nil }
         return id

@@ -6,16 +6,11 @@ import BGeoSQLite
 enum TableCopy {
     static let batchSize = 256
 
-    /// Rows of one table, sanitised and ready to insert, laid end to end (`width` cells each):
-    /// one allocation per batch, not one per row.
+    /// Rows of one table, sanitised and ready to insert, packed (`PackedRows`): a batch is made
+    /// and freed as a whole, not cell by cell.
     struct Batch: Sendable {
         let table: SourceTable
-        let width: Int
-        var cells: [CellValue]
-
-        var rowCount: Int { cells.count / width }
-
-        func row(_ index: Int) -> ArraySlice<CellValue> { cells[(index * width)..<((index + 1) * width)] }
+        var rows: PackedRows
     }
 
     /// Streams `table`; `emit` returns false to stop (the consumer failed).
@@ -24,11 +19,7 @@ enum TableCopy {
         let rule = TableRule.rule(for: table, layout: dump.layout)
         var tally = TableTally(table: table.name, columns: table.columns)
         let width = table.columns.count + (table.insertsRowid ? 1 : 0)
-        func emptyBatch() -> Batch {
-            var batch = Batch(table: table, width: width, cells: [])
-            batch.cells.reserveCapacity(width * batchSize)
-            return batch
-        }
+        func emptyBatch() -> Batch { Batch(table: table, rows: PackedRows(width: width, reservingRows: batchSize)) }
         var batch = emptyBatch()
         // One row's cells and changes, reused row after row.
         var cells = [CellValue](repeating: .null, count: table.columns.count)
@@ -42,14 +33,14 @@ enum TableCopy {
             for i in cells.indices where cells[i] == .null && table.notNull[i] { cells[i] = .text("") }
             tally.rows += 1
             for (index, change) in changes.enumerated() { tally.columns[index].tally.add(change) }
-            if table.insertsRowid { batch.cells.append(.integer(rowId)) }
-            batch.cells.append(contentsOf: cells)
-            guard batch.cells.count >= width * batchSize else { return true }
+            if table.insertsRowid { batch.rows.append(.integer(rowId)) }
+            for cell in cells { batch.rows.append(cell) }
+            guard batch.rows.rowCount >= batchSize else { return true }
             if !emit(batch) { stopped = true }
             batch = emptyBatch()
             return !stopped
         }
-        if !stopped, !batch.cells.isEmpty { _ = emit(batch) }
+        if !stopped, !batch.rows.isEmpty { _ = emit(batch) }
         return tally
     }
 }

@@ -27,7 +27,7 @@ final class WorkingDatabase {
     /// CHECK constraint, or a non-integer rowid): a damaged dump yields such rows (pages swapped
     /// or overwritten), or a constraint forbids a sanitised value; the copy keeps the dump's
     /// schema, so the caller leaves the row out and says so. Any other failure throws.
-    func insert(_ cells: ArraySlice<CellValue>, into table: SourceTable) throws(SQLiteError) -> SQLiteError? {
+    func insert(row: Int, of rows: PackedRows, into table: SourceTable) throws(SQLiteError) -> SQLiteError? {
         let statement: Statement
         if let prepared = inserts[table.name] {
             statement = prepared
@@ -36,7 +36,7 @@ final class WorkingDatabase {
             inserts[table.name] = statement
         }
         do {
-            try statement.run(cells: cells)
+            try rows.run(statement, row: row)
         } catch where error.isRowRefused {
             return error  // the next bind resets the statement
         }
