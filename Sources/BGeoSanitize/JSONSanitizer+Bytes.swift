@@ -96,6 +96,8 @@ private struct SanitizeWalk {
             if let first = content.first, cursor.bytes[first] == UInt8(ascii: "{") || cursor.bytes[first] == UInt8(ascii: "[") {
                 return false
             }
+            // A uuid or a timestamp is left as it is: no string is made for it.
+            if sanitizer.leavesAsIs(UnsafeBufferPointer(rebasing: cursor.bytes[content])) { return true }
             var local = CellChanges()
             let scrubbed = sanitizer.scrubText(text(content), &local)
             if !local.isEmpty {

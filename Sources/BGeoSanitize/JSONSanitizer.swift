@@ -80,11 +80,17 @@ final class JSONSanitizer {
         }
     }
 
+    /// True when a text of these bytes needs nothing, known without making it a string
+    /// (`TextSanitizer.leavesAsIs`: a plain token).
+    func leavesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { text.leavesAsIs(bytes) }
+
     /// `TextSanitizer.scrub`, remembering short texts that need nothing: the same few words
     /// fill plain columns (`src`, `event`, `kind`) and values (`"walking"`, `"wifi"`) row after
     /// row, and the verdict depends only on the text (the redactor's secrets are fixed while
     /// rows are written). Up to 4,096 texts of 32 bytes or less.
     func scrubText(_ value: String, _ changes: inout CellChanges) -> String {
+        var bytes = value
+        if bytes.withUTF8({ leavesAsIs($0) }) { return value }
         let short = value.utf8.count <= 32
         if short, cleanWords.contains(value) { return value }
         var local = CellChanges()

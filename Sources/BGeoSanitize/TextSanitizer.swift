@@ -18,6 +18,8 @@ struct TextSanitizer {
 
     func scrub(_ text: String, _ changes: inout CellChanges) -> String {
         guard !text.isEmpty else { return text }
+        var bytes = text
+        if bytes.withUTF8({ leavesAsIs($0) }) { return text }
         var out = text
         // URLs first: a fingerprint holds a space, which would end the URL it sits in.
         let reduced = urls == .keep ? out : URLReducer.apply(out, policy: urls)
@@ -32,6 +34,10 @@ struct TextSanitizer {
         }
         return out
     }
+
+    /// True when `scrub` gives back a text of these bytes unchanged without looking further: a
+    /// plain token (a uuid, a timestamp, a number: no URL can start in one) the redactor leaves.
+    func leavesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { redactor.leavesAsIs(plainToken: bytes) }
 
     /// True when `text` is exactly one learned secret.
     func isKnownSecret(_ text: String) -> Bool { redactor.knownSecrets.contains(text) }

@@ -159,10 +159,17 @@ public struct Redactor: Sendable {
     /// secret unless one could lie in it (`mayLieInPlainToken`).
     static func isPlainToken(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            for byte in bytes where !plainTokenBytes[Int(byte)] { return false }
-            return true
-        }
+        return text.withUTF8 { bytes in bytes.allSatisfy { plainTokenBytes[Int($0)] } }
+    }
+
+    /// True when `redact(text:)` gives back a text with these UTF-8 bytes as it is without
+    /// searching: a plain token while no known secret could lie in one (or redaction is off).
+    /// Callers holding bytes ask this before they make a string.
+    package func leavesAsIs(plainToken bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard enabled else { return true }
+        guard !secretMayBePlainToken, Redactor.plainTokensSpellNoName, !bytes.isEmpty else { return false }
+        for byte in bytes where !Redactor.plainTokenBytes[Int(byte)] { return false }
+        return true
     }
 
     /// True when some form `SecretSearch` looks for (as it is, escaped, percent-encoded, base64,
@@ -235,7 +242,8 @@ public struct Redactor: Sendable {
         guard enabled, !text.isEmpty else { return text }
         // Every fix's uuid and timestamp passes here in an export or a sanitised copy: the common
         // case needs no search.
-        if !secretMayBePlainToken, Redactor.plainTokensSpellNoName, Redactor.isPlainToken(text) { return text }
+        var bytes = text
+        if bytes.withUTF8({ leavesAsIs(plainToken: $0) }) { return text }
         // User-info first: a fingerprint holds a space, which would end the URL it sits in.
         var out = Redactor.contains(text, "@") ? URLReducer.apply(text, policy: .keep) : text
         if !secretsLongestFirst.isEmpty { out = replacingKnownSecrets(in: out) }

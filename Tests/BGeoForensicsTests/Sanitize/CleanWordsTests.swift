@@ -41,4 +41,21 @@ import Testing
             }
         }
     }
+
+    /// Uuids and timestamps skip the searches, in columns and inside documents, only while no
+    /// learned secret could lie in one: a hex-and-dashes key inside a uuid is still replaced.
+    @Test func aPlainTokenIsSearchedWhenASecretCouldLieInIt() {
+        let uuid = "3c365801-5930-4855-915f-a2cbeaa71ff3"
+        for (secret, replaced) in [("sk_live_5930-4855", false), ("5930-4855-915f", true)] {
+            let rows = RowSanitizer(json: SanitizePartsTests.sanitizer(secrets: [secret]), options: SanitizeOptions())
+            let rule = TableRule.log(src: 0, event: 1, message: nil, data: 2)
+            var changes = [CellChanges](repeating: [], count: 3)
+            var cells: [CellValue] = [.text(uuid), .text("location"), .text(#"{"uuid":"\#(uuid)","n":1}"#)]
+            rows.sanitize(&cells, rule: rule, changes: &changes)
+            #expect(changes[0].isEmpty != replaced && changes[2].isEmpty != replaced, "\(secret)")
+            for cell in [cells[0], cells[2]] {
+                if case .text(let out) = cell { #expect(out.contains("5930-4855-915f") != replaced) }
+            }
+        }
+    }
 }
