@@ -5,7 +5,7 @@ import BGeoSQLite
 /// The sanitised copy's own check, before it is renamed into place: SQLite's integrity check,
 /// no free pages, no journal or WAL beside it, and a search of its raw bytes — the file itself,
 /// not a query — for every secret learned from the dump, in every form the redactor replaces
-/// (`SecretSearch`: JSON- and `\\u`-escaped, percent-encoded, base64, cut off). The SHA-256 is computed in the same read.
+/// (`SecretSearch`: JSON- and `\\u`-escaped, percent-encoded, base64, cut off). The SHA-256 is computed on a thread of its own.
 struct OutputCheck: Sendable, Equatable {
     var integrity = ""
     var freelistPages: Int64 = -1
@@ -30,11 +30,15 @@ struct OutputCheck: Sendable, Equatable {
 
     static func run(_ path: String, matcher: SecretSearch) throws(SanitizeError) -> OutputCheck {
         var check = OutputCheck()
-        // The bytes are searched and hashed on a second thread while SQLite checks the pages.
+        // The bytes are searched on one more thread and hashed on another while SQLite checks
+        // the pages: three reads of a file the page cache holds, each bound by its own work.
         let scan = BackgroundWork { () -> Result<OutputCheck, SanitizeError> in
             var bytes = OutputCheck()
             do throws(SanitizeError) { try scanBytes(path, matcher: matcher, into: &bytes) } catch { return .failure(error) }
             return .success(bytes)
+        }
+        let hash = BackgroundWork { () -> Result<(bytes: Int64, sha256: String), SanitizeError> in
+            do throws(SanitizeError) { return .success(try hashBytes(path)) } catch { return .failure(error) }
         }
         do {
             let database = try Database(path: path, mode: .readOnly)
@@ -48,16 +52,40 @@ struct OutputCheck: Sendable, Equatable {
             if try mode.step() { check.journalMode = mode.text(0) ?? "" }
         } catch {
             _ = scan.wait()
+            _ = hash.take()
             throw .verificationFailed(reason: "SQLite cannot read it back: \(error.message)")
         }
         let bytes = try scan.take().get()
-        check.bytes = bytes.bytes
-        check.sha256 = bytes.sha256
+        let whole = try hash.take().get()
+        check.bytes = whole.bytes
+        check.sha256 = whole.sha256
         check.secretHits = bytes.secretHits
         check.sideFiles = EvidenceSet.sideSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
         return check
     }
 
+    /// The file's size and SHA-256, read in chunks.
+    private static func hashBytes(_ path: String) throws(SanitizeError) -> (bytes: Int64, sha256: String) {
+        let input = open(path, O_RDONLY)
+        guard input >= 0 else { throw .verificationFailed(reason: "cannot read it back: \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var hasher = SHA256Hasher()
+        var total: Int64 = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { raw in read(input, raw.baseAddress!, raw.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .verificationFailed(reason: "cannot read it back: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            total += Int64(n)
+            buffer.withUnsafeBytes { raw in hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<n])) }
+        }
+        return (total, hasher.finalizeHex())
+    }
+
+    /// Counts the learned secrets in the file's bytes, chunk by chunk (a secret may straddle two).
     private static func scanBytes(_ path: String, matcher: SecretSearch, into check: inout OutputCheck) throws(SanitizeError) {
         let input = open(path, O_RDONLY)
         guard input >= 0 else { throw .verificationFailed(reason: "cannot read it back: \(String(cString: strerror(errno)))") }
@@ -66,7 +94,6 @@ struct OutputCheck: Sendable, Equatable {
         let overlap = max(0, matcher.longest - 1)
         var buffer = [UInt8](repeating: 0, count: overlap + chunk)
         var carried = 0
-        var hasher = SHA256Hasher()
         while true {
             let n = buffer.withUnsafeMutableBytes { raw in read(input, raw.baseAddress! + carried, chunk) }
             if n < 0 {
@@ -76,7 +103,6 @@ struct OutputCheck: Sendable, Equatable {
             if n == 0 { break }
             check.bytes += Int64(n)
             buffer.withUnsafeBytes { raw in
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[carried..<(carried + n)]))
                 check.secretHits += matcher.countMatches(in: UnsafeRawBufferPointer(rebasing: raw[0..<(carried + n)]))
             }
             // Keep the last bytes: a secret may straddle two chunks.
@@ -87,7 +113,6 @@ struct OutputCheck: Sendable, Equatable {
             } }
             carried = keep
         }
-        check.sha256 = hasher.finalizeHex()
     }
 
     var json: JSONValue {
