@@ -59,26 +59,23 @@ public struct PackedRows: Sendable {
         }
     }
 
-    /// Binds row `row` to `statement`'s parameters in order (after a reset) and runs it.
+    /// Binds row `index` to `statement`'s parameters in order (after a reset) and runs it.
     public func run(_ statement: Statement, row index: Int) throws(SQLiteError) {
         let handle = statement.handle
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        let result: Int32 = bytes.withUnsafeBufferPointer { buffer in
-            // A zero-length text or blob still needs a non-null pointer (NULL would bind NULL).
-            let base = UnsafeRawPointer(buffer.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)!
+        let result: Int32 = bytes.withUnsafeBytes { buffer in
             for (offset, cell) in row(index).enumerated() {
-                let index = Int32(offset + 1)
+                let parameter = Int32(offset + 1)
                 let rc: Int32
                 switch cell {
-                case .null: rc = sqlite3_bind_null(handle, index)
-                case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-                case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+                case .null: rc = sqlite3_bind_null(handle, parameter)
+                case .integer(let v): rc = sqlite3_bind_int64(handle, parameter, v)
+                case .real(let v): rc = sqlite3_bind_double(handle, parameter, v)
                 case .text(let start, let count):
-                    rc = sqlite3_bind_text64(handle, index, (base + start).assumingMemoryBound(to: CChar.self), sqlite3_uint64(count),
-                                             csqlite_transient(), UInt8(SQLITE_UTF8))
+                    rc = statement.bindText(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)]), at: parameter)
                 case .blob(let start, let count):
-                    rc = sqlite3_bind_blob64(handle, index, base + start, sqlite3_uint64(count), csqlite_transient())
+                    rc = statement.bindBlob(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)]), at: parameter)
                 }
                 guard rc == SQLITE_OK else { return rc }
             }

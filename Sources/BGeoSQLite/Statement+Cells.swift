@@ -45,6 +45,21 @@ extension Statement {
         while try step() {}
     }
 
+    /// Binds a text by its bytes, every one of them (as a C string a text read with a NUL inside
+    /// ended at the NUL, and sanitize dropped the rest of the cell). SQLite copies them.
+    func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        // A zero-length text still needs a pointer: NULL would bind NULL.
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        return sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                                   csqlite_transient(), UInt8(SQLITE_UTF8))
+    }
+
+    /// Binds a blob by its bytes (an empty one stays a blob). SQLite copies them.
+    func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, sqlite3_uint64(bytes.count),
+                            csqlite_transient())
+    }
+
     /// Binds cells to `?` parameters, in order, after resetting the statement.
     public func bind(cells: [CellValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
@@ -56,19 +71,8 @@ extension Statement {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(var v):
-                // Every byte of the string: a text read with a NUL inside is written back whole
-                // (as a C string it ended at the NUL, and sanitize dropped the rest of the cell).
-                rc = v.withUTF8 { bytes in
-                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
-                    return sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                               sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-                }
-            case .blob(let bytes):
-                rc = bytes.withUnsafeBytes { raw in
-                    sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
-                                        csqlite_transient())
-                }
+            case .text(var v): rc = v.withUTF8 { bindText(UnsafeRawBufferPointer($0), at: index) }
+            case .blob(let bytes): rc = bytes.withUnsafeBytes { bindBlob($0, at: index) }
             }
             guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastErrorMessage, sql: sql) }
         }
