@@ -166,10 +166,9 @@ public struct Redactor: Sendable {
     /// searching: a plain token while no known secret could lie in one (or redaction is off).
     /// Callers holding bytes ask this before they make a string.
     package func leavesAsIs(plainToken bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard enabled else { return true }
-        guard !secretMayBePlainToken, Redactor.plainTokensSpellNoName, !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty else { return false }
         for byte in bytes where !Redactor.plainTokenBytes[Int(byte)] { return false }
-        return true
+        return !enabled || (!secretMayBePlainToken && Redactor.plainTokensSpellNoName)
     }
 
     /// True when some form `SecretSearch` looks for (as it is, escaped, percent-encoded, base64,

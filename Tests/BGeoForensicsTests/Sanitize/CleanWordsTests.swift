@@ -58,4 +58,15 @@ import Testing
             }
         }
     }
+
+    /// The shortcut is for plain tokens only, whatever the redactor: with redaction off a URL is
+    /// still cut to its host by the URL policy (the shortcut once answered yes to any text then).
+    @Test func theShortcutNeverSkipsTheURLPolicy() {
+        let text = TextSanitizer(redactor: .disabled, urls: .host)
+        var changes = CellChanges()
+        #expect(text.scrub("https://u:pw@h.example/p?q=1", &changes) == "https://h.example")
+        #expect(changes.contains(.urls))
+        var uuid = "3c365801-5930-4855-915f-a2cbeaa71ff3"
+        #expect(uuid.withUTF8 { text.leavesAsIs($0) })
+    }
 }
