@@ -21,7 +21,7 @@ public struct Redactor: Sendable {
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Kept in order as secrets are learned (`remember`).
     private(set) var secretsLongestFirst: [String] = []
-    /// True when some form of a known secret could lie inside a plain token (`isPlainToken`):
+    /// True when some form of a known secret could lie inside a plain token (`leavesAsIs`):
     /// then plain tokens are searched like any text (see `redact(text:)`).
     private var secretMayBePlainToken = false
 
@@ -154,17 +154,11 @@ public struct Redactor: Sendable {
             || Array("-:.+TZ".utf8).contains(byte)
     }
 
-    /// True for a text made only of plain-token bytes (`3c365801-5930-…`, `2026-03-01T06:00:05.000Z`,
-    /// `52.2297182`): it holds no URL, JWT, Bearer credential or credential pair, and no known
-    /// secret unless one could lie in it (`mayLieInPlainToken`).
-    static func isPlainToken(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.allSatisfy { plainTokenBytes[Int($0)] } }
-    }
-
     /// True when `redact(text:)` gives back a text with these UTF-8 bytes as it is without
-    /// searching: a plain token while no known secret could lie in one (or redaction is off).
-    /// Callers holding bytes ask this before they make a string.
+    /// searching: a plain token — made only of plain-token bytes (`3c365801-5930-…`,
+    /// `2026-03-01T06:00:05.000Z`, `52.2297182`), so it holds no URL, JWT, Bearer credential or
+    /// credential pair — while no known secret could lie in one (or redaction is off). Callers
+    /// holding bytes ask this before they make a string.
     package func leavesAsIs(plainToken bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         for byte in bytes where !Redactor.plainTokenBytes[Int(byte)] { return false }
