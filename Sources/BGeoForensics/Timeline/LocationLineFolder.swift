@@ -1,39 +1,29 @@
 import BGeoReader
 
-/// Folds `location` log lines into a `CoverageMap` from their `data` bytes: the fix's own time
+/// Reads `location` log lines for a `CoverageMap` from their `data` bytes: the fix's own time
 /// (`FixLineFields.quickTime`, or the full scan when the line is unusual), with motion and position
 /// only when the scanner had to read them anyway. One per reading thread (it keeps scan buffers).
 struct LocationLineFolder {
     private var fields: [FieldScanner.Field] = []
 
     /// The rows the timeline handles from their cells alone.
-    enum QuickRow { case location, queueInsert }
+    enum QuickRow { case location(CoverageMap.Edge), queueInsert }
 
-    /// Takes a row the timeline needs no `LogEntry` for: a `location` line is folded into
-    /// `coverage`; a `queue.insert` line (when `queueInserts`: the timeline only counts those) needs
-    /// nothing. Nil for any other row.
-    mutating func take(_ row: LogRowView, into coverage: inout CoverageMap, queueInserts: Bool) -> QuickRow? {
+    /// Reads a row the timeline needs no `LogEntry` for: a `location` line (its fix) or a
+    /// `queue.insert` line when `queueInserts` (the timeline only counts those). Nil for any other row.
+    mutating func take(_ row: LogRowView, queueInserts: Bool) -> QuickRow? {
         if row.eventIs("location") {
-            row.withData { add(lineTime: row.time, rowId: row.rowId, data: $0, to: &coverage) }
-            return .location
+            return .location(row.withData { edge(lineTime: row.time, rowId: row.rowId, data: $0) })
         }
         return queueInserts && row.eventIs("queue.insert") ? .queueInsert : nil
     }
 
-    /// Adds the line logged at `lineTime` in row `rowId` (`data` nil: the line has none).
-    mutating func add(lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?, to coverage: inout CoverageMap) {
-        guard let data else {
-            coverage.add(lineTime, moving: nil)
-            return
-        }
-        if let time = FixLineFields.quickTime(data) {
-            coverage.add(CoverageMap.Edge(time: time, logRow: rowId))
-            return
-        }
-        guard let line = FixLineFields(data, reusing: &fields) else {
-            coverage.add(lineTime, moving: nil)
-            return
-        }
-        coverage.add(CoverageMap.Edge(time: line.time ?? lineTime, moving: line.moving, latitude: line.latitude, longitude: line.longitude))
+    /// The fix of the line logged at `lineTime` in row `rowId` (`data` nil: the line has none; a
+    /// line without a readable fix counts at its own time, motion unknown).
+    mutating func edge(lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) -> CoverageMap.Edge {
+        guard let data else { return CoverageMap.Edge(time: lineTime, moving: nil) }
+        if let time = FixLineFields.quickTime(data) { return CoverageMap.Edge(time: time, logRow: rowId) }
+        guard let line = FixLineFields(data, reusing: &fields) else { return CoverageMap.Edge(time: lineTime, moving: nil) }
+        return CoverageMap.Edge(time: line.time ?? lineTime, moving: line.moving, latitude: line.latitude, longitude: line.longitude)
     }
 }

@@ -7,17 +7,31 @@ extension TimelineBuilder {
 
     var logQuery: LogQuery { LogQuery(order: .oldestFirst, since: options.since, until: options.until) }
 
-    func scanLog(_ split: SplitLogRead?) {
+    /// Which rows the log pass reads from their cells: all it can, but those an observer that
+    /// does not read cells (`LogObserver.seeCells`) wants as entries.
+    var itemReading: TimelineLogItem.Reading {
+        let observer = logObserver
+        func fromCells(_ event: String) -> Bool { observer?.leavesToCells(event) ?? true }
+        return TimelineLogItem.Reading(locations: fromCells("location"), queueInserts: fromCells("queue.insert"),
+                                       engines: Set(EngineRowKind.allCases.filter { fromCells($0.event) }), uuidsRead: uuidsRead)
+    }
+
+    /// The log pass: the items a piped read stood for first (`TimelineBuilder+PipedLog`), then
+    /// the rows after them, or every row, from this thread's connection.
+    func scanLog(_ piped: PipedRead<TimelineLogItem>?) {
+        var after: Int64?
+        if let piped {
+            let rest = piped.forEach(standingInFor: dump) { apply($0) }
+            pipedLogRest = rest
+            guard case .readOn(let row) = rest else { return }
+            after = row
+        }
         // `location` lines (most of a log) need only their data's bytes, `queue.insert` lines
         // nothing, upload and engine rows a few fields: no LogEntry is built for them. An observer
         // that wants such rows and does not read cells (`LogObserver.seeCells`) gets them as
         // entries; upload rows it is never shown.
         let observer = logObserver
-        func fromCells(_ event: String) -> Bool { observer?.leavesToCells(event) ?? true }
-        let foldsLocationRows = fromCells("location")
-        let takesQueueInserts = fromCells("queue.insert")
-        let enginesFromCells = Set(EngineRowKind.allCases.filter { fromCells($0.event) })
-        let uuidsRead = self.uuidsRead
+        let reading = itemReading
         /// Shows a row taken from its cells to an observer that wants it; true when the row's data
         /// has been checked (before, or by the observer's parse).
         func observe(_ row: LogRowView, _ event: String, dataChecked: Bool) -> Bool {
@@ -25,51 +39,47 @@ extension TimelineBuilder {
             return seeCells(row, dataChecked) || dataChecked
         }
         let quickRows: (LogRowView) -> Bool = { [self] row in
-            // This handler checks the data of the rows it takes (folding them warns of nothing).
-            if foldsLocationRows, let kind = locationLines.take(row, into: &coverage, queueInserts: takesQueueInserts) {
-                if kind == .location { locationLineCount += 1 }
-                noteRow(at: row.time)
-                if !observe(row, kind == .location ? "location" : "queue.insert", dataChecked: false) { row.checkData(dump.warnings) }
-                return true
+            guard let item = TimelineLogItem(row, reading, lines: &locationLines, warnings: dump.warnings) else { return false }
+            apply(item)
+            // This handler checks the data of the rows it takes (the lines after it is handled:
+            // an observer's parse may check it).
+            switch item {
+            case .location, .queueInsert:
+                if !observe(row, item.isQueueInsert ? "queue.insert" : "location", dataChecked: false) { row.checkData(dump.warnings) }
+            case .engine(let kind, _, _):
+                _ = observe(row, kind.event, dataChecked: true)
+            case .upload, .entry:
+                break
             }
-            if let kind = UploadRowKind(row) {
-                noteRow(at: row.time)
-                clockSteps.note(time: row.time, row: row.rowId)
-                handleUpload(kind, row, row.withData { data in
-                    let fields = UploadRowFields(data: data, uuidLimit: uuidsRead)
-                    // The field scan checked an object; anything else is checked as the read would.
-                    if !fields.isObject { row.checkData(dump.warnings) }
-                    return fields
-                })
-                return true
-            }
-            guard !enginesFromCells.isEmpty, let kind = EngineRowKind(row), enginesFromCells.contains(kind) else { return false }
-            noteRow(at: row.time)
-            clockSteps.note(time: row.time, row: row.rowId)
-            handleEngine(kind, row, row.withData { data in
-                let fields = EngineRowFields(kind, data: data)
-                if !fields.isObject { row.checkData(dump.warnings) }
-                return fields
-            })
-            _ = observe(row, kind.event, dataChecked: true)
             return true
         }
-        dump.forEachLogEntry(logQuery, continuing: split.map { split in { split.continuing(atRow: $0) } },
-                             takenFromCells: quickRows, takerChecksData: true) { entry in
-            noteRow(at: entry.time)
-            handle(entry)
+        dump.forEachLogEntry(logQuery, after: after, takenFromCells: quickRows, takerChecksData: true) { entry in
+            apply(.entry(entry))
             if let logObserver, logObserver.wants(entry.event) { logObserver.see(entry) }
         }
-        guard let later = split?.finish() else { return }
-        // The later half, as this pass would have gone on: its other rows handled in order, its
-        // fixes joined to the coverage (which nothing reads before the scans end).
-        logPasses = 2
-        for entry in later.entries { handle(entry) }
-        logRows += later.rows
-        locationLineCount += later.locationLines
-        if firstAt == nil { firstAt = later.firstAt }
-        if let last = later.lastAt { lastAt = last }
-        coverage.absorb(later.coverage)
+    }
+
+    /// Handles one row's item, in row order (whichever connection decoded it).
+    func apply(_ item: TimelineLogItem) {
+        switch item {
+        case .location(let row, let edge):
+            locationLineCount += 1
+            coverage.add(edge)
+            noteRow(at: row.time)
+        case .queueInsert(let row):
+            noteRow(at: row.time)
+        case .upload(let kind, let row, let fields):
+            noteRow(at: row.time)
+            clockSteps.note(time: row.time, row: row.rowId)
+            handleUpload(kind, row, fields)
+        case .engine(let kind, let row, let fields):
+            noteRow(at: row.time)
+            clockSteps.note(time: row.time, row: row.rowId)
+            handleEngine(kind, row, fields)
+        case .entry(let entry):
+            noteRow(at: entry.time)
+            handle(entry)
+        }
     }
 
     func noteRow(at time: Double) {
@@ -78,8 +88,7 @@ extension TimelineBuilder {
         lastAt = time
     }
 
-    /// Every row but the location and queue.insert lines taken from their cells, in id order
-    /// (both halves of a split read): enough rows to see the clock step back.
+    /// Every row built into an entry, in id order: enough rows to see the clock step back.
     func handle(_ entry: LogEntry) {
         clockSteps.note(time: entry.time, row: entry.rowId)
         switch entry.event {
@@ -107,12 +116,12 @@ extension TimelineBuilder {
 
     /// A `location` line (logged at `time`, row `rowId`) from its `data` bytes.
     func addLocation(time lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) {
-        locationLines.add(lineTime: lineTime, rowId: rowId, data: data, to: &coverage)
+        coverage.add(locationLines.edge(lineTime: lineTime, rowId: rowId, data: data))
     }
 
     /// A number the row states that cannot be what it claims (a backoff of 1e19 s): a located
     /// warning; the value is still used and shown as the number it is.
-    func warnOutOfRange(_ row: some LogLineFields, _ event: String, _ value: Double?, _ field: String, unit: String) {
+    func warnOutOfRange(_ row: some LogRowStamp, _ event: String, _ value: Double?, _ field: String, unit: String) {
         guard let value, !(0...LogNumberRanges.limit).contains(value) else { return }
         dump.warnings.add(table: "log_entries", rowId: row.rowId,
                           "\(event) \(field) \(NumberText.describe(value))\(unit) is out of range (0 … 1e9\(unit))")
@@ -123,7 +132,7 @@ extension TimelineBuilder {
     var uuidsRead: Int { UploadTracker.uuidsRead(uuidLimit: options.uuidLimit) }
 
     /// An `http.request`, `http.response` or `http.backoff` row, from its cells or from an entry.
-    func handleUpload(_ kind: UploadRowKind, _ row: some LogLineFields, _ data: UploadRowFields) {
+    func handleUpload(_ kind: UploadRowKind, _ row: some LogRowStamp, _ data: UploadRowFields) {
         switch kind {
         case .request:
             tracker.request(row, data)
@@ -144,7 +153,7 @@ extension TimelineBuilder {
     }
 
     /// A frequent engine row (`EngineRowKind`), from its cells or from an entry.
-    func handleEngine(_ kind: EngineRowKind, _ row: some LogLineFields, _ data: EngineRowFields) {
+    func handleEngine(_ kind: EngineRowKind, _ row: some LogRowStamp, _ data: EngineRowFields) {
         switch kind {
         case .heartbeat:
             add(.heartbeat, row, "heartbeat")
@@ -264,7 +273,7 @@ extension TimelineBuilder {
         return SecretScrubber(redactor: redactor).scrub(body: clipped)
     }
 
-    func add(_ kind: TimelineEvent.Kind, _ row: some LogLineFields, _ summary: String, key: String? = nil) {
+    func add(_ kind: TimelineEvent.Kind, _ row: some LogRowStamp, _ summary: String, key: String? = nil) {
         let event = TimelineEvent(kind: kind, at: row.time, logId: row.rowId, summary: summary, collapseKey: key)
         // Summaries quote dump strings (reasons, event names): scrubbed once per listed entry; an
         // event that joins a run keeps that run's (already scrubbed) text.
@@ -272,7 +281,7 @@ extension TimelineBuilder {
         collector.add(event) { $0.summary = redactor.redact(text: $0.summary) }
     }
 
-    func mark(_ kind: GapContextEvent.Kind, _ row: some LogLineFields, _ detail: String?) {
+    func mark(_ kind: GapContextEvent.Kind, _ row: some LogRowStamp, _ detail: String?) {
         // Runs of the same mark (headless dispatches, heartbeats) keep only their edges.
         if let last = marks.last, last.kind == kind, last.detail == detail, row.time - last.lastAt < 300 {
             marks[marks.count - 1].lastAt = row.time

@@ -57,7 +57,7 @@ public final class TimelineBuilder {
     var newestPending: Double?
     var pendingUuids = BoundedList<String>(limit: 20)
     var recordsInWindow = 0
-    /// `location` log lines read (both halves of a split read).
+    /// `location` log lines read.
     var locationLineCount = 0
     var offline = OfflinePeriods()
     var clockSteps = ClockSteps()
@@ -97,10 +97,13 @@ public final class TimelineBuilder {
 
     var locationLines = LocationLineFolder()
 
-    /// Below this many log row ids the log is read in one pass (a second thread costs more).
-    var splitMinimumRows: Int64 = 50_000
-    /// 2 when the log's later half was read on a second connection (`SplitLogRead`), else 1.
-    var logPasses = 1
+    /// Below this many log row ids the log is read on this thread alone (more threads cost more).
+    var pipeMinimumRows: Int64 = 50_000
+    /// Row ids per chunk of a piped log read.
+    var pipeChunkRows: Int64 = 16_384
+    /// What this thread read itself after a piped log read (`TimelineBuilder+PipedLog`); nil
+    /// when the log was not piped.
+    var pipedLogRest: PipedRead<TimelineLogItem>.Rest?
 
     /// Sees the log entries it asks for, in order, each after the timeline has handled it: lets
     /// a caller that needs other facts from the log (the report's trace lines and queue levels)
@@ -166,13 +169,14 @@ public final class TimelineBuilder {
 
     /// The one pass over the queue and the log that every fact comes from.
     private func read() {
-        // The log's later half is read on a second connection while this thread reads the queue
-        // and the first half (nil: one pass, as for a small log or when an observer wants every entry).
-        let split = logObserver == nil
-            ? SplitLogRead.start(on: dump, query: logQuery, threshold: options.gapThreshold, minimumRows: splitMinimumRows) : nil
+        // The log is decoded on other connections while this thread reads the queue (nil: this
+        // thread reads it all, as for a small log or when an observer wants its rows).
+        let piped = logObserver == nil
+            ? TimelineBuilder.pipedLog(on: dump, query: logQuery, reading: itemReading,
+                                     minimumRows: pipeMinimumRows, chunkRows: pipeChunkRows) : nil
         if let queueFactsAfterLog {
             let queueWarnings = dump.warnings.count
-            scanLog(split)
+            scanLog(piped)
             let logCoverage = coverage
             coverage = CoverageMap(threshold: options.gapThreshold)
             if let facts = queueFactsAfterLog() {
@@ -185,7 +189,7 @@ public final class TimelineBuilder {
             coverage.absorb(logCoverage)
         } else {
             scanQueue()
-            scanLog(split)
+            scanLog(piped)
         }
         tracker.finish()
     }

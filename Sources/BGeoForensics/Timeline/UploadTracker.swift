@@ -105,7 +105,7 @@ struct UploadTracker {
     /// `uuidLimit`: the attempt keeps `uuidLimit`, a violation cites up to 10.
     static func uuidsRead(uuidLimit: Int) -> Int { max(uuidLimit, 10) }
 
-    mutating func request(_ entry: some LogLineFields, _ data: UploadRowFields) {
+    mutating func request(_ entry: some LogRowStamp, _ data: UploadRowFields) {
         finishCurrent()
         let uuids = data.uuids
         let count = data.count ?? data.uuidCount
@@ -141,7 +141,7 @@ struct UploadTracker {
         totalAttempts += 1
     }
 
-    mutating func response(_ entry: some LogLineFields, _ data: UploadRowFields, authorizationConfigured: Bool) {
+    mutating func response(_ entry: some LogRowStamp, _ data: UploadRowFields, authorizationConfigured: Bool) {
         if current == nil || current?.responseLogId != nil {
             // A response whose request row is gone (pruned log): still an attempt.
             finishCurrent()
@@ -203,7 +203,7 @@ struct UploadTracker {
         lastResponse = (entry.rowId, status, attempt.uuids, attempt.count, retryAfter)
     }
 
-    mutating func refreshRequest(_ entry: some LogLineFields) {
+    mutating func refreshRequest(_ entry: some LogRowStamp) {
         refreshDue = nil
         if var attempt = current, attempt.refresh == nil, let status = attempt.status,
            policy.refresh.triggerStatuses.contains(status) {
@@ -215,7 +215,7 @@ struct UploadTracker {
     /// An `auth.refresh.result` row stating `success` and `status` (`EngineRowFields`). Returns
     /// what the row says of the refresh (nil: it says neither success nor failure).
     @discardableResult
-    mutating func refreshResult(_ entry: some LogLineFields, success: Bool?, status: Int?) -> Bool? {
+    mutating func refreshResult(_ entry: some LogRowStamp, success: Bool?, status: Int?) -> Bool? {
         if var attempt = current, var refresh = attempt.refresh, refresh.resultLogId == nil {
             refresh.resultLogId = entry.rowId
             refresh.success = success
@@ -244,7 +244,7 @@ struct UploadTracker {
         return success
     }
 
-    mutating func backoff(_ entry: some LogLineFields, _ data: UploadRowFields, authorizationConfigured: Bool) {
+    mutating func backoff(_ entry: some LogRowStamp, _ data: UploadRowFields, authorizationConfigured: Bool) {
         let failures = data.failures
         let delay = data.delay
         if var attempt = current, attempt.backoffLogId == nil {

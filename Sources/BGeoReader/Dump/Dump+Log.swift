@@ -40,11 +40,12 @@ extension Dump {
     /// (returns true) is not built into a `LogEntry` nor passed to `body`. A grep query offers
     /// none (it needs the text). `rows` limits the read to those row ids; `continuing`, when
     /// given, sees each row id the statement yields before anything else is done with the row,
-    /// and ends the read by returning false (a split read's boundary: see `TimelineBuilder+SplitLog`).
+    /// and ends the read by returning false (a piped read's part: see `PipedSink`); `after`, the
+    /// rows after that id only (where the caller reads on from rows a `PipedRead` stood for).
     /// `takerChecksData`: `takenFromCells` checks the data of every row it takes
     /// (`LogRowView.checkData`, the same warning, before any of its own), so this read checks only
     /// the rows it declines — a taker whose own parse validates the JSON spares a second pass.
-    package func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, continuing: ((Int64) -> Bool)? = nil,
+    package func forEachLogEntry(_ query: LogQuery, rows: Range<Int64>? = nil, after: Int64? = nil, continuing: ((Int64) -> Bool)? = nil,
                          takenFromCells: ((LogRowView) -> Bool)?, takerChecksData: Bool = false,
                          _ body: (LogEntry) throws -> Void) rethrows {
         guard layout.hasLog else { return }
@@ -68,8 +69,9 @@ extension Dump {
             conditions.append("event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")")
             bindings.append(contentsOf: exact.map { .text($0) })
         }
-        let scan = RowScan(columns: LogColumns.selectList, table: table,
+        var scan = RowScan(columns: LogColumns.selectList, table: table,
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
+        scan.startsAfter = after
         let needle = query.grep?.lowercased()
         let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
         var statusFields: [FieldScanner.Field] = []
@@ -122,11 +124,27 @@ extension Dump {
     }
 }
 
-/// What a fix-line parser reads of a log row: from its cells (`LogRowView`, a scan that builds
-/// no entry) or from a built `LogEntry` (a scan that hands every entry to an observer).
-package protocol LogLineFields {
+/// Where a log row stands: its id and its time. All that the handling of a row decoded
+/// elsewhere (`LoggedRow`, an item of a `PipedRead`) still needs of it.
+package protocol LogRowStamp {
     var rowId: Int64 { get }
     var time: Double { get }
+}
+
+/// A row's id and time, kept after its cells are gone.
+package struct LoggedRow: LogRowStamp, Sendable {
+    package let rowId: Int64
+    package let time: Double
+
+    package init(_ row: some LogRowStamp) {
+        rowId = row.rowId
+        time = row.time
+    }
+}
+
+/// What a fix-line parser reads of a log row: from its cells (`LogRowView`, a scan that builds
+/// no entry) or from a built `LogEntry` (a scan that hands every entry to an observer).
+package protocol LogLineFields: LogRowStamp {
     var event: String { get }
     /// The `ts` cell as written.
     var tsText: String { get }

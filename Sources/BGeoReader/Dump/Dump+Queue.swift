@@ -81,14 +81,30 @@ extension Dump {
     /// The row ids of `table` (one of the dump's own, keyed by `id`) split in two halves, for a
     /// read on two connections; nil when the id span is under `minimumRows` or cannot be read.
     package func rowHalves(of table: String, minimumRows: Int64) -> (first: Range<Int64>, second: Range<Int64>)? {
+        guard let ids = rowIdSpan(of: table, minimumRows: minimumRows) else { return nil }
+        let middle = ids.lowerBound + (ids.upperBound - ids.lowerBound) / 2
+        return (ids.lowerBound..<middle, middle..<ids.upperBound)
+    }
+
+    /// The row ids of `table` cut in chunks of `size` ids, in order (fewer, larger ones where there
+    /// would be more than `maxChunks`), for a read in chunks (`PipedRead`); nil as `rowHalves`.
+    package func rowChunks(of table: String, minimumRows: Int64, size: Int64, maxChunks: Int64 = 4096) -> [Range<Int64>]? {
+        guard let ids = rowIdSpan(of: table, minimumRows: minimumRows), size > 0, maxChunks > 0 else { return nil }
+        let span = ids.upperBound - ids.lowerBound
+        let step = max(size, span / maxChunks + 1)
+        return stride(from: ids.lowerBound, to: ids.upperBound, by: Int(step)).map { $0..<min($0 + step, ids.upperBound) }
+    }
+
+    /// The ids from `table`'s first row to past its last; nil when they span under `minimumRows`
+    /// or cannot be read.
+    private func rowIdSpan(of table: String, minimumRows: Int64) -> Range<Int64>? {
         // Two subqueries: each is one b-tree seek (min and max together would scan the table).
         guard let stmt = try? database.prepare("SELECT (SELECT min(id) FROM \(quoteIdentifier(table))), (SELECT max(id) FROM \(quoteIdentifier(table)))"),
               (try? stmt.step()) == true, !stmt.isNull(0), !stmt.isNull(1) else { return nil }
         let low = stmt.int64(0), high = stmt.int64(1)
         let (span, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow, span >= minimumRows, high < Int64.max else { return nil }
-        let middle = low + span / 2
-        return (low..<middle, middle..<(high + 1))
+        return low..<(high + 1)
     }
 
     /// The queue's full row scan (every column of `QueueColumns`).

@@ -16,6 +16,10 @@ package struct RowScan {
     /// The column the scan is ordered by and resumed on: `id` in the dump's own tables, `rowid`
     /// in any other table; nil for a WITHOUT ROWID table (read in storage order, never resumed).
     var idColumn: String? = "id"
+    /// Where a read goes on from rows another connection stood for (`PipedRead`): only the rows
+    /// after this id (in scan order), and a damaged page met first is "after" it, as in the pass
+    /// that read those rows itself.
+    var startsAfter: Int64?
 
     package init(columns: String, table: String, conditions: [String] = [], bindings: [SQLValue] = [],
                  descending: Bool = false, idColumn: String? = "id") {
@@ -34,6 +38,9 @@ package struct RowScan {
         if let resumeAt, let idColumn {
             conditions = [descending ? "\(idColumn) <= ?" : "\(idColumn) >= ?"]
             bindings = [.integer(resumeAt)]
+        } else if let startsAfter, let idColumn {
+            conditions.append(descending ? "\(idColumn) < ?" : "\(idColumn) > ?")
+            bindings.append(.integer(startsAfter))
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let order = idColumn.map { " ORDER BY \($0) \(descending ? "DESC" : "ASC")" } ?? ""
@@ -66,7 +73,7 @@ extension Dump {
             warnScanFailure(error, table: scan.table, afterRow: nil)
             return
         }
-        var lastRow: Int64?
+        var lastRow = scan.startsAfter
         while true {
             let hasRow: Bool
             do throws(SQLiteError) {

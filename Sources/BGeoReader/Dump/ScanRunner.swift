@@ -14,6 +14,11 @@ import Foundation
 ///   for the caller's own reading of the same rows only when it read them to the end without a
 ///   warning or damage, and the caller's own pass is undamaged so far; otherwise the caller reads
 ///   the rows itself, as it would have without the read apart.
+/// - **in order** (`piped` → `PipedRead`): a table read in chunks of row ids on second
+///   connections, each decoding its rows into items the caller takes in row order while the
+///   connections read on; the chunks stand for their rows up to the first row that warned or met
+///   damage, and the caller reads the rows after the last one stood for itself, as its single
+///   pass would have.
 /// - **two parts** (`inTwoParts`): a table read in two parts at once is kept only when neither
 ///   part met damage and together they are the whole table; their warnings then join, the first
 ///   part's before the later part's. Otherwise the caller reads the table again in one pass.
@@ -36,6 +41,15 @@ package enum ScanRunner {
                                      _ read: sending @escaping (Dump) -> Value) -> ApartRead<Value>? {
         guard let reader = secondConnection(dump, stopsAtDamage: stopsAtDamage) else { return nil }
         return ApartRead(reader: reader, read)
+    }
+
+    /// Starts reading `chunks` of a table's row ids (in order) on `workers` connections and
+    /// threads of their own, which take the chunks in turn (the **in order** rule): `read` reads
+    /// one chunk, calling the sink's `begin(row:)` with each row id first and `emit` with the
+    /// row's items. Nil when this process reads on one thread or a connection does not open.
+    package static func piped<Item: Sendable>(_ dump: Dump, chunks: [Range<Int64>], workers: Int = 2,
+                                              _ read: @escaping @Sendable (Dump, Range<Int64>, PipedSink<Item>) -> Void) -> PipedRead<Item>? {
+        PipedRead.start(dump, chunks: chunks, workers: workers, read)
     }
 
     /// Starts `read` beside the caller's reading (the **beside** rule). `read` is `@Sendable`
@@ -121,7 +135,7 @@ package final class ApartRead<Value>: Sendable {
     }
 
     /// Waits and hands over the value and the second connection (the rules above).
-    fileprivate func finish() -> sending (value: Value, reader: Dump) {
+    func finish() -> sending (value: Value, reader: Dump) {
         work.take()
     }
 }

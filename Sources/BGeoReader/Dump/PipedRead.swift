@@ -1,0 +1,282 @@
+import Foundation
+
+/// A table read on second connections in chunks of its row ids, each chunk's rows decoded into
+/// items that the caller takes in row order while the connections read on (`ScanRunner`'s **in
+/// order** rule). Workers take the chunks in turn (worker `w` of `n` reads chunks `w`, `w + n`,
+/// …), each at most a few batches ahead of the caller, so every core stays busy and memory flat.
+///
+/// A chunk stands for its rows up to the first row that warned or met damage: that row's items
+/// are dropped and the read stops there; the caller then reads the rows after the last one stood
+/// for itself (`Rest.readOn`), exactly as its single pass would have read them. So the caller's
+/// handling of the items and of the rows it reads is one pass: the same rows, the same order, the
+/// same warnings (the workers' own are dropped).
+///
+/// Public, with an `@inlinable` item loop, only for speed (see `PipedSink`).
+public final class PipedRead<Item: Sendable> {
+    /// What is left for the caller after the items.
+    public enum Rest: Equatable, Sendable {
+        /// The chunks stood for every row.
+        case none
+        /// The caller reads the rows after this row id itself (nil: every row).
+        case readOn(after: Int64?)
+    }
+
+    typealias Piece = PipedPiece<Item>
+
+    private struct Worker {
+        let channel: BatchChannel<Piece>
+        let work: ApartRead<Void>
+    }
+
+    /// Batches waiting for the caller before a worker waits too: memory stays flat.
+    static var pendingBatches: Int { 8 }
+
+    private let workers: [Worker]
+    private let chunks: Int
+    private var finished = false
+
+    private init(workers: [Worker], chunks: Int) {
+        self.workers = workers
+        self.chunks = chunks
+    }
+
+    /// Starts `workers` threads and connections reading `chunks` (row-id ranges in row order);
+    /// nil when there are no chunks, this process reads on one thread, or a connection does not open.
+    static func start(_ dump: Dump, chunks: [Range<Int64>], workers count: Int,
+                      _ read: @escaping @Sendable (Dump, Range<Int64>, PipedSink<Item>) -> Void) -> PipedRead? {
+        guard !chunks.isEmpty, count >= 1 else { return nil }
+        var workers: [Worker] = []
+        for index in 0..<min(count, chunks.count) {
+            // Damage stops a chunk (the caller's salvage then reads on, as its single pass would).
+            guard let reader = ScanRunner.secondConnection(dump, stopsAtDamage: true) else {
+                PipedRead(workers: workers, chunks: chunks.count).discard()
+                return nil
+            }
+            let channel = BatchChannel<Piece>(capacity: PipedRead<Item>.pendingBatches)
+            let mine = Array(stride(from: index, to: chunks.count, by: count).map { chunks[$0] })
+            let work = ApartRead(reader: reader) { reader in
+                let sink = PipedSink(reader: reader, channel: channel)
+                for chunk in mine {
+                    sink.startChunk()
+                    read(reader, chunk, sink)
+                    guard sink.endChunk() else { break }
+                }
+                channel.finish()
+            }
+            workers.append(Worker(channel: channel, work: work))
+        }
+        return PipedRead(workers: workers, chunks: chunks.count)
+    }
+
+    /// Hands `body` every item the chunks stood for, in row order, and says what the caller reads
+    /// itself. Nothing is taken when `dump`'s own connection met damage before (its salvage
+    /// decides what the rows are): the caller then reads every row. Call once.
+    @inlinable
+    public func forEach(standingInFor dump: Dump, _ body: (Item) -> Void) -> Rest {
+        while let batch = nextBatch(standingInFor: dump) {
+            for piece in batch {
+                if case .item(let item) = piece { body(item) }
+            }
+        }
+        return rest
+    }
+
+    /// The chunk being taken, the last row id stood for, and what is left once the batches end.
+    private var chunk = 0
+    private var lastClean: Int64?
+    private var started = false
+    /// A chunk ended early: after its batch, the read stops.
+    private var stopsAfterBatch = false
+    @usableFromInline private(set) var rest = Rest.none
+
+    /// The next batch in row order (a chunk's last batch ends with how it ended); nil at the end,
+    /// `rest` then saying what the caller reads itself. Per batch, so out of line.
+    @usableFromInline
+    func nextBatch(standingInFor dump: Dump) -> [PipedPiece<Item>]? {
+        guard !finished else { return nil }
+        if !started {
+            started = true
+            guard !dump.scanInterrupted else { return finish(.readOn(after: nil)) }
+        }
+        if stopsAfterBatch { return finish(.readOn(after: lastClean)) }
+        guard chunk < chunks else { return finish(.none) }
+        // A worker that ended without telling how its chunk ended stands for nothing more.
+        guard let batch = workers[chunk % workers.count].channel.receive() else { return finish(.readOn(after: lastClean)) }
+        if case .end(let end)? = batch.last {
+            if let clean = end.lastClean { lastClean = clean }
+            chunk += 1
+            stopsAfterBatch = !end.complete
+        }
+        return batch
+    }
+
+    private func finish(_ rest: Rest) -> [PipedPiece<Item>]? {
+        self.rest = rest
+        discard()
+        return nil
+    }
+
+    /// Stops the workers and waits for their threads (no thread outlives the read).
+    private func discard() {
+        finished = true
+        for worker in workers { worker.channel.close() }
+        for worker in workers { _ = worker.work.finish() }
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+}
+
+/// How one chunk of a `PipedRead` ended.
+@usableFromInline
+struct PipedChunkEnd: Sendable {
+    /// Every row of the chunk was read and stood for.
+    var complete: Bool
+    /// The last row id of the chunk stood for.
+    var lastClean: Int64?
+}
+
+/// What a worker of a `PipedRead` sends: items, and after a chunk's last item, how it ended.
+@usableFromInline
+enum PipedPiece<Item: Sendable>: Sendable {
+    case item(Item)
+    case end(PipedChunkEnd)
+}
+
+/// The rule of a `PipedRead` worker's rows, apart from the items (so it is not generic): a row is
+/// stood for unless its connection warned or met damage while reading it; the first such row
+/// stops the worker, and its items are dropped. Also says when a batch is full.
+@usableFromInline
+final class PipedRows {
+    /// What the sink does on a row's first call.
+    @usableFromInline
+    enum Turn {
+        case go
+        /// The batch is full: send it first.
+        case send
+        /// The row before warned: drop the batch's items from this index, and stop.
+        case stop(dropFrom: Int)
+    }
+
+    /// Items per batch, and bytes (as the read weighs them) after which a batch goes early.
+    static let batchItems = 2048
+    static let batchBytes = 1 << 20
+
+    private let reader: Dump
+    @usableFromInline var batchBytes = 0
+    /// Where the current row's items start in the batch.
+    private var rowStart = 0
+    private var currentRow: Int64?
+    private(set) var lastClean: Int64?
+    private(set) var stopped = false
+
+    init(reader: Dump) {
+        self.reader = reader
+    }
+
+    /// The statement yielded `rowId` while the batch holds `items`: closes the row before it.
+    @usableFromInline
+    func begin(row rowId: Int64, items: Int) -> Turn {
+        if let dropFrom = closeRow() { return .stop(dropFrom: dropFrom) }
+        if stopped { return .stop(dropFrom: items) }
+        currentRow = rowId
+        if items >= PipedRows.batchItems || batchBytes >= PipedRows.batchBytes {
+            rowStart = 0
+            return .send
+        }
+        rowStart = items
+        return .go
+    }
+
+    /// Closes the current row: the index its items start at when it is not stood for (the
+    /// warning is the caller's to give, when it reads that row itself), else nil.
+    func closeRow() -> Int? {
+        guard !stopped else { return nil }
+        guard reader.warnings.count == 0, !reader.scanInterrupted else {
+            stopped = true
+            return rowStart
+        }
+        if let currentRow { lastClean = currentRow }
+        return nil
+    }
+
+    /// A new chunk starts (its rows are stood for apart from the chunk before).
+    func startChunk() {
+        currentRow = nil
+        lastClean = nil
+        rowStart = 0
+    }
+
+    /// A batch was sent (false: the caller no longer takes items).
+    func sent(_ accepted: Bool) {
+        batchBytes = 0
+        if !accepted { stopped = true }
+    }
+}
+
+/// Where a worker of a `PipedRead` puts its items, on the worker's thread. The read calls
+/// `begin(row:)` first with each row id its statement yields (as `continuing`), then `emit` for
+/// the row's items; a row that made its connection warn, or the damage that ended the read, ends
+/// the chunk there, without that row's items, and the worker stops (`PipedRows`).
+///
+/// Public and `@inlinable` only for speed: the sink is generic over the caller's item, and an
+/// unspecialised generic call per row across the module boundary (`package` declarations are
+/// not inlined into other modules) looked up the item's metadata and copied each item through
+/// its value witness: a fifth of a worker's time, measured.
+public final class PipedSink<Item: Sendable> {
+    @usableFromInline let rows: PipedRows
+    private let channel: BatchChannel<PipedPiece<Item>>
+    @usableFromInline var batch: [PipedPiece<Item>] = []
+
+    init(reader: Dump, channel: BatchChannel<PipedPiece<Item>>) {
+        rows = PipedRows(reader: reader)
+        self.channel = channel
+        batch.reserveCapacity(PipedRows.batchItems)
+    }
+
+    /// The statement yielded `rowId`: closes the row before it. False ends the read (that row
+    /// warned, or the caller no longer takes items).
+    @inlinable
+    public func begin(row rowId: Int64) -> Bool {
+        switch rows.begin(row: rowId, items: batch.count) {
+        case .go:
+            return true
+        case .send:
+            return send()
+        case .stop(let dropFrom):
+            batch.removeSubrange(dropFrom...)
+            return false
+        }
+    }
+
+    /// An item of the current row, weighing about `bytes` (its texts).
+    @inlinable
+    public func emit(_ item: consuming Item, bytes: Int = 0) {
+        batch.append(.item(item))
+        rows.batchBytes += bytes
+    }
+
+    func startChunk() {
+        rows.startChunk()
+    }
+
+    /// After a chunk's read: closes its last row and sends what is left (the rows stood for, also
+    /// when the chunk stopped early) with how the chunk ended. False: the worker stops.
+    func endChunk() -> Bool {
+        if let dropFrom = rows.closeRow() { batch.removeSubrange(dropFrom...) }
+        let complete = !rows.stopped
+        batch.append(.end(PipedChunkEnd(complete: complete, lastClean: rows.lastClean)))
+        return send() && complete
+    }
+
+    /// Sends the batch (per batch, so out of line).
+    @usableFromInline
+    func send() -> Bool {
+        let accepted = channel.send(batch)
+        batch = []
+        batch.reserveCapacity(PipedRows.batchItems)
+        rows.sent(accepted)
+        return accepted
+    }
+}
