@@ -39,9 +39,17 @@ extension LocationListing {
     /// written from its row's cells, as bytes, when that gives exactly what `jsonText` would
     /// (`appendJSON`); any other record and every table or CSV row are built and written as
     /// `cells` / `jsonText` say.
-    public static func write(_ dump: Dump, query: QueueQuery, redactor: Redactor, to writer: RowWriter) {
+    /// `pipe`: when a JSON listing is formatted on other connections (`pipedJSON`).
+    public static func write(_ dump: Dump, query: QueueQuery, redactor: Redactor, to writer: RowWriter,
+                             pipe: ListingPipe = ListingPipe()) {
         let jsonWriter = JSONWriter()
-        writer.listRows({ taker, built in dump.forEachRecord(query, takenFromRow: taker, built) },
+        var after: Int64?
+        if writer.writesJSON,
+           let piped = pipedJSON(dump, query: query, redactor: redactor, separators: writer.jsonRowSeparators, pipe: pipe) {
+            guard case .readOn(let row) = writer.writeJSONRows(piped, standingInFor: dump) else { return }
+            after = row
+        }
+        writer.listRows({ taker, built in dump.forEachRecord(query, after: after, takenFromRow: taker, built) },
                         cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
                         bytes: { appendJSON($0, redactor: redactor, to: &$1) })
     }
@@ -68,5 +76,39 @@ extension LocationListing {
         guard JSONBytes.appendStoredJSON(stmt, QueueColumns.record, redactor: redactor, nullAllowed: false, to: &out) else { return false }
         out.append(0x7D)
         return true
+    }
+}
+
+extension LocationListing {
+    /// A JSON listing's rows formatted on other connections (`ScanRunner.piped`, the **in order**
+    /// rule), as this thread's read would write them (`appendJSON`, else `jsonText`), with the
+    /// format's separators; this thread writes the batches in order (`RowWriter.writeJSONRows`)
+    /// and reads on itself where a row warned. Nil for a small queue, a query that stops early
+    /// (`limit`) or needs the built record (`uuid`), or one thread.
+    static func pipedJSON(_ dump: Dump, query: QueueQuery, redactor: Redactor, separators: RowWriter.JSONRowSeparators,
+                          pipe: ListingPipe) -> PipedRead<UInt8>? {
+        guard query.limit == nil, query.uuid == nil, let table = dump.layout.queueTable,
+              let chunks = dump.rowChunks(of: table, minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
+        return ScanRunner.piped(dump, chunks: chunks, batchItems: 256 << 10) { reader, rows, sink in
+            let jsonWriter = JSONWriter()
+            reader.forEachRecord(query, rows: rows, continuing: sink.begin(row:), takenFromRow: { row in
+                sink.append { out in
+                    let start = out.count
+                    out.append(contentsOf: separators.before)
+                    guard appendJSON(row, redactor: redactor, to: &out) else {
+                        out.removeSubrange(start...)
+                        return false
+                    }
+                    out.append(contentsOf: separators.after)
+                    return true
+                }
+            }) { record in
+                sink.append { out in
+                    out.append(contentsOf: separators.before)
+                    out.append(contentsOf: jsonText(record, redactor: redactor, writer: jsonWriter).utf8)
+                    out.append(contentsOf: separators.after)
+                }
+            }
+        }
     }
 }

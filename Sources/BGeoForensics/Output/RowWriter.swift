@@ -77,6 +77,37 @@ public final class RowWriter {
         read({ view in self.jsonRow { bytes(view, &$0) } }, built)
     }
 
+    /// What a JSON format (`writesJSON`) writes around a row's JSON when it is not the first:
+    /// `before` (",\n" in `json`), `after` ("\n" in `ndjson`). The first row of `json` takes
+    /// "\n" before it instead (`writeJSONRows` drops the comma).
+    public struct JSONRowSeparators: Sendable {
+        let before: [UInt8]
+        let after: [UInt8]
+    }
+
+    public var jsonRowSeparators: JSONRowSeparators {
+        JSONRowSeparators(before: format == .json ? Swift.Array(",\n".utf8) : [], after: format == .ndjson ? [10] : [])
+    }
+
+    /// Writes rows a piped read formatted on other connections (`ScanRunner.piped`), in order:
+    /// each batch holds `rows` whole rows, each with `jsonRowSeparators` around it; what the
+    /// caller still reads itself is returned.
+    func writeJSONRows(_ piped: PipedRead<UInt8>, standingInFor dump: Dump) -> PipedRead<UInt8>.Rest {
+        precondition(writesJSON, "a table or CSV row is made of cells")
+        let dropsFirstComma = format == .json
+        return piped.forEachBatch(standingInFor: dump) { bytes, rows in
+            guard rows > 0 else { return }
+            output.writeJSONBytes { buffer in
+                if dropsFirstComma, rowCount == 0 {
+                    buffer.append(contentsOf: bytes.dropFirst())
+                } else {
+                    buffer.append(contentsOf: bytes)
+                }
+            }
+            rowCount += rows
+        }
+    }
+
     /// Writes one row of a JSON format (`writesJSON`) whose JSON `write` appends as bytes, in
     /// `JSONWriter()`'s form; `write` returns false when the row must go through
     /// `row(cells:jsonText:)` instead (what it appended is then removed, and the row not counted).

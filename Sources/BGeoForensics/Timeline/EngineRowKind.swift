@@ -3,7 +3,7 @@ import BGeoReader
 /// The engine rows that come once per fix or attempt on a busy log (a heartbeat, a connectivity
 /// change, a filtered fix, a token refresh and its result): the timeline reads them from their
 /// cells, as it reads the upload rows (`UploadRowKind`), when no observer wants their entries.
-enum EngineRowKind: CaseIterable, Sendable {
+enum EngineRowKind: Int, CaseIterable, Sendable {
     case heartbeat, connectivity, filterReject, filterAdjust, refreshRequest, refreshResult
 
     /// The event name the row states.
@@ -34,4 +34,20 @@ enum EngineRowKind: CaseIterable, Sendable {
 
     /// The events' names as bytes, in `allCases` order.
     private static let names = allCases.map { Array($0.event.utf8) }
+}
+
+/// A set of engine row kinds as bits: asked once per row, with no hashing and no reference count
+/// (a `Set` shared by the workers of a piped read was hashed and retained on every row).
+struct EngineRowKinds: Sendable {
+    private var bits: UInt8 = 0
+
+    init(_ kinds: some Sequence<EngineRowKind>) {
+        for kind in kinds { bits |= 1 << kind.rawValue }
+    }
+
+    static let all = EngineRowKinds(EngineRowKind.allCases)
+
+    var isEmpty: Bool { bits == 0 }
+
+    func contains(_ kind: EngineRowKind) -> Bool { bits & (1 << kind.rawValue) != 0 }
 }

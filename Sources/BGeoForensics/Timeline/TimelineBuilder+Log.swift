@@ -13,7 +13,7 @@ extension TimelineBuilder {
         let observer = logObserver
         func fromCells(_ event: String) -> Bool { observer?.leavesToCells(event) ?? true }
         return TimelineLogItem.Reading(locations: fromCells("location"), queueInserts: fromCells("queue.insert"),
-                                       engines: Set(EngineRowKind.allCases.filter { fromCells($0.event) }), uuidsRead: uuidsRead)
+                                       engines: EngineRowKinds(EngineRowKind.allCases.filter { fromCells($0.event) }), uuidsRead: uuidsRead)
     }
 
     /// The log pass: the items a piped read stood for first (`TimelineBuilder+PipedLog`), then

@@ -21,7 +21,7 @@ enum TimelineLogItem: Sendable {
         var locations = true
         var queueInserts = true
         /// The engine rows read from their cells.
-        var engines = Set(EngineRowKind.allCases)
+        var engines = EngineRowKinds.all
         /// How many uuids an upload row's fields keep.
         var uuidsRead: Int
     }

@@ -13,12 +13,21 @@ extension Dump {
 
     /// `forEachRecord`, offering each row that passes the query first to `takenFromRow`: a row it
     /// takes from its decoded cells (returns true) is not built into a `QueueRecord` nor passed to
-    /// `body`. A uuid query offers none (its last check reads the record's uuid).
-    package func forEachRecord(_ query: QueueQuery, takenFromRow: ((DecodedQueueRow) -> Bool)?,
-                       _ body: (QueueRecord) throws -> Void) rethrows {
+    /// `body`. A uuid query offers none (its last check reads the record's uuid). `rows` limits
+    /// the read to those row ids, `after` to the rows after that id (where the caller reads on from
+    /// rows a `PipedRead` stood for); `continuing` sees each row id the statement yields before
+    /// anything else is done with the row, and ends the read by returning false.
+    package func forEachRecord(_ query: QueueQuery, rows: Range<Int64>? = nil, after: Int64? = nil,
+                               continuing: ((Int64) -> Bool)? = nil, takenFromRow: ((DecodedQueueRow) -> Bool)?,
+                               _ body: (QueueRecord) throws -> Void) rethrows {
         guard let table = layout.queueTable else { return }
         let take = query.uuid == nil ? takenFromRow : nil
         var scan = queueScan(table)
+        scan.startsAfter = after
+        if let rows {
+            scan.conditions += ["id >= ?", "id < ?"]
+            scan.bindings += [.integer(rows.lowerBound), .integer(rows.upperBound)]
+        }
         if let uuid = query.uuid {
             let record = quoteIdentifier(layout.recordColumn)
             scan.conditions.append(layout.queueSelection.hasUUID ? "uuid = ?" : "instr(\(record), ?) > 0")
@@ -29,7 +38,9 @@ extension Dump {
             scan.bindings.append(.text(kind.rawValue))
         }
         var emitted = 0
-        try scanDecodedRows(scan, table: table) { row in
+        try scanDecodedRows(scan, table: table, continuing: continuing) { row in
+            // After a damaged page the conditions no longer apply (see RowScan.conditions).
+            if let rows, !rows.contains(row.rowId) { return true }
             if let kind = query.kind, row.kind != kind { return true }
             if let since = query.since, row.time < since { return true }
             if let until = query.until, row.time > until { return true }
@@ -92,7 +103,11 @@ extension Dump {
         guard let ids = rowIdSpan(of: table, minimumRows: minimumRows), size > 0, maxChunks > 0 else { return nil }
         let span = ids.upperBound - ids.lowerBound
         let step = max(size, span / maxChunks + 1)
-        return stride(from: ids.lowerBound, to: ids.upperBound, by: Int(step)).map { $0..<min($0 + step, ids.upperBound) }
+        // Ids may reach Int64.max - 1 (a hostile dump): a chunk's end never overflows past the last.
+        return stride(from: ids.lowerBound, to: ids.upperBound, by: Int(step)).map { start in
+            let (end, overflow) = start.addingReportingOverflow(step)
+            return start..<(overflow ? ids.upperBound : min(end, ids.upperBound))
+        }
     }
 
     /// The ids from `table`'s first row to past its last; nil when they span under `minimumRows`
@@ -126,8 +141,9 @@ extension Dump {
 
     /// Scans rows of `scan` (columns as `queueScan` selects them), decodes and validates each; a
     /// row that cannot be decoded becomes a located warning and is skipped. `row` returns false to stop.
-    private func scanDecodedRows(_ scan: RowScan, table: String, _ row: (DecodedQueueRow) throws -> Bool) rethrows {
-        try scanDecodedRows(scan, table: table, scanner: Dump.recordScanner) { decoded in
+    private func scanDecodedRows(_ scan: RowScan, table: String, continuing: ((Int64) -> Bool)? = nil,
+                                 _ row: (DecodedQueueRow) throws -> Bool) rethrows {
+        try scanDecodedRows(scan, table: table, scanner: Dump.recordScanner, continuing: continuing) { decoded in
             guard let decoded else { return true }
             return try row(decoded)
         }
@@ -136,10 +152,11 @@ extension Dump {
     /// The same, with `scanner` in `recordScanner`'s slots; `row` also sees every row
     /// that did not decode (as nil, after its warning).
     private func scanDecodedRows(_ scan: RowScan, table: String, scanner: FieldScanner,
-                                 everyRow: ((QueueRowCells) -> Void)? = nil,
+                                 everyRow: ((QueueRowCells) -> Void)? = nil, continuing: ((Int64) -> Bool)? = nil,
                                  _ row: (DecodedQueueRow?) throws -> Bool) rethrows {
         var fields: [FieldScanner.Field] = []
         try readQueue(scan) { cells in
+            if let continuing, !continuing(cells.rowId) { return false }
             everyRow?(cells)
             guard let decoded = decodeRecord(cells, table: table, scanner: scanner, fields: &fields) else {
                 return try row(nil)

@@ -11,7 +11,7 @@ import Foundation
 /// handling of the items and of the rows it reads is one pass: the same rows, the same order, the
 /// same warnings (the workers' own are dropped).
 ///
-/// Public, with an `@inlinable` item loop, only for speed (see `PipedSink`).
+/// Public, with `@inlinable` item loops, only for speed (see `PipedSink`).
 public final class PipedRead<Item: Sendable> {
     /// What is left for the caller after the items.
     public enum Rest: Equatable, Sendable {
@@ -21,10 +21,8 @@ public final class PipedRead<Item: Sendable> {
         case readOn(after: Int64?)
     }
 
-    typealias Piece = PipedPiece<Item>
-
     private struct Worker {
-        let channel: BatchChannel<Piece>
+        let channel: BatchChannel<PipedBatch<Item>>
         let work: ApartRead<Void>
     }
 
@@ -40,9 +38,10 @@ public final class PipedRead<Item: Sendable> {
         self.chunks = chunks
     }
 
-    /// Starts `workers` threads and connections reading `chunks` (row-id ranges in row order);
-    /// nil when there are no chunks, this process reads on one thread, or a connection does not open.
-    static func start(_ dump: Dump, chunks: [Range<Int64>], workers count: Int,
+    /// Starts `workers` threads and connections reading `chunks` (row-id ranges in reading
+    /// order), sending batches of about `batchItems` items; nil when there are no chunks, this
+    /// process reads on one thread, or a connection does not open.
+    static func start(_ dump: Dump, chunks: [Range<Int64>], workers count: Int, batchItems: Int,
                       _ read: @escaping @Sendable (Dump, Range<Int64>, PipedSink<Item>) -> Void) -> PipedRead? {
         guard !chunks.isEmpty, count >= 1 else { return nil }
         var workers: [Worker] = []
@@ -52,10 +51,10 @@ public final class PipedRead<Item: Sendable> {
                 PipedRead(workers: workers, chunks: chunks.count).discard()
                 return nil
             }
-            let channel = BatchChannel<Piece>(capacity: PipedRead<Item>.pendingBatches)
+            let channel = BatchChannel<PipedBatch<Item>>(capacity: PipedRead<Item>.pendingBatches)
             let mine = Array(stride(from: index, to: chunks.count, by: count).map { chunks[$0] })
             let work = ApartRead(reader: reader) { reader in
-                let sink = PipedSink(reader: reader, channel: channel)
+                let sink = PipedSink(reader: reader, channel: channel, batchItems: batchItems)
                 for chunk in mine {
                     sink.startChunk()
                     read(reader, chunk, sink)
@@ -70,14 +69,19 @@ public final class PipedRead<Item: Sendable> {
 
     /// Hands `body` every item the chunks stood for, in row order, and says what the caller reads
     /// itself. Nothing is taken when `dump`'s own connection met damage before (its salvage
-    /// decides what the rows are): the caller then reads every row. Call once.
+    /// decides what the rows are): the caller then reads every row.
     @inlinable
     public func forEach(standingInFor dump: Dump, _ body: (Item) -> Void) -> Rest {
         while let batch = nextBatch(standingInFor: dump) {
-            for piece in batch {
-                if case .item(let item) = piece { body(item) }
-            }
+            for item in batch.items { body(item) }
         }
+        return rest
+    }
+
+    /// `forEach` by batch: `body` gets each batch's items of whole rows and how many rows gave them.
+    @inlinable
+    public func forEachBatch(standingInFor dump: Dump, _ body: (_ items: [Item], _ rows: Int) -> Void) -> Rest {
+        while let batch = nextBatch(standingInFor: dump) { body(batch.items, batch.rows) }
         return rest
     }
 
@@ -89,10 +93,10 @@ public final class PipedRead<Item: Sendable> {
     private var stopsAfterBatch = false
     @usableFromInline private(set) var rest = Rest.none
 
-    /// The next batch in row order (a chunk's last batch ends with how it ended); nil at the end,
-    /// `rest` then saying what the caller reads itself. Per batch, so out of line.
+    /// The next batch in row order; nil at the end, `rest` then saying what the caller reads
+    /// itself. Per batch, so out of line.
     @usableFromInline
-    func nextBatch(standingInFor dump: Dump) -> [PipedPiece<Item>]? {
+    func nextBatch(standingInFor dump: Dump) -> PipedBatch<Item>? {
         guard !finished else { return nil }
         if !started {
             started = true
@@ -101,8 +105,8 @@ public final class PipedRead<Item: Sendable> {
         if stopsAfterBatch { return finish(.readOn(after: lastClean)) }
         guard chunk < chunks else { return finish(.none) }
         // A worker that ended without telling how its chunk ended stands for nothing more.
-        guard let batch = workers[chunk % workers.count].channel.receive() else { return finish(.readOn(after: lastClean)) }
-        if case .end(let end)? = batch.last {
+        guard let batch = workers[chunk % workers.count].channel.receive()?.first else { return finish(.readOn(after: lastClean)) }
+        if let end = batch.end {
             if let clean = end.lastClean { lastClean = clean }
             chunk += 1
             stopsAfterBatch = !end.complete
@@ -110,7 +114,7 @@ public final class PipedRead<Item: Sendable> {
         return batch
     }
 
-    private func finish(_ rest: Rest) -> [PipedPiece<Item>]? {
+    private func finish(_ rest: Rest) -> PipedBatch<Item>? {
         self.rest = rest
         discard()
         return nil
@@ -128,6 +132,15 @@ public final class PipedRead<Item: Sendable> {
     }
 }
 
+/// One batch a worker of a `PipedRead` sends: the items of whole rows, how many rows gave them,
+/// and, in a chunk's last batch, how the chunk ended.
+@usableFromInline
+struct PipedBatch<Item: Sendable>: Sendable {
+    @usableFromInline var items: [Item]
+    @usableFromInline var rows: Int
+    @usableFromInline var end: PipedChunkEnd?
+}
+
 /// How one chunk of a `PipedRead` ended.
 @usableFromInline
 struct PipedChunkEnd: Sendable {
@@ -135,13 +148,6 @@ struct PipedChunkEnd: Sendable {
     var complete: Bool
     /// The last row id of the chunk stood for.
     var lastClean: Int64?
-}
-
-/// What a worker of a `PipedRead` sends: items, and after a chunk's last item, how it ended.
-@usableFromInline
-enum PipedPiece<Item: Sendable>: Sendable {
-    case item(Item)
-    case end(PipedChunkEnd)
 }
 
 /// The rule of a `PipedRead` worker's rows, apart from the items (so it is not generic): a row is
@@ -159,29 +165,32 @@ final class PipedRows {
         case stop(dropFrom: Int)
     }
 
-    /// Items per batch, and bytes (as the read weighs them) after which a batch goes early.
-    static let batchItems = 2048
+    /// Bytes of text (as the read weighs its items) after which a batch goes early.
     static let batchBytes = 1 << 20
 
     private let reader: Dump
+    private let batchItems: Int
     @usableFromInline var batchBytes = 0
     /// Where the current row's items start in the batch.
     private var rowStart = 0
     private var currentRow: Int64?
+    /// Rows of the batch stood for that gave items.
+    private(set) var rowsInBatch = 0
     private(set) var lastClean: Int64?
     private(set) var stopped = false
 
-    init(reader: Dump) {
+    init(reader: Dump, batchItems: Int) {
         self.reader = reader
+        self.batchItems = max(1, batchItems)
     }
 
     /// The statement yielded `rowId` while the batch holds `items`: closes the row before it.
     @usableFromInline
     func begin(row rowId: Int64, items: Int) -> Turn {
-        if let dropFrom = closeRow() { return .stop(dropFrom: dropFrom) }
+        if let dropFrom = closeRow(items: items) { return .stop(dropFrom: dropFrom) }
         if stopped { return .stop(dropFrom: items) }
         currentRow = rowId
-        if items >= PipedRows.batchItems || batchBytes >= PipedRows.batchBytes {
+        if items >= batchItems || batchBytes >= PipedRows.batchBytes {
             rowStart = 0
             return .send
         }
@@ -189,15 +198,21 @@ final class PipedRows {
         return .go
     }
 
-    /// Closes the current row: the index its items start at when it is not stood for (the
-    /// warning is the caller's to give, when it reads that row itself), else nil.
-    func closeRow() -> Int? {
+    /// Closes the current row, the batch holding `items`: the index its items start at when it
+    /// is not stood for (the warning is the caller's to give, when it reads that row itself),
+    /// else nil. A row stood for counts in the batch's rows only when it gave items (a row the
+    /// query filtered out gives none, and a listing counts the rows it writes).
+    func closeRow(items: Int) -> Int? {
         guard !stopped else { return nil }
         guard reader.warnings.count == 0, !reader.scanInterrupted else {
             stopped = true
             return rowStart
         }
-        if let currentRow { lastClean = currentRow }
+        if let currentRow {
+            lastClean = currentRow
+            if items > rowStart { rowsInBatch += 1 }
+            self.currentRow = nil
+        }
         return nil
     }
 
@@ -211,14 +226,15 @@ final class PipedRows {
     /// A batch was sent (false: the caller no longer takes items).
     func sent(_ accepted: Bool) {
         batchBytes = 0
+        rowsInBatch = 0
         if !accepted { stopped = true }
     }
 }
 
 /// Where a worker of a `PipedRead` puts its items, on the worker's thread. The read calls
-/// `begin(row:)` first with each row id its statement yields (as `continuing`), then `emit` for
-/// the row's items; a row that made its connection warn, or the damage that ended the read, ends
-/// the chunk there, without that row's items, and the worker stops (`PipedRows`).
+/// `begin(row:)` first with each row id its statement yields (as `continuing`), then `emit` (or
+/// `append`) for the row's items; a row that made its connection warn, or the damage that ended
+/// the read, ends the chunk there, without that row's items, and the worker stops (`PipedRows`).
 ///
 /// Public and `@inlinable` only for speed: the sink is generic over the caller's item, and an
 /// unspecialised generic call per row across the module boundary (`package` declarations are
@@ -226,26 +242,28 @@ final class PipedRows {
 /// its value witness: a fifth of a worker's time, measured.
 public final class PipedSink<Item: Sendable> {
     @usableFromInline let rows: PipedRows
-    private let channel: BatchChannel<PipedPiece<Item>>
-    @usableFromInline var batch: [PipedPiece<Item>] = []
+    private let channel: BatchChannel<PipedBatch<Item>>
+    private let batchItems: Int
+    @usableFromInline var items: [Item] = []
 
-    init(reader: Dump, channel: BatchChannel<PipedPiece<Item>>) {
-        rows = PipedRows(reader: reader)
+    init(reader: Dump, channel: BatchChannel<PipedBatch<Item>>, batchItems: Int) {
+        rows = PipedRows(reader: reader, batchItems: batchItems)
         self.channel = channel
-        batch.reserveCapacity(PipedRows.batchItems)
+        self.batchItems = batchItems
+        items.reserveCapacity(batchItems)
     }
 
     /// The statement yielded `rowId`: closes the row before it. False ends the read (that row
     /// warned, or the caller no longer takes items).
     @inlinable
     public func begin(row rowId: Int64) -> Bool {
-        switch rows.begin(row: rowId, items: batch.count) {
+        switch rows.begin(row: rowId, items: items.count) {
         case .go:
             return true
         case .send:
             return send()
         case .stop(let dropFrom):
-            batch.removeSubrange(dropFrom...)
+            items.removeSubrange(dropFrom...)
             return false
         }
     }
@@ -253,8 +271,15 @@ public final class PipedSink<Item: Sendable> {
     /// An item of the current row, weighing about `bytes` (its texts).
     @inlinable
     public func emit(_ item: consuming Item, bytes: Int = 0) {
-        batch.append(.item(item))
+        items.append(item)
         rows.batchBytes += bytes
+    }
+
+    /// Lets `body` append the current row's items in place (a listing's bytes); whatever it
+    /// leaves there is the row's.
+    @inlinable
+    public func append<R>(_ body: (inout [Item]) -> R) -> R {
+        body(&items)
     }
 
     func startChunk() {
@@ -264,18 +289,17 @@ public final class PipedSink<Item: Sendable> {
     /// After a chunk's read: closes its last row and sends what is left (the rows stood for, also
     /// when the chunk stopped early) with how the chunk ended. False: the worker stops.
     func endChunk() -> Bool {
-        if let dropFrom = rows.closeRow() { batch.removeSubrange(dropFrom...) }
+        if let dropFrom = rows.closeRow(items: items.count) { items.removeSubrange(dropFrom...) }
         let complete = !rows.stopped
-        batch.append(.end(PipedChunkEnd(complete: complete, lastClean: rows.lastClean)))
-        return send() && complete
+        return send(end: PipedChunkEnd(complete: complete, lastClean: rows.lastClean)) && complete
     }
 
     /// Sends the batch (per batch, so out of line).
     @usableFromInline
-    func send() -> Bool {
-        let accepted = channel.send(batch)
-        batch = []
-        batch.reserveCapacity(PipedRows.batchItems)
+    func send(end: PipedChunkEnd? = nil) -> Bool {
+        let accepted = channel.send([PipedBatch(items: items, rows: rows.rowsInBatch, end: end)])
+        items = []
+        items.reserveCapacity(batchItems)
         rows.sent(accepted)
         return accepted
     }

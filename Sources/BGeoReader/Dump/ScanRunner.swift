@@ -43,13 +43,14 @@ package enum ScanRunner {
         return ApartRead(reader: reader, read)
     }
 
-    /// Starts reading `chunks` of a table's row ids (in order) on `workers` connections and
-    /// threads of their own, which take the chunks in turn (the **in order** rule): `read` reads
-    /// one chunk, calling the sink's `begin(row:)` with each row id first and `emit` with the
-    /// row's items. Nil when this process reads on one thread or a connection does not open.
-    package static func piped<Item: Sendable>(_ dump: Dump, chunks: [Range<Int64>], workers: Int = 2,
+    /// Starts reading `chunks` of a table's row ids (in reading order) on `workers` connections
+    /// and threads of their own, which take the chunks in turn (the **in order** rule): `read`
+    /// reads one chunk, calling the sink's `begin(row:)` with each row id first and `emit` (or
+    /// `append`) with the row's items, sent in batches of about `batchItems`. Nil when this
+    /// process reads on one thread or a connection does not open.
+    package static func piped<Item: Sendable>(_ dump: Dump, chunks: [Range<Int64>], workers: Int = 2, batchItems: Int = 2048,
                                               _ read: @escaping @Sendable (Dump, Range<Int64>, PipedSink<Item>) -> Void) -> PipedRead<Item>? {
-        PipedRead.start(dump, chunks: chunks, workers: workers, read)
+        PipedRead.start(dump, chunks: chunks, workers: workers, batchItems: batchItems, read)
     }
 
     /// Starts `read` beside the caller's reading (the **beside** rule). `read` is `@Sendable`
