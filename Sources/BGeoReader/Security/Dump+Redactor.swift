@@ -17,9 +17,30 @@ extension Dump {
             // auth keys are all secrets, whatever they are called.
             for member in auth { if let s = member.value.stringValue { redactor.learn(secret: s) } }
         }
-        forEachLogEntry(LogQuery(events: ["config", "auth.refresh.result"])) { entry in
+        let query = LogQuery(events: ["config", "auth.refresh.result"])
+        // SQLite finds those rows by reading every log row (there is no index on the event): a big
+        // log is read in two parts at once (`ScanRunner`'s **two parts** rule) when no caller wants
+        // the lines themselves. The secrets learned do not depend on their order.
+        if configLines == nil, let halves = rowHalves(of: "log_entries", minimumRows: 50_000),
+           let parts = ScanRunner.inTwoParts(self, first: { Dump.secrets($0, query, rows: halves.first) },
+                                             later: { Dump.secrets($0, query, rows: halves.second) },
+                                             whole: { _, _ in true }) {
+            redactor.learn(from: parts.first)
+            redactor.learn(from: parts.later)
+            return redactor
+        }
+        forEachLogEntry(query) { entry in
             if let data = entry.data { redactor.learnSecrets(in: data) }
             if let configLines, entry.event == "config" { configLines(entry) }
+        }
+        return redactor
+    }
+
+    /// The secrets the rows of `query` with ids in `rows` state.
+    private static func secrets(_ dump: Dump, _ query: LogQuery, rows: Range<Int64>) -> Redactor {
+        var redactor = Redactor()
+        dump.forEachLogEntry(query, rows: rows, takenFromCells: nil) { entry in
+            if let data = entry.data { redactor.learnSecrets(in: data) }
         }
         return redactor
     }

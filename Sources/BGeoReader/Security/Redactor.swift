@@ -130,6 +130,12 @@ public struct Redactor: Sendable {
         remember(secret)
     }
 
+    /// Learns every secret `other` knows (a part of a read learned apart: the result does not
+    /// depend on the order secrets are learned in).
+    package mutating func learn(from other: Redactor) {
+        for secret in other.secretsLongestFirst { remember(secret) }
+    }
+
     /// Adds a secret to the set and, when it is new, at its place in `secretsLongestFirst`.
     private mutating func remember(_ secret: String) {
         guard knownSecrets.insert(secret).inserted else { return }
