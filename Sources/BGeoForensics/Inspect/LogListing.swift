@@ -38,9 +38,17 @@ extension LogListing {
     /// from its cells, as bytes, when that gives exactly what `jsonText` would (`appendJSON`);
     /// any other row, every table or CSV row and every `--grep` read are built and written as
     /// `cells` / `jsonText` say.
-    public static func write(_ dump: Dump, query: LogQuery, redactor: Redactor, to writer: RowWriter) {
+    /// `pipe`: when a JSON listing is formatted on other connections (`pipedJSON`).
+    public static func write(_ dump: Dump, query: LogQuery, redactor: Redactor, to writer: RowWriter,
+                             pipe: ListingPipe = ListingPipe()) {
         let jsonWriter = JSONWriter()
-        writer.listRows({ taker, built in dump.forEachLogEntry(query, takenFromCells: taker, built) },
+        var after: Int64?
+        if writer.writesJSON,
+           let piped = pipedJSON(dump, query: query, redactor: redactor, separators: writer.jsonRowSeparators, pipe: pipe) {
+            guard case .readOn(let row) = writer.writeJSONRows(piped, standingInFor: dump) else { return }
+            after = row
+        }
+        writer.listRows({ taker, built in dump.forEachLogEntry(query, after: after, takenFromCells: taker, built) },
                         cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
                         bytes: { appendJSON($0, redactor: redactor, to: &$1) })
     }
@@ -66,5 +74,40 @@ extension LogListing {
         guard JSONBytes.appendStoredJSON(stmt, LogColumns.data, redactor: redactor, nullAllowed: true, to: &out) else { return false }
         out.append(contentsOf: stmt.int(LogColumns.uploaded) != 0 ? #","uploaded":true}"#.utf8 : #","uploaded":false}"#.utf8)
         return true
+    }
+}
+
+extension LogListing {
+    /// A JSON listing's rows formatted on other connections (`ScanRunner.piped`, the **in order**
+    /// rule) in the query's order, as this thread's read would write them (`appendJSON`, else
+    /// `jsonText`), with the format's separators; this thread writes the batches in order
+    /// (`RowWriter.writeJSONRows`) and reads on itself where a row warned. Nil for a small log, a
+    /// query that stops early (`limit`) or reads the text (`grep`), or one thread.
+    static func pipedJSON(_ dump: Dump, query: LogQuery, redactor: Redactor, separators: RowWriter.JSONRowSeparators,
+                          pipe: ListingPipe) -> PipedRead<UInt8>? {
+        guard query.limit == nil, query.grep == nil, dump.layout.hasLog,
+              var chunks = dump.rowChunks(of: "log_entries", minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
+        if query.order == .newestFirst { chunks.reverse() }
+        return ScanRunner.piped(dump, chunks: chunks, batchItems: 256 << 10) { reader, rows, sink in
+            let jsonWriter = JSONWriter()
+            reader.forEachLogEntry(query, rows: rows, continuing: sink.begin(row:), takenFromCells: { row in
+                sink.append { out in
+                    let start = out.count
+                    out.append(contentsOf: separators.before)
+                    guard appendJSON(row, redactor: redactor, to: &out) else {
+                        out.removeSubrange(start...)
+                        return false
+                    }
+                    out.append(contentsOf: separators.after)
+                    return true
+                }
+            }) { entry in
+                sink.append { out in
+                    out.append(contentsOf: separators.before)
+                    out.append(contentsOf: jsonText(entry, redactor: redactor, writer: jsonWriter).utf8)
+                    out.append(contentsOf: separators.after)
+                }
+            }
+        }
     }
 }

@@ -90,4 +90,43 @@ import Testing
         #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
         try Self.expectSame(path, QueueQuery(), in: folder, "top id")
     }
+
+    /// The `logs` listing, piped in either order, filtered or not: the bytes and warnings of the
+    /// listing read alone (the hostile log warns on many rows: the pipe stops at the first).
+    @Test func logListingsAreTheSamePipedOrNot() throws {
+        let folder = TestDirectory("listing-pipe-logs")
+        let hostile = folder.file("hostile.db")
+        try ListingRowBytesTests.hostileDump(hostile)
+        let clean = folder.file("clean.db")
+        try TimelinePipedLogTests.cleanLog(clean, seed: 5, rows: 3000)
+        var statusQuery = LogQuery(order: .oldestFirst)
+        statusQuery.statuses = [401, 500]
+        let queries = [LogQuery(order: .newestFirst), LogQuery(order: .oldestFirst), statusQuery,
+                       LogQuery(order: .newestFirst, maxLevel: .info, events: ["location", "http.response"])]
+        for path in [hostile, clean] + SampleReports.paths {
+            for query in queries {
+                for format in [RowFormat.ndjson, .json] {
+                    func listing(_ pipe: ListingPipe) throws -> (Data, [DumpWarning]) {
+                        let dump = try Dump(path: path)
+                        let redactor = dump.makeRedactor()
+                        let bytes = try ListingRowBytesTests.written(format, columns: LogListing.columns, in: folder) { writer in
+                            LogListing.write(dump, query: query, redactor: redactor, to: writer, pipe: pipe)
+                        }
+                        return (bytes, dump.warnings.all)
+                    }
+                    let piped = try listing(Self.piped), alone = try listing(Self.alone)
+                    let sameBytes = piped.0 == alone.0
+                    #expect(sameBytes, "\(path) \(query.order) \(format): \(piped.0.count) against \(alone.0.count) bytes")
+                    #expect(piped.1 == alone.1, "\(path) \(query.order) \(format): the warnings differ")
+                }
+            }
+        }
+        // The clean log is piped to its end, newest first.
+        let dump = try Dump(path: clean)
+        let pipe = LogListing.pipedJSON(dump, query: LogQuery(order: .newestFirst), redactor: dump.makeRedactor(),
+                                        separators: RowWriter.JSONRowSeparators(before: [], after: [10]), pipe: Self.piped)
+        var rows = 0
+        #expect(pipe?.forEachBatch(standingInFor: dump) { _, count in rows += count } == PipedRead<UInt8>.Rest.none)
+        #expect(rows == 3000)
+    }
 }
