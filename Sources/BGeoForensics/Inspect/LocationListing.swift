@@ -92,22 +92,9 @@ extension LocationListing {
         return ScanRunner.piped(dump, chunks: chunks, batchItems: 256 << 10) { reader, rows, sink in
             let jsonWriter = JSONWriter()
             reader.forEachRecord(query, rows: rows, continuing: sink.begin(row:), takenFromRow: { row in
-                sink.append { out in
-                    let start = out.count
-                    out.append(contentsOf: separators.before)
-                    guard appendJSON(row, redactor: redactor, to: &out) else {
-                        out.removeSubrange(start...)
-                        return false
-                    }
-                    out.append(contentsOf: separators.after)
-                    return true
-                }
+                ListingPipe.appendRow(to: sink, separators) { appendJSON(row, redactor: redactor, to: &$0) }
             }) { record in
-                sink.append { out in
-                    out.append(contentsOf: separators.before)
-                    out.append(contentsOf: jsonText(record, redactor: redactor, writer: jsonWriter).utf8)
-                    out.append(contentsOf: separators.after)
-                }
+                ListingPipe.appendBuilt(to: sink, separators, jsonText(record, redactor: redactor, writer: jsonWriter))
             }
         }
     }

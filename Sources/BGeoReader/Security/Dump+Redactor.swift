@@ -6,8 +6,8 @@ extension Dump {
     public func makeRedactor(enabled: Bool = true) -> Redactor { makeRedactor(enabled: enabled, configLines: nil) }
 
     /// `makeRedactor`, handing each `config` log line it reads to `configLines` too (none are
-    /// read when redaction is off).
-    package func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?) -> Redactor {
+    /// read when redaction is off); `inParts`: a big log may be read in two parts at once.
+    package func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?, inParts: Bool = true) -> Redactor {
         var redactor = Redactor(enabled: enabled)
         guard enabled else { return redactor }
         let state = engineState()
@@ -21,7 +21,7 @@ extension Dump {
         // SQLite finds those rows by reading every log row (there is no index on the event): a big
         // log is read in two parts at once (`ScanRunner`'s **two parts** rule) when no caller wants
         // the lines themselves. The secrets learned do not depend on their order.
-        if configLines == nil, let halves = rowHalves(of: "log_entries", minimumRows: 50_000),
+        if inParts, configLines == nil, let halves = rowHalves(of: "log_entries", minimumRows: 50_000),
            let parts = ScanRunner.inTwoParts(self, first: { Dump.secrets($0, query, rows: halves.first) },
                                              later: { Dump.secrets($0, query, rows: halves.second) },
                                              whole: { _, _ in true }) {

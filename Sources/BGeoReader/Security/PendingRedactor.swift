@@ -21,7 +21,9 @@ public final class PendingRedactor {
             resolved = Redactor(enabled: false)
             return
         }
-        guard let work = ScanRunner.apart(dump, { $0.makeRedactor() }) else {
+        // Already beside the caller's reading: one pass, no more threads (`makeRedactor`'s parts
+        // would compete with the scans it runs beside).
+        guard let work = ScanRunner.apart(dump, { $0.makeRedactor(enabled: true, configLines: nil, inParts: false) }) else {
             resolved = dump.makeRedactor()
             return
         }
