@@ -21,11 +21,13 @@ package final class BatchChannel<Element: Sendable>: Sendable {
     }
 
     /// Queues a batch (an empty one is dropped). Returns false when the channel was closed (the
-    /// receiver gave up: the sender should stop).
+    /// receiver gave up: the sender should stop). `alone`: the batch is heavy (a row of many
+    /// megabytes), so it waits until the receiver has taken every batch before it: at most one
+    /// such batch is held, whatever the capacity.
     @discardableResult
-    package func send(_ batch: [Element]) -> Bool {
+    package func send(_ batch: [Element], alone: Bool = false) -> Bool {
         guard !batch.isEmpty else { return true }
-        let capacity = capacity
+        let capacity = alone ? 1 : capacity
         return queue.change(when: { $0.pending.count < capacity || $0.closed }) { queue in
             guard !queue.closed else { return false }
             queue.pending.append(batch)

@@ -167,6 +167,8 @@ final class PipedRows {
 
     /// Bytes of text (as the read weighs its items) after which a batch goes early.
     static let batchBytes = 1 << 20
+    /// Bytes from which a batch is sent alone (`BatchChannel.send(_:alone:)`).
+    static let heavyBatchBytes = 8 << 20
 
     private let reader: Dump
     private let batchItems: Int
@@ -294,10 +296,13 @@ public final class PipedSink<Item: Sendable> {
         return send(end: PipedChunkEnd(complete: complete, lastClean: rows.lastClean)) && complete
     }
 
-    /// Sends the batch (per batch, so out of line).
+    /// Sends the batch (per batch, so out of line). A batch of 8 MB or more (its items' own
+    /// bytes, or the texts they weigh) waits for the caller to take every batch before it, so a
+    /// worker holds at most one row of many megabytes, not eight.
     @usableFromInline
     func send(end: PipedChunkEnd? = nil) -> Bool {
-        let accepted = channel.send([PipedBatch(items: items, rows: rows.rowsInBatch, end: end)])
+        let heavy = max(items.count * MemoryLayout<Item>.stride, rows.batchBytes) >= PipedRows.heavyBatchBytes
+        let accepted = channel.send([PipedBatch(items: items, rows: rows.rowsInBatch, end: end)], alone: heavy)
         items = []
         items.reserveCapacity(batchItems)
         rows.sent(accepted)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import BGeoReader
 @testable import BGeoForensics
@@ -39,6 +40,32 @@ import Testing
         #expect(sender.take() == false, "a send held by a full channel must fail once the receiver closed")
         #expect(channel.receive() == [0])
         #expect(channel.receive() == nil)
+    }
+
+    /// A heavy batch (`alone`) waits until the receiver has taken every batch before it, even
+    /// with room in the channel: a piped read then holds one row of many megabytes at a time.
+    @Test func aHeavyBatchWaitsForAnEmptyChannel() {
+        let channel = BatchChannel<Int>(capacity: 8)
+        let sent = Mutex(false)
+        #expect(channel.send([0]))
+        #expect(channel.send([1]))
+        let sender = BackgroundWork { () -> Bool in
+            let accepted = channel.send([2], alone: true)
+            sent.withLock { $0 = true }
+            return accepted
+        }
+        usleep(50_000)
+        // Held while two batches are pending, though the capacity is 8; and while one is.
+        #expect(sent.withLock { $0 } == false)
+        #expect(channel.poll() == [0])
+        usleep(50_000)
+        #expect(sent.withLock { $0 } == false)
+        #expect(channel.poll() == [1])
+        #expect(sender.take())
+        #expect(channel.receive() == [2])
+        // A light batch after it is queued at once.
+        #expect(channel.send([3]))
+        #expect(channel.poll() == [3])
     }
 
     /// Two senders share a channel (sanitize's log and other tables): the receiver gets every
