@@ -42,12 +42,9 @@ extension LogListing {
     public static func write(_ dump: Dump, query: LogQuery, redactor: Redactor, to writer: RowWriter,
                              pipe: ListingPipe = ListingPipe()) {
         let jsonWriter = JSONWriter()
-        var after: Int64?
-        if writer.writesJSON,
-           let piped = pipedJSON(dump, query: query, redactor: redactor, separators: writer.jsonRowSeparators, pipe: pipe) {
-            guard case .readOn(let row) = writer.writeJSONRows(piped, standingInFor: dump) else { return }
-            after = row
-        }
+        let piped = writer.writesJSON
+            ? pipedJSON(dump, query: query, redactor: redactor, separators: writer.jsonRowSeparators, pipe: pipe) : nil
+        guard case .readOn(let after) = writer.writeJSONRows(piped, standingInFor: dump) else { return }
         writer.listRows({ taker, built in dump.forEachLogEntry(query, after: after, takenFromCells: taker, built) },
                         cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
                         bytes: { appendJSON($0, redactor: redactor, to: &$1) })

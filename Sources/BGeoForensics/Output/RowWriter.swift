@@ -91,8 +91,9 @@ public final class RowWriter {
 
     /// Writes rows a piped read formatted on other connections (`ScanRunner.piped`), in order:
     /// each batch holds `rows` whole rows, each with `jsonRowSeparators` around it; what the
-    /// caller still reads itself is returned.
-    func writeJSONRows(_ piped: PipedRead<UInt8>, standingInFor dump: Dump) -> PipedRead<UInt8>.Rest {
+    /// caller still reads itself is returned (every row when there is no piped read).
+    func writeJSONRows(_ piped: PipedRead<UInt8>?, standingInFor dump: Dump) -> PipedRead<UInt8>.Rest {
+        guard let piped else { return .readOn(after: nil) }
         precondition(writesJSON, "a table or CSV row is made of cells")
         let dropsFirstComma = format == .json
         return piped.forEachBatch(standingInFor: dump) { bytes, rows in
