@@ -171,7 +171,8 @@ final class PipedRows {
     static let heavyBatchBytes = 8 << 20
 
     private let reader: Dump
-    private let batchItems: Int
+    /// Items after which a batch is full (at least one).
+    let batchItems: Int
     @usableFromInline var batchBytes = 0
     /// Where the current row's items start in the batch.
     private var rowStart = 0
@@ -245,14 +246,12 @@ final class PipedRows {
 public final class PipedSink<Item: Sendable> {
     @usableFromInline let rows: PipedRows
     private let channel: BatchChannel<PipedBatch<Item>>
-    private let batchItems: Int
     @usableFromInline var items: [Item] = []
 
     init(reader: Dump, channel: BatchChannel<PipedBatch<Item>>, batchItems: Int) {
         rows = PipedRows(reader: reader, batchItems: batchItems)
         self.channel = channel
-        self.batchItems = batchItems
-        items.reserveCapacity(batchItems)
+        items.reserveCapacity(rows.batchItems)
     }
 
     /// The statement yielded `rowId`: closes the row before it. False ends the read (that row
@@ -304,7 +303,7 @@ public final class PipedSink<Item: Sendable> {
         let heavy = max(items.count * MemoryLayout<Item>.stride, rows.batchBytes) >= PipedRows.heavyBatchBytes
         let accepted = channel.send([PipedBatch(items: items, rows: rows.rowsInBatch, end: end)], alone: heavy)
         items = []
-        items.reserveCapacity(batchItems)
+        items.reserveCapacity(rows.batchItems)
         rows.sent(accepted)
         return accepted
     }
