@@ -3,6 +3,9 @@
 public struct ListingPipe: Sendable {
     public var minimumRows: Int64 = 50_000
     public var chunkRows: Int64 = 16_384
+    /// Bytes of rows per batch a worker sends (`ScanRunner.piped`'s `batchItems`, a listing's
+    /// items being bytes).
+    static let batchBytes = 256 << 10
 
     public init(minimumRows: Int64 = 50_000, chunkRows: Int64 = 16_384) {
         self.minimumRows = minimumRows

@@ -86,7 +86,7 @@ extension LocationListing {
                           pipe: ListingPipe) -> PipedRead<UInt8>? {
         guard query.limit == nil, query.uuid == nil, let table = dump.layout.queueTable,
               let chunks = dump.rowChunks(of: table, minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
-        return ScanRunner.piped(dump, chunks: chunks, batchItems: 256 << 10) { reader, rows, sink in
+        return ScanRunner.piped(dump, chunks: chunks, batchItems: ListingPipe.batchBytes) { reader, rows, sink in
             let jsonWriter = JSONWriter()
             reader.forEachRecord(query, rows: rows, continuing: sink.begin(row:), takenFromRow: { row in
                 ListingPipe.appendRow(to: sink, separators) { appendJSON(row, redactor: redactor, to: &$0) }

@@ -85,7 +85,7 @@ extension LogListing {
         guard query.limit == nil, query.grep == nil, dump.layout.hasLog,
               var chunks = dump.rowChunks(of: "log_entries", minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
         if query.order == .newestFirst { chunks.reverse() }
-        return ScanRunner.piped(dump, chunks: chunks, batchItems: 256 << 10) { reader, rows, sink in
+        return ScanRunner.piped(dump, chunks: chunks, batchItems: ListingPipe.batchBytes) { reader, rows, sink in
             let jsonWriter = JSONWriter()
             reader.forEachLogEntry(query, rows: rows, continuing: sink.begin(row:), takenFromCells: { row in
                 ListingPipe.appendRow(to: sink, separators) { appendJSON(row, redactor: redactor, to: &$0) }
