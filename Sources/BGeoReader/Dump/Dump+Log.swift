@@ -52,10 +52,6 @@ extension Dump {
         let table = "log_entries"
         var conditions: [String] = []
         var bindings: [SQLValue] = []
-        if let rows {
-            conditions += ["id >= ?", "id < ?"]
-            bindings += [.integer(rows.lowerBound), .integer(rows.upperBound)]
-        }
         if let maxLevel = query.maxLevel {
             conditions.append("level <= ?")
             bindings.append(.integer(Int64(maxLevel.rawValue)))
@@ -71,6 +67,7 @@ extension Dump {
         }
         var scan = RowScan(columns: LogColumns.selectList, table: table,
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
+        scan.rows = rows
         scan.startsAfter = after
         let needle = query.grep?.lowercased()
         let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
@@ -78,8 +75,6 @@ extension Dump {
         var emitted = 0
         try scanRows(scan) { stmt, rowId in
             if let continuing, !continuing(rowId) { return false }
-            // After a damaged page the conditions no longer apply (see RowScan.conditions).
-            if let rows, !rows.contains(rowId) { return true }
             guard let time = stmt.withUTF8(LogColumns.ts, { $0.flatMap(Timestamp.parse(bytes:)) }) else {
                 warnings.add(table: table, rowId: rowId, "ts '\(stmt.text(LogColumns.ts) ?? "NULL")' is not an ISO-8601 time")
                 return true

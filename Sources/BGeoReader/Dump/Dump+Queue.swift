@@ -23,11 +23,8 @@ extension Dump {
         guard let table = layout.queueTable else { return }
         let take = query.uuid == nil ? takenFromRow : nil
         var scan = queueScan(table)
+        scan.rows = rows
         scan.startsAfter = after
-        if let rows {
-            scan.conditions += ["id >= ?", "id < ?"]
-            scan.bindings += [.integer(rows.lowerBound), .integer(rows.upperBound)]
-        }
         if let uuid = query.uuid {
             let record = quoteIdentifier(layout.recordColumn)
             scan.conditions.append(layout.queueSelection.hasUUID ? "uuid = ?" : "instr(\(record), ?) > 0")
@@ -39,8 +36,6 @@ extension Dump {
         }
         var emitted = 0
         try scanDecodedRows(scan, table: table, continuing: continuing) { row in
-            // After a damaged page the conditions no longer apply (see RowScan.conditions).
-            if let rows, !rows.contains(row.rowId) { return true }
             if let kind = query.kind, row.kind != kind { return true }
             if let since = query.since, row.time < since { return true }
             if let until = query.until, row.time > until { return true }
@@ -67,16 +62,11 @@ extension Dump {
                               _ body: (DecodedQueueRow) throws -> Void) rethrows -> Int {
         guard let table = layout.queueTable else { return 0 }
         var scan = queueScan(table)
-        if let rows {
-            scan.conditions = ["id >= ?", "id < ?"]
-            scan.bindings = [.integer(rows.lowerBound), .integer(rows.upperBound)]
-        }
+        scan.rows = rows
         var read = 0
         try scanDecodedRows(scan, table: table, scanner: Dump.recordScanner, everyRow: everyRow) { row in
             read += 1
             guard let row else { return true }
-            // After a damaged page the conditions no longer apply (see RowScan.conditions).
-            if let rows, !rows.contains(row.rowId) { return true }
             try body(row)
             return true
         }

@@ -7,11 +7,15 @@ package struct RowScan {
     /// The selected columns; the first must be the row id.
     var columns: String
     var table: String
-    /// Filters SQLite applies while the table reads cleanly. After a damaged page the scan goes
-    /// on without them (it must see every row to know where it is), so the row callback must
-    /// skip rows that do not meet them itself.
+    /// Filters SQLite applies. A scan resumed past a damaged page reads the salvaged rows with
+    /// them too; the row callback still checks what it can (a salvaged cell may not compare as
+    /// the original did).
     var conditions: [String] = []
     var bindings: [SQLValue] = []
+    /// Only the row ids in this range (a part of a split or piped read): a condition SQLite
+    /// applies, and a check `Dump.scanRows` makes on every row it hands over, salvaged or not, so
+    /// no reader of a part sees a row of another part.
+    var rows: Range<Int64>?
     var descending = false
     /// The column the scan is ordered by and resumed on: `id` in the dump's own tables, `rowid`
     /// in any other table; nil for a WITHOUT ROWID table (read in storage order, never resumed).
@@ -35,6 +39,10 @@ package struct RowScan {
     func sql(resumingAt resumeAt: Int64?) -> (sql: String, bindings: [SQLValue]) {
         var conditions = conditions
         var bindings = bindings
+        if let rows, let idColumn {
+            conditions = ["\(idColumn) >= ?", "\(idColumn) < ?"] + conditions
+            bindings = [.integer(rows.lowerBound), .integer(rows.upperBound)] + bindings
+        }
         if let resumeAt, let idColumn {
             conditions = [descending ? "\(idColumn) <= ?" : "\(idColumn) >= ?"]
             bindings = [.integer(resumeAt)]
@@ -49,6 +57,9 @@ package struct RowScan {
 
     /// True when row id `a` comes before `b` in this scan's order.
     func isBefore(_ a: Int64, _ b: Int64) -> Bool { descending ? a > b : a < b }
+
+    /// Whether the row `rowId` is one this scan reads (`rows`).
+    func covers(_ rowId: Int64) -> Bool { rows?.contains(rowId) ?? true }
 }
 
 extension Dump {
@@ -103,6 +114,7 @@ extension Dump {
             guard hasRow else { return }
             let rowId = stmt.int64(0)
             lastRow = rowId
+            guard scan.covers(rowId) else { continue }
             guard try row(stmt, rowId) else { return }
         }
     }
@@ -118,7 +130,9 @@ extension Dump {
         let (sql, bindings) = resumed.sql(resumingAt: nil)
         guard let stmt = try? side.prepare(sql), (try? stmt.bind(bindings)) != nil else { return }
         while (try? stmt.step()) == true {
-            guard try row(stmt, stmt.int64(0)) else { return }
+            let rowId = stmt.int64(0)
+            guard scan.covers(rowId) else { continue }
+            guard try row(stmt, rowId) else { return }
         }
     }
 
