@@ -108,8 +108,11 @@ public struct TimelineEvent: Sendable, Equatable {
         count = 1
         lastAt = at
         lastLogId = logId
-        self.collapseKey = collapseKey ?? kind.rawValue + "\u{1}" + summary
+        self.collapseKey = collapseKey ?? TimelineEvent.collapseKey(kind: kind, summary: summary)
     }
+
+    /// The key of an event that names none: its kind and summary.
+    static func collapseKey(kind: Kind, summary: String) -> String { kind.rawValue + "\u{1}" + summary }
 }
 
 /// A token refresh made for one upload attempt.

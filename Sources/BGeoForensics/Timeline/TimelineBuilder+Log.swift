@@ -156,19 +156,24 @@ extension TimelineBuilder {
     func handleEngine(_ kind: EngineRowKind, _ row: some LogRowStamp, _ data: EngineRowFields) {
         switch kind {
         case .heartbeat:
-            add(.heartbeat, row, "heartbeat")
+            add(.heartbeat, row, eventTexts.texts(.init(kind: .heartbeat, flag: false, detail: nil)) { "heartbeat" })
             mark(.heartbeat, row, nil)
         case .connectivity:
             connected = data.connected
             transport = data.transport
             offline.note(connected: data.connected, at: row.time, row: row.rowId)
-            let summary = data.connected == false ? "offline" : "online" + (data.transport.map { " via \($0)" } ?? "")
-            add(.connectivity, row, summary)
-            mark(.connectivity, row, summary)
+            let offline = data.connected == false
+            let texts = eventTexts.texts(.init(kind: .connectivity, flag: offline, detail: offline ? nil : data.transport)) {
+                offline ? "offline" : "online" + (data.transport.map { " via \($0)" } ?? "")
+            }
+            add(.connectivity, row, texts)
+            mark(.connectivity, row, texts.summary)
         case .filterReject, .filterAdjust:
             let adjusted = kind == .filterAdjust
             let reason = data.reason ?? (adjusted ? "teleport" : "unknown")
-            add(.filter, row, "fix \(adjusted ? "adjusted" : "rejected") by the filter (\(reason))")
+            add(.filter, row, eventTexts.texts(.init(kind: .filter, flag: adjusted, detail: reason)) {
+                "fix \(adjusted ? "adjusted" : "rejected") by the filter (\(reason))"
+            })
         case .refreshRequest:
             tracker.refreshRequest(row)
             add(.refresh, row, "token refresh requested")
@@ -271,6 +276,11 @@ extension TimelineBuilder {
             return text.count > 1000 ? String(text.prefix(1000)) + "…" : text
         }
         return SecretScrubber(redactor: redactor).scrub(body: clipped)
+    }
+
+    /// `add`, with texts built once (`EventTextCache`).
+    func add(_ kind: TimelineEvent.Kind, _ row: some LogRowStamp, _ texts: EventTextCache.Texts) {
+        add(kind, row, texts.summary, key: texts.collapseKey)
     }
 
     func add(_ kind: TimelineEvent.Kind, _ row: some LogRowStamp, _ summary: String, key: String? = nil) {

@@ -96,6 +96,8 @@ public final class TimelineBuilder {
     var lastLogUploadSucceeded: Bool?
 
     var locationLines = LocationLineFolder()
+    /// The texts of the frequent engine rows' events, built once each.
+    var eventTexts = EventTextCache()
 
     /// Below this many log row ids the log is read on this thread alone (more threads cost more).
     var pipeMinimumRows: Int64 = 50_000
