@@ -29,6 +29,12 @@ enum TraceOrder {
     /// left element unless the right one is strictly before it.
     static func arrangeTies(_ group: inout ArraySlice<Fix>) {
         guard group.count > 1 else { return }
+        if group.count == 2 {
+            // The sort's one merge, in place: most tie groups are a pair (no arrays copied).
+            let first = group.startIndex
+            if Fix.tieOrder(group[first + 1], group[first]) { group.swapAt(first, first + 1) }
+            return
+        }
         var items = Array(group)
         var buffer = items
         mergeSort(&items, &buffer, 0, items.count)
