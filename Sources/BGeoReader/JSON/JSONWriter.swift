@@ -135,14 +135,34 @@ public struct JSONWriter: Sendable {
     /// (DEL, C1, bidi overrides, U+2028/9) are escaped too: standard JSON escapes, so the text
     /// reads back the same, and JSON printed to a terminal can neither rewrite nor disguise it.
     private func needsEscape(_ s: String) -> Bool {
+        // A native string's bytes are read in place (a byte-by-byte walk of `utf8` costs more than
+        // the check: most strings written are short and need nothing).
+        let verdict = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var nonASCII = false
+            for byte in bytes {
+                if escapesASCII(byte) { return true }
+                if byte >= 0x80 { nonASCII = true }
+            }
+            return nonASCII ? nil : false
+        }
+        switch verdict {
+        case .some(.some(let needs)): return needs
+        case .some(.none): return TerminalText.needsEscaping(s, keepingNewlines: false)
+        case .none: break
+        }
         var nonASCII = false
         for byte in s.utf8 {
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26)) {
-                return true
-            }
+            if escapesASCII(byte) { return true }
             if byte >= 0x80 { nonASCII = true }
         }
         return nonASCII && TerminalText.needsEscaping(s, keepingNewlines: false)
+    }
+
+    /// An ASCII byte written as an escape: a control, a quote, a backslash, DEL (and with
+    /// `htmlSafe`, `<`, `>`, `&`).
+    @inline(__always)
+    private func escapesASCII(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || (htmlSafe && (byte == 0x3C || byte == 0x3E || byte == 0x26))
     }
 }
 
