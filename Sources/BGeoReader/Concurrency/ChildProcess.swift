@@ -47,6 +47,10 @@ package struct ChildProcess {
     }
 
     private static let spawnLock = NSLock()
+    /// How often a read with nothing to read checks whether the child has ended.
+    static let reapCheckMilliseconds: Int32 = 200
+    /// How long, after the child has ended, its pipes are still read while others hold them.
+    static let drainGrace = 2.0
 
     /// Starts the process and waits for it; `started` and `ended` see its pid (to kill it from
     /// elsewhere meanwhile). Throws only when it cannot be started.
@@ -112,19 +116,33 @@ package struct ChildProcess {
         var killed = false
         let chunk = 1 << 16
         var buffer = [UInt8](repeating: 0, count: chunk)
+        var status: Int32 = 0
+        var usage = rusage()
+        var reaped = false
+        // Once the child has ended, a process it left behind may still hold its pipes (a crash's
+        // `swift-backtrace`, a job it put in the background): what they write within the grace
+        // is kept, then the read ends (it waited for them for ever, the fuzz suite and fleet with it).
+        var drainUntil: Date?
         while open > 0 {
-            var wait: Int32 = -1
-            if let deadline, !killed { wait = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000))) }
+            var wait = ChildProcess.reapCheckMilliseconds
+            if let deadline, !killed { wait = min(wait, Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))) }
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
             }
             if ready == 0 {
-                // The deadline passed: kill it and read what is left until the pipes close.
-                outcome.timedOut = true
-                kill(pid, SIGKILL)
-                killed = true
+                if let deadline, !killed, deadline.timeIntervalSinceNow <= 0 {
+                    // The deadline passed: kill it and read what is left until the pipes close.
+                    outcome.timedOut = true
+                    kill(pid, SIGKILL)
+                    killed = true
+                }
+                if !reaped, wait4(pid, &status, WNOHANG, &usage) == pid {
+                    reaped = true
+                    drainUntil = Date().addingTimeInterval(ChildProcess.drainGrace)
+                }
+                if let drainUntil, drainUntil.timeIntervalSinceNow <= 0 { break }
                 continue
             }
             for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
@@ -149,9 +167,7 @@ package struct ChildProcess {
             }
         }
         for f in fds where f.fd >= 0 { close(f.fd) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while !reaped, wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         ended(pid)
         outcome.peakKilobytes = usage.ru_maxrss
         // WIFEXITED / WTERMSIG by hand (they are macros).

@@ -82,7 +82,7 @@ public struct FuzzRunner: Sendable {
         for run in runs {
             let command = "bgeo-forensics " + run.arguments.map { $0.hasPrefix(folder) ? "…" + $0.dropFirst(folder.count) : $0 }.joined(separator: " ")
             func found(_ problem: String) { findings.append(FuzzFinding(fuzzCase: fuzzCase.description, command: command, problem: problem)) }
-            let outcome = try ChildProcess(executable: tool, arguments: run.arguments, environment: ["TMPDIR": tmp],
+            let outcome = try ChildProcess(executable: tool, arguments: run.arguments, environment: ["TMPDIR": tmp, "SWIFT_BACKTRACE": "enable=no"],
                                            timeout: timeout, stderrTail: 1 << 20).run()
             let result = (stdout: outcome.stdout, stderr: outcome.stderrTail)
             if outcome.timedOut {
