@@ -131,20 +131,19 @@ package struct ChildProcess {
                 if errno == EINTR { continue }
                 break
             }
-            if ready == 0 {
-                if let deadline, !killed, deadline.timeIntervalSinceNow <= 0 {
-                    // The deadline passed: kill it and read what is left until the pipes close.
-                    outcome.timedOut = true
-                    kill(pid, SIGKILL)
-                    killed = true
-                }
-                if !reaped, wait4(pid, &status, WNOHANG, &usage) == pid {
-                    reaped = true
-                    drainUntil = Date().addingTimeInterval(ChildProcess.drainGrace)
-                }
-                if let drainUntil, drainUntil.timeIntervalSinceNow <= 0 { break }
-                continue
+            if ready == 0, let deadline, !killed, deadline.timeIntervalSinceNow <= 0 {
+                // The deadline passed: kill it and read what is left until the pipes close.
+                outcome.timedOut = true
+                kill(pid, SIGKILL)
+                killed = true
             }
+            // Checked on every turn, also while a holder keeps writing.
+            if !reaped, wait4(pid, &status, WNOHANG, &usage) == pid {
+                reaped = true
+                drainUntil = Date().addingTimeInterval(ChildProcess.drainGrace)
+            }
+            if let drainUntil, drainUntil.timeIntervalSinceNow <= 0 { break }
+            if ready == 0 { continue }
             for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, chunk) }
                 if n > 0 {

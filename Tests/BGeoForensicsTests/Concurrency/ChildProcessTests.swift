@@ -27,6 +27,16 @@ import Testing
         #expect(String(decoding: outcome.stdout, as: UTF8.self) == "late\n")
     }
 
+    /// A holder that never stops writing does not keep the read going either.
+    @Test func aHolderThatKeepsWritingIsLeftAfterTheGrace() throws {
+        let started = Date()
+        let outcome = try ChildProcess(executable: "/bin/sh",
+                                       arguments: ["-c", "(while :; do echo more; sleep 0.01; done) & exit 5"]).run()
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(outcome.exitCode == 5)
+        #expect(String(decoding: outcome.stdout, as: UTF8.self).hasPrefix("more\n"))
+    }
+
     /// A child that ends on its own, quickly or after a while, is read to its end as before.
     @Test func aChildReadToItsEnd() throws {
         let outcome = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 0.5; printf 'a%.0s' $(seq 1 100000)"]).run()
