@@ -14,29 +14,39 @@ public struct ListingPipe: Sendable {
 }
 
 extension ListingPipe {
-    /// Appends, for a piped listing's worker, a row taken from its cells as the listing's byte
-    /// path writes it (`bytes`), between the format's separators; false, with nothing appended,
-    /// when the row must be built instead.
-    static func appendRow(to sink: PipedSink<UInt8>, _ separators: RowWriter.JSONRowSeparators,
-                          _ bytes: (inout [UInt8]) -> Bool) -> Bool {
-        sink.append { out in
-            let start = out.count
-            out.append(contentsOf: separators.before)
-            guard bytes(&out) else {
-                out.removeSubrange(start...)
-                return false
-            }
-            out.append(contentsOf: separators.after)
-            return true
-        }
-    }
-
-    /// Appends a built row's JSON text between the format's separators.
-    static func appendBuilt(to sink: PipedSink<UInt8>, _ separators: RowWriter.JSONRowSeparators, _ text: String) {
-        sink.append { out in
-            out.append(contentsOf: separators.before)
-            out.append(contentsOf: text.utf8)
-            out.append(contentsOf: separators.after)
+    /// A JSON listing's rows formatted on other connections (`ScanRunner.piped`, the **in order**
+    /// rule), chunk by chunk in `chunks`' order, as this thread's read writes them: `read` reads a
+    /// chunk's rows (a listing's `forEachRecord` / `forEachLogEntry`, as `RowWriter.listRows` is
+    /// given it), each row taken from its cells written by `bytes`, else built and written as
+    /// `jsonText` says, between the format's separators. Nil as `ScanRunner.piped`.
+    static func formatJSON<Row, Built>(
+        _ dump: Dump, chunks: [Range<Int64>], separators: RowWriter.JSONRowSeparators,
+        read: @escaping @Sendable (_ reader: Dump, _ rows: Range<Int64>, _ continuing: @escaping (Int64) -> Bool,
+                                   _ taker: @escaping (Row) -> Bool, _ built: @escaping (Built) -> Void) -> Void,
+        bytes: @escaping @Sendable (Row, inout [UInt8]) -> Bool,
+        jsonText: @escaping @Sendable (Built, JSONWriter) -> String
+    ) -> PipedRead<UInt8>? {
+        ScanRunner.piped(dump, chunks: chunks, batchItems: batchBytes) { reader, rows, sink in
+            let jsonWriter = JSONWriter()
+            read(reader, rows, sink.begin(row:), { row in
+                sink.append { out in
+                    let start = out.count
+                    out.append(contentsOf: separators.before)
+                    // A row the byte path declines is built instead, with nothing of it left here.
+                    guard bytes(row, &out) else {
+                        out.removeSubrange(start...)
+                        return false
+                    }
+                    out.append(contentsOf: separators.after)
+                    return true
+                }
+            }, { built in
+                sink.append { out in
+                    out.append(contentsOf: separators.before)
+                    out.append(contentsOf: jsonText(built, jsonWriter).utf8)
+                    out.append(contentsOf: separators.after)
+                }
+            })
         }
     }
 }

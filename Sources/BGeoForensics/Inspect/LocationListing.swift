@@ -86,13 +86,8 @@ extension LocationListing {
                           pipe: ListingPipe) -> PipedRead<UInt8>? {
         guard query.limit == nil, query.uuid == nil, let table = dump.layout.queueTable,
               let chunks = dump.rowChunks(of: table, minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
-        return ScanRunner.piped(dump, chunks: chunks, batchItems: ListingPipe.batchBytes) { reader, rows, sink in
-            let jsonWriter = JSONWriter()
-            reader.forEachRecord(query, rows: rows, continuing: sink.begin(row:), takenFromRow: { row in
-                ListingPipe.appendRow(to: sink, separators) { appendJSON(row, redactor: redactor, to: &$0) }
-            }) { record in
-                ListingPipe.appendBuilt(to: sink, separators, jsonText(record, redactor: redactor, writer: jsonWriter))
-            }
-        }
+        return ListingPipe.formatJSON(dump, chunks: chunks, separators: separators, read: { reader, rows, continuing, taker, built in
+            reader.forEachRecord(query, rows: rows, continuing: continuing, takenFromRow: taker, built)
+        }, bytes: { appendJSON($0, redactor: redactor, to: &$1) }, jsonText: { jsonText($0, redactor: redactor, writer: $1) })
     }
 }

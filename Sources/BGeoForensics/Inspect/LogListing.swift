@@ -85,13 +85,8 @@ extension LogListing {
         guard query.limit == nil, query.grep == nil, dump.layout.hasLog,
               var chunks = dump.rowChunks(of: "log_entries", minimumRows: pipe.minimumRows, size: pipe.chunkRows) else { return nil }
         if query.order == .newestFirst { chunks.reverse() }
-        return ScanRunner.piped(dump, chunks: chunks, batchItems: ListingPipe.batchBytes) { reader, rows, sink in
-            let jsonWriter = JSONWriter()
-            reader.forEachLogEntry(query, rows: rows, continuing: sink.begin(row:), takenFromCells: { row in
-                ListingPipe.appendRow(to: sink, separators) { appendJSON(row, redactor: redactor, to: &$0) }
-            }) { entry in
-                ListingPipe.appendBuilt(to: sink, separators, jsonText(entry, redactor: redactor, writer: jsonWriter))
-            }
-        }
+        return ListingPipe.formatJSON(dump, chunks: chunks, separators: separators, read: { reader, rows, continuing, taker, built in
+            reader.forEachLogEntry(query, rows: rows, continuing: continuing, takenFromCells: taker, built)
+        }, bytes: { appendJSON($0, redactor: redactor, to: &$1) }, jsonText: { jsonText($0, redactor: redactor, writer: $1) })
     }
 }
