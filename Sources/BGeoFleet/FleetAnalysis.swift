@@ -22,9 +22,9 @@ public enum FleetAnalysis {
             return Output(row: FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .failed,
                                                 error: error.description, exitCode: 1), findings: [])
         }
-        let redactor = dump.makeRedactor(enabled: !showSecrets)
+        // One scan of the log's config lines serves both when it can (`SecretsAndConfig`).
+        let (redactor, configuration) = SecretsAndConfig.learnedNow(dump, showSecrets: showSecrets)
         let summary = DumpSummary(dump: dump, redactor: redactor)
-        let configuration = ReplayConfiguration.recorded(from: dump)
         let scan: ReportScan, replay: ReplaySummary
         do {
             scan = try ReportScan.read(dump, gapSeconds: TimelineOptions().gapThreshold, redactor: redactor)

@@ -29,10 +29,10 @@ public struct ReplayConfiguration: Sendable {
         return lines.configuration
     }
 
-    /// The recorded config and the `config` log lines compared with it, one at a time: lets a
-    /// caller that already scans those lines (the report's redactor) build the configuration
-    /// without reading the log again.
-    struct ConfigLines {
+    /// The recorded config and the `config` log lines compared with it, one at a time: lets the
+    /// redactor's scan, which reads those lines anyway, build the configuration
+    /// (`SecretsAndConfig`) without reading the log again.
+    struct ConfigLines: ConfigLineReader {
         private var result: ReplayConfiguration
         private let effective: FilterConfig
         /// The first three differing lines, quoted; the rest are only counted.
@@ -76,32 +76,12 @@ public struct ReplayConfiguration: Sendable {
     /// Merges a JSON config file's object over this config (`--config FILE.json`). A file holding
     /// `{"config": {...}}` (a saved state value) is unwrapped.
     public mutating func apply(configFile path: String) throws(UsageError) {
-        var object = try ConfigFile.object(at: path)
-        if let inner = object.valueIgnoringCase("config")?.objectValue,
-           !FilterConfig.keys.contains(where: { object.valueIgnoringCase($0) != nil }) {
-            object = inner
-        }
-        for member in object {
-            if FilterConfig.keys.contains(where: { $0.lowercased() == member.key.lowercased() }) {
-                try ReplayConfiguration.validate(key: member.key, value: member.value, origin: "--config \(path)")
-            }
-            sdkConfig.set(path: member.key, to: member.value)
-        }
-        overrides.append("--config \((path as NSString).lastPathComponent)")
+        self = try ReplayOverrides(configFile: path, sets: []).applied(to: self)
     }
 
     /// Applies one `KEY=VALUE` override (SDK key names, case-insensitive).
     public mutating func apply(set text: String) throws(UsageError) {
-        guard let (key, value) = SDKConfig.parseOverride(text) else {
-            throw UsageError(message: "--set takes KEY=VALUE (e.g. locationFilterPolicy=Adjust), not '\(text)'")
-        }
-        guard let canonical = FilterConfig.keys.first(where: { $0.lowercased() == key.lowercased() }) else {
-            throw UsageError(message: "--set: '\(key)' does not affect replay; the filter keys are "
-                + FilterConfig.keys.joined(separator: ", "))
-        }
-        try ReplayConfiguration.validate(key: canonical, value: value, origin: "--set")
-        sdkConfig.set(path: canonical, to: value)
-        overrides.append("\(canonical)=\(value.stringValue ?? value.jsonText)")
+        self = try ReplayOverrides(configFile: nil, sets: [text]).applied(to: self)
     }
 
     /// Rejects override values the engine could not use, so a typo never silently becomes a default.

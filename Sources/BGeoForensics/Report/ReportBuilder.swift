@@ -16,7 +16,7 @@ public enum ReportBuilder {
     static func build(dump: Dump, options: ReportOptions, progress: StageProgress, windows: TraceWindows,
                       followsLiveTrace: Bool = true) throws -> ReportDocument {
         progress.stage("learning the dump's secrets (to redact them)")
-        let (redactor, recorded) = learnSecretsAndConfig(dump, showSecrets: options.showSecrets)
+        let (redactor, recorded) = SecretsAndConfig.learnedNow(dump, showSecrets: options.showSecrets)
         // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
         var configuration = recorded
         for text in options.overrides { try configuration.apply(set: text) }
@@ -104,18 +104,6 @@ public enum ReportBuilder {
             evidenceText: evidenceText, uuidAnchors: uuidAnchors,
             mapNote: "Decisions from a replay of the complete trace with \(configuration.sourceDescription) (\(result.engineDisagreements) disagree with the engine's own).",
             sanitized: timeline.sanitized, sketch: trace.sketch)
-    }
-
-    /// The redactor and the recorded replay configuration. Both read the `config` log lines: when
-    /// the redactor reads them and the config is `state.config` (known before any line, no
-    /// warning of its own), one scan serves both; otherwise each reads them as on its own.
-    static func learnSecretsAndConfig(_ dump: Dump, showSecrets: Bool) -> (Redactor, ReplayConfiguration) {
-        guard !showSecrets, dump.engineState().config != nil else {
-            return (dump.makeRedactor(enabled: !showSecrets), ReplayConfiguration.recorded(from: dump))
-        }
-        var lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
-        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
-        return (redactor, lines.configuration)
     }
 
     /// The replay section: decision counts, odometers, top contributors, diagnosis.

@@ -7,42 +7,72 @@ import Foundation
 /// table it found damaged is salvaged silently by the caller's connection afterwards (as a second
 /// scan on one connection would be): the output is the same as with `makeRedactor` up front.
 public final class PendingRedactor {
+    /// What the learning gives: the redactor, and the reader of the `config` lines when one was given.
+    private struct Learned: Sendable {
+        var redactor: Redactor
+        var configLines: (any ConfigLineReader)?
+    }
+
     private let dump: Dump
     private let mark: Int
-    private var work: ApartRead<Redactor>?
-    private var resolved: Redactor?
+    private var work: ApartRead<Learned>?
+    private var resolved: Learned?
 
     /// Starts learning `dump`'s secrets (at once, on this thread, when a second thread is not
     /// allowed or no second connection opens; nothing is learned when `enabled` is false).
-    public init(_ dump: Dump, enabled: Bool = true) {
+    public convenience init(_ dump: Dump, enabled: Bool = true) {
+        self.init(dump, enabled: enabled, lines: nil)
+    }
+
+    /// Starts learning as `init(_:enabled:)` does, handing each `config` line the learning reads
+    /// to `configLines` too, on the learning's thread; `configLines(as:)` gives the reader back.
+    package convenience init(_ dump: Dump, configLines: sending some ConfigLineReader) {
+        self.init(dump, enabled: true, lines: configLines)
+    }
+
+    private init(_ dump: Dump, enabled: Bool, lines: sending (any ConfigLineReader)?) {
         self.dump = dump
         mark = dump.warnings.count
         guard enabled else {
-            resolved = Redactor(enabled: false)
+            resolved = Learned(redactor: Redactor(enabled: false), configLines: nil)
             return
         }
         // Already beside the caller's reading: one pass, no more threads (`makeRedactor`'s parts
         // would compete with the scans it runs beside).
-        guard let work = ScanRunner.apart(dump, { $0.makeRedactor(enabled: true, configLines: nil, inParts: false) }) else {
-            resolved = dump.makeRedactor()
-            return
+        if let reader = ScanRunner.secondConnection(dump) {
+            work = ApartRead(reader: reader) { PendingRedactor.learn($0, lines: lines, inParts: false) }
+        } else {
+            resolved = PendingRedactor.learn(dump, lines: lines, inParts: true)
         }
-        self.work = work
     }
 
     /// A redactor already known (no learning).
     public init(_ dump: Dump, resolved redactor: Redactor) {
         self.dump = dump
         mark = dump.warnings.count
-        resolved = redactor
+        resolved = Learned(redactor: redactor, configLines: nil)
+    }
+
+    private static func learn(_ dump: Dump, lines: sending (any ConfigLineReader)?, inParts: Bool) -> Learned {
+        guard var lines else { return Learned(redactor: dump.makeRedactor(enabled: true, configLines: nil, inParts: inParts)) }
+        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
+        return Learned(redactor: redactor, configLines: lines)
     }
 
     /// The redactor, once learned (waits for it the first time).
-    public var redactor: Redactor {
+    public var redactor: Redactor { learned.redactor }
+
+    /// The reader of the `config` lines given to `init(_:configLines:)`, once they are all read
+    /// (waits for the learning as `redactor` does); nil when none was given.
+    package func configLines<Lines: ConfigLineReader>(as type: Lines.Type) -> Lines? {
+        learned.configLines as? Lines
+    }
+
+    private var learned: Learned {
         if let resolved { return resolved }
-        let redactor = work!.valueAsIfFirst(into: dump, at: mark)
+        let learned = work!.valueAsIfFirst(into: dump, at: mark)
         work = nil
-        resolved = redactor
-        return redactor
+        resolved = learned
+        return learned
     }
 }

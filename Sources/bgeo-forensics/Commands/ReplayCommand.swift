@@ -35,18 +35,18 @@ enum ReplayCommand: CLICommand {
             throw UsageError(message: "--compare needs a what-if: give --set KEY=VALUE or --config FILE.json")
         }
         let dump = try CommandSupport.openDump(arguments)
+        let overrides = try ReplayOverrides(configFile: configFile, sets: sets)
         // Uuids, timestamps and config notes are dump text: redacted like every other output. The
-        // secrets are learned on a second connection while the trace is read.
-        let pendingRedactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
-        let recorded = ReplayConfiguration.recorded(from: dump)
-        var whatIf = recorded
-        if let configFile { try whatIf.apply(configFile: configFile) }
-        for text in sets { try whatIf.apply(set: text) }
+        // secrets are learned on a second connection while the trace is read, and the recorded
+        // config with them when one scan serves both (`SecretsAndConfig`).
+        let learning = SecretsAndConfig(dump, showSecrets: arguments.flag("--show-secrets"))
 
         let progress = StageProgress(label: "replay")
         progress.stage("reading the queue and the log")
         let trace = try TraceBuilder.storedTrace(dump: dump)
-        let redactor = pendingRedactor.redactor  // before any warning is read: it places its own
+        let redactor = learning.redactor  // before any warning is read: it places its own
+        let recorded = learning.configuration
+        let whatIf = overrides.applied(to: recorded)
         let out = CommandSupport.stdout
         let json = arguments.flag("--json")
         let listFixes = arguments.flag("--fixes")

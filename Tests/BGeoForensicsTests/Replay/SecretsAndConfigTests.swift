@@ -4,11 +4,11 @@ import Testing
 @testable import BGeoForensics
 @testable import BGeoSimulation
 
-/// The report learns the dump's secrets and its recorded replay config from one scan of the
-/// `config` log lines (`ReportBuilder.learnSecretsAndConfig`) where the redactor and replay
-/// each read them on their own: the same redactor, the same config notes and the same
-/// warnings, in the same order, with or without `state.config`.
-@Suite struct ReportConfigScanTests {
+/// `SecretsAndConfig` learns the dump's secrets and its recorded replay config from one scan of
+/// the `config` log lines where the redactor and replay each read them on their own: the same
+/// redactor, the same config notes and the same warnings, in the same order, with or without
+/// `state.config` — learned now (the report, fleet) or beside the trace's read (replay).
+@Suite struct SecretsAndConfigTests {
     static func write(_ path: String, stateConfig: Bool) throws {
         let w = try DumpWriter(path: path, layout: .current)
         try w.begin()
@@ -43,7 +43,7 @@ import Testing
         let apartRedactor = apart.makeRedactor(enabled: true)
         let apartConfig = ReplayConfiguration.recorded(from: apart)
         let together = try Dump(path: path)
-        let (redactor, config) = ReportBuilder.learnSecretsAndConfig(together, showSecrets: false)
+        let (redactor, config) = SecretsAndConfig.learnedNow(together, showSecrets: false)
         #expect(config.history == apartConfig.history)
         #expect(config.source == apartConfig.source)
         #expect(config.filter == apartConfig.filter)
@@ -64,11 +64,50 @@ import Testing
         let apart = try Dump(path: path)
         let apartConfig = ReplayConfiguration.recorded(from: apart)
         let together = try Dump(path: path)
-        let (redactor, config) = ReportBuilder.learnSecretsAndConfig(together, showSecrets: true)
+        let (redactor, config) = SecretsAndConfig.learnedNow(together, showSecrets: true)
         #expect(!redactor.enabled)
         #expect(config.history == apartConfig.history)
         // No auth.refresh.result line is read, so its bad data is not warned about here.
         #expect(together.warnings.all == apart.warnings.all)
         #expect(!together.warnings.all.contains { $0.message.contains("kept as text") && $0.rowId == 17 })
+    }
+
+    /// Replay's way: the secrets learned beside the trace's read, the config taken from the same
+    /// scan after it. The reference is the way before: a `PendingRedactor`, the config's own scan,
+    /// the trace, then the redactor. Also on a dump with a garbled page and config lines that warn.
+    @Test(arguments: [("state-config", true), ("no-state-config", false), ("damaged", true)])
+    func besideTheTraceItGivesWhatTheTwoGave(name: String, stateConfig: Bool) throws {
+        let dir = TestDirectory("secrets-and-config-\(name)")
+        let path = dir.file("bgeo.db")
+        if name == "damaged" {
+            try PendingRedactorTests.hostileDump(path, damage: true)
+        } else {
+            try Self.write(path, stateConfig: stateConfig)
+        }
+        let apart = try Dump(path: path)
+        let pending = PendingRedactor(apart)
+        let apartConfig = ReplayConfiguration.recorded(from: apart)
+        let apartTrace = try TraceBuilder.storedTrace(dump: apart)
+        let apartRedactor = pending.redactor
+
+        let together = try Dump(path: path)
+        let learning = SecretsAndConfig(together, showSecrets: false)
+        let trace = try TraceBuilder.storedTrace(dump: together)
+        let redactor = learning.redactor
+        let config = learning.configuration
+        #expect(config.history == apartConfig.history)
+        #expect(config.source == apartConfig.source)
+        #expect(config.filter == apartConfig.filter)
+        #expect(trace.count == apartTrace.count && trace.count > 0)
+        #expect(together.warnings.all == apart.warnings.all)
+        #expect(together.warnings.all.count >= 3, "\(together.warnings.all)")
+        for secret in ["line-token-3", "refreshed-token-9", "sk_live_only_in_the_last_config_1234", Fixtures.accessToken] {
+            let text = "seen: \(secret)"
+            #expect(redactor.redact(text: text) == apartRedactor.redact(text: text))
+        }
+        if stateConfig, name != "damaged" {
+            #expect(config.history.first?.hasPrefix("26 of 37 config log lines") == true, "\(config.history)")
+        }
+        if name == "damaged" { #expect(config.history.isEmpty == apartConfig.history.isEmpty) }
     }
 }

@@ -1,0 +1,54 @@
+import BGeoReader
+
+/// The dump's redactor and its recorded replay configuration, the one place that decides how
+/// they are read. Both read the `config` log lines: when the redactor reads them and the config
+/// is `state.config` (known before any line, with no warning of its own), the redactor's scan
+/// (`PendingRedactor`, beside the caller's reads) serves both; otherwise the configuration is
+/// read on its own scan at once, where a caller reading the two apart read it. Either way the
+/// values and warnings are those of the two read apart: the lines' warnings stand where the
+/// redactor's learning places its own.
+package final class SecretsAndConfig {
+    /// The redactor, still being learned while the caller reads on.
+    package let pendingRedactor: PendingRedactor
+    private var known: ReplayConfiguration?
+
+    /// Starts learning the secrets beside the caller's reads (none when `showSecrets`); reads the
+    /// configuration now unless the learning reads its lines.
+    package init(_ dump: Dump, showSecrets: Bool) {
+        if SecretsAndConfig.sharesTheScan(dump, showSecrets: showSecrets) {
+            pendingRedactor = PendingRedactor(dump, configLines: ReplayConfiguration.ConfigLines(dump.recordedConfig()))
+        } else {
+            pendingRedactor = PendingRedactor(dump, enabled: !showSecrets)
+            known = ReplayConfiguration.recorded(from: dump)
+        }
+    }
+
+    /// Both, learned now on this thread (for a caller that needs them before it reads anything
+    /// else: the report's live replay).
+    package static func learnedNow(_ dump: Dump, showSecrets: Bool) -> (redactor: Redactor, configuration: ReplayConfiguration) {
+        guard sharesTheScan(dump, showSecrets: showSecrets) else {
+            return (dump.makeRedactor(enabled: !showSecrets), ReplayConfiguration.recorded(from: dump))
+        }
+        var lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
+        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
+        return (redactor, lines.configuration)
+    }
+
+    /// The redactor (waits for the learning the first time).
+    package var redactor: Redactor { pendingRedactor.redactor }
+
+    /// The recorded configuration (`ReplayConfiguration.recorded`); when the redactor's scan reads
+    /// its lines, this waits for the learning as `redactor` does.
+    package var configuration: ReplayConfiguration {
+        if let known { return known }
+        let configuration = pendingRedactor.configLines(as: ReplayConfiguration.ConfigLines.self)!.configuration
+        known = configuration
+        return configuration
+    }
+
+    /// The rule: one scan serves both when the redactor reads the lines and the configuration is
+    /// known before any line.
+    private static func sharesTheScan(_ dump: Dump, showSecrets: Bool) -> Bool {
+        !showSecrets && dump.engineState().config != nil
+    }
+}
