@@ -5,21 +5,34 @@ import BGeoReader
 /// so the bytes are those `JSONWriter(pretty: true)` would write for the whole tree.
 public struct StreamedJSONDocument {
     /// How a streamed array's elements are written.
-    public enum Style {
+    public enum Style: Sendable {
         /// Each element on one line, compact; the redactor runs over the element's text.
         case compactLines(Redactor)
         /// Each element pretty-printed like the rest of the document; the redactor runs over the value.
         case pretty(Redactor)
     }
 
-    /// One streamed array: its style and the pass that hands its elements over.
+    /// One streamed array: its style and its elements.
     public struct Array {
+        enum Elements {
+            /// A pass that hands the elements over, one after the other (a tape read once).
+            case passed(((JSONValue) -> Void) throws -> Void)
+            /// Elements at hand by index: written in blocks, two at a time (`OrderedBlocks`).
+            case indexed(count: Int, element: @Sendable (Int) -> JSONValue)
+        }
+
         let style: Style
-        let elements: ((JSONValue) -> Void) throws -> Void
+        let elements: Elements
 
         public init(_ style: Style, elements: @escaping ((JSONValue) -> Void) throws -> Void) {
             self.style = style
-            self.elements = elements
+            self.elements = .passed(elements)
+        }
+
+        /// `count` elements at hand, `element(i)` the `i`th: made on two threads, written in order.
+        public init(_ style: Style, count: Int, element: @escaping @Sendable (Int) -> JSONValue) {
+            self.style = style
+            self.elements = .indexed(count: count, element: element)
         }
     }
 
@@ -30,9 +43,10 @@ public struct StreamedJSONDocument {
 
     /// Writes `tree` (already redacted) to `output` with `arrays[n]` in place of `placeholder(n)`,
     /// then a newline. Works in bytes: the tree's text is searched for each placeholder and the
-    /// elements are written straight into the output's buffer.
-    public static func write(_ tree: JSONValue, arrays: [Array], to output: TextOutput) throws {
-        let pretty = JSONWriter(pretty: true), compact = JSONWriter()
+    /// elements are written straight into the output's buffer; an indexed array's elements are
+    /// made `blockSize` at a time.
+    public static func write(_ tree: JSONValue, arrays: [Array], to output: TextOutput, blockSize: Int = 2048) throws {
+        let pretty = JSONWriter(pretty: true)
         var text: [UInt8] = []
         pretty.write(tree, into: &text, indent: 0)
         var rest = 0
@@ -46,19 +60,24 @@ public struct StreamedJSONDocument {
             let level = text[lineStart...].prefix { $0 == 0x20 }.count / 2
             output.writeJSONBytes { $0.append(contentsOf: text[rest..<at]) }
             var count = 0
-            try array.elements { element in
-                output.writeJSONBytes { out in
-                    out.append(count == 0 ? 0x5B : 0x2C)
-                    out.append(0x0A)
-                    out.append(contentsOf: repeatElement(0x20, count: 2 * (level + 1)))
-                    switch array.style {
-                    case .compactLines(let redactor):
-                        out.append(contentsOf: redactor.redact(text: compact.string(element)).utf8)
-                    case .pretty(let redactor):
-                        pretty.write(redactor.redact(element), into: &out, indent: level + 1)
-                    }
+            switch array.elements {
+            case .passed(let elements):
+                try elements { element in
+                    output.writeJSONBytes { append(element, first: count == 0, level: level, style: array.style, to: &$0) }
+                    count += 1
                 }
-                count += 1
+            case .indexed(let total, let element):
+                let style = array.style
+                try OrderedBlocks.make(count: total, blockSize: blockSize, apart: { block in
+                    var bytes: [UInt8] = []
+                    for i in block { append(element(i), first: i == 0, level: level, style: style, to: &bytes) }
+                    return bytes
+                }, here: { block in
+                    output.writeJSONBytes { out in
+                        for i in block { append(element(i), first: i == 0, level: level, style: style, to: &out) }
+                    }
+                }, take: { bytes in output.writeJSONBytes { $0.append(contentsOf: bytes) } })
+                count = total
             }
             output.writeJSONBytes { out in
                 if count == 0 {
@@ -74,6 +93,19 @@ public struct StreamedJSONDocument {
         output.writeJSONBytes { out in
             out.append(contentsOf: text[rest...])
             out.append(0x0A)
+        }
+    }
+
+    /// One element: its separator, its line's indentation, its text.
+    private static func append(_ element: JSONValue, first: Bool, level: Int, style: Style, to out: inout [UInt8]) {
+        out.append(first ? 0x5B : 0x2C)
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x20, count: 2 * (level + 1)))
+        switch style {
+        case .compactLines(let redactor):
+            out.append(contentsOf: redactor.redact(text: JSONWriter().string(element)).utf8)
+        case .pretty(let redactor):
+            JSONWriter(pretty: true).write(redactor.redact(element), into: &out, indent: level + 1)
         }
     }
 }

@@ -50,9 +50,9 @@ extension Timeline {
         root["gaps"] = StreamedJSONDocument.placeholder(1)
         root["events"] = StreamedJSONDocument.placeholder(2)
         let arrays = [
-            StreamedJSONDocument.Array(style) { emit in for attempt in attempts { emit(attempt.json) } },
-            StreamedJSONDocument.Array(style) { emit in for gap in gaps { emit(gap.json) } },
-            StreamedJSONDocument.Array(style) { emit in for event in events { emit(event.json) } },
+            StreamedJSONDocument.Array(style, count: attempts.count) { attempts[$0].json },
+            StreamedJSONDocument.Array(style, count: gaps.count) { gaps[$0].json },
+            StreamedJSONDocument.Array(style, count: events.count) { events[$0].json },
         ]
         root["omitted"] = ["events": .int(Int64(omittedEvents)), "attempts": .int(Int64(omittedAttempts)),
                            "gaps": .int(Int64(omittedGaps))]
