@@ -50,8 +50,14 @@ package struct JSONByteCursor {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return false }
         while true {
-            // Eight bytes at a time while none of them needs a look (most of every string).
-            while index + 8 <= count, !JSONByteCursor.needsLook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+            // Eight bytes at a time while none of them needs a look (most of every string), then
+            // straight to the first one that does.
+            while index + 8 <= count {
+                let look = JSONByteCursor.lookMask(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                guard look == 0 else {
+                    index += look.trailingZeroBitCount >> 3
+                    break
+                }
                 index += 8
             }
             guard index < count else { return false }
@@ -79,17 +85,19 @@ package struct JSONByteCursor {
         }
     }
 
-    /// True when one of the eight bytes in `word` is a quote, a backslash or a control character
-    /// (below 0x20). The zero-byte tests are exact as a yes/no, which is all that is asked.
+    /// The high bit of each byte of `word` (loaded little-endian) that may be a quote, a backslash
+    /// or a control character (below 0x20); zero when none is. The lowest bit set is exact: a
+    /// borrow that flags a byte that is none of them comes from a lower byte that is flagged too,
+    /// so `trailingZeroBitCount / 8` is the first byte that needs a look.
     @inline(__always)
-    static func needsLook(_ word: UInt64) -> Bool {
+    static func lookMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
         let backslashes = word ^ (ones &* 0x5C)
         let hasQuote = (quotes &- ones) & ~quotes
         let hasBackslash = (backslashes &- ones) & ~backslashes
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl) & highs != 0
+        return (hasQuote | hasBackslash | hasControl) & highs
     }
 
     private func isHex(_ b: UInt8) -> Bool {

@@ -193,3 +193,27 @@ import Testing
         #expect(valid == parses, "\(text)")
     }
 }
+
+/// `JSONByteCursor.skipString` reads eight bytes at a time and jumps to the first that needs a
+/// look: a quote, a backslash, a control character or a byte of a multi-byte character placed at
+/// every offset of a string, after every length of plain text, is judged as the parser judges it.
+@Suite struct StringSkipTests {
+    @Test func everyOffsetOfEverySpecialByte() {
+        let specials = ["\"", "\\\"", "\\\\", "\\n", "\\u00e9", "\\x", "\u{01}", "\u{1F}", "\\", "é", "€", "\u{7F}", " ", "\\u12"]
+        var checked = 0
+        for before in 0..<20 {
+            for special in specials {
+                for after in 0..<12 {
+                    let body = String(repeating: "a", count: before) + special + String(repeating: "b", count: after)
+                    for text in ["{\"k\":\"" + body + "\"}", "[\"" + body + "\",1]", "\"" + body + "\""] {
+                        var copy = text
+                        let valid = copy.withUTF8 { FieldScanner.isValidJSON($0) }
+                        #expect(valid == ((try? JSONParser.parse(text)) != nil), "\(text.debugDescription)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 20 * 14 * 12 * 3)
+    }
+}
