@@ -10,16 +10,24 @@ import BGeoReader
 package final class SecretsAndConfig {
     /// The redactor, still being learned while the caller reads on.
     package let pendingRedactor: PendingRedactor
+    /// The recorded configuration as known before its lines are read: the same config, so the
+    /// same filter, as `configuration`, without the notes its lines may add (for a replay that
+    /// starts while they are read: `LiveSummary`).
+    package let startingConfiguration: ReplayConfiguration
     private var known: ReplayConfiguration?
 
     /// Starts learning the secrets beside the caller's reads (none when `showSecrets`); reads the
     /// configuration now unless the learning reads its lines.
     package init(_ dump: Dump, showSecrets: Bool) {
         if SecretsAndConfig.sharesTheScan(dump, showSecrets: showSecrets) {
-            pendingRedactor = PendingRedactor(dump, configLines: ReplayConfiguration.ConfigLines(dump.recordedConfig()))
+            let lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
+            startingConfiguration = lines.configuration
+            pendingRedactor = PendingRedactor(dump, configLines: lines)
         } else {
             pendingRedactor = PendingRedactor(dump, enabled: !showSecrets)
-            known = ReplayConfiguration.recorded(from: dump)
+            let configuration = ReplayConfiguration.recorded(from: dump)
+            startingConfiguration = configuration
+            known = configuration
         }
     }
 

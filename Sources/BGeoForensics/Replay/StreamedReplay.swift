@@ -9,10 +9,29 @@ public enum StreamedReplay {
     /// first two decide differently (decision or reason; 0 with one configuration).
     public static func summarize(_ trace: CompleteTrace, _ configurations: [ReplayConfiguration],
                                  top: Int = 10) throws -> (summaries: [ReplaySummary], differences: Int) {
-        var tallies = configurations.map { ReplayTally(config: $0.filter, contributorCapacity: top) }
-        var pipelines = configurations.map { ReplayPipeline(config: $0.filter) }
-        var differences = 0
-        try trace.forEachFix { fix in
+        var summarizer = Summarizer(filters: configurations.map(\.filter), top: top)
+        try trace.forEachFix { summarizer.add($0) }
+        return (summarizer.summaries(configurations, trace: trace), summarizer.differences)
+    }
+
+    /// The summaries' pass: a pipeline and a tally per configuration, given the trace's fixes one
+    /// at a time (the stored trace read again, or the trace as the live assembly writes it:
+    /// `LiveSummary`).
+    struct Summarizer {
+        private var tallies: [ReplayTally]
+        private var pipelines: [ReplayPipeline]
+        /// Fixes on which the first two configurations decide differently (decision or reason).
+        private(set) var differences = 0
+        /// Fixes given.
+        private(set) var count = 0
+
+        init(filters: [FilterConfig], top: Int) {
+            tallies = filters.map { ReplayTally(config: $0, contributorCapacity: top) }
+            pipelines = filters.map { ReplayPipeline(config: $0) }
+        }
+
+        mutating func add(_ fix: Fix) {
+            count += 1
             var first: FixDecision?
             for k in pipelines.indices {
                 let d = pipelines[k].process(fix)
@@ -22,16 +41,19 @@ public enum StreamedReplay {
                 }
             }
         }
-        let summaries = configurations.indices.map { k in
-            var summary = tallies[k].finish(odometerReplayed: pipelines[k].odometerTotal)
-            let configuration = configurations[k]
-            summary.configSource = configuration.sourceDescription
-            summary.configNotes = configuration.notes
-            summary.traceStats = trace.stats
-            summary.isWhatIf = !configuration.overrides.isEmpty
-            return summary
+
+        /// Each configuration's summary (`configurations` in the order of the filters given).
+        func summaries(_ configurations: [ReplayConfiguration], trace: CompleteTrace) -> [ReplaySummary] {
+            configurations.indices.map { k in
+                var summary = tallies[k].finish(odometerReplayed: pipelines[k].odometerTotal)
+                let configuration = configurations[k]
+                summary.configSource = configuration.sourceDescription
+                summary.configNotes = configuration.notes
+                summary.traceStats = trace.stats
+                summary.isWhatIf = !configuration.overrides.isEmpty
+                return summary
+            }
         }
-        return (summaries, differences)
     }
 
     /// Replays `trace` under `config` again, handing over each fix with its decision, in trace order.

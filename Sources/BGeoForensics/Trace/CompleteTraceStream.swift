@@ -94,9 +94,15 @@ extension TraceBuilder {
     /// in the private working folder: the same fixes, in the same order, with the same counts and
     /// warnings as `completeTrace(dump:)`, which holds them all in memory.
     public static func storedTrace(dump: Dump, windows: TraceWindows = .standard) throws -> CompleteTrace {
+        try storedTrace(dump: dump, windows: windows, following: nil)
+    }
+
+    /// `storedTrace`, with `following` a pass that follows the trace as the live assembly writes
+    /// it (`LiveSummary`).
+    package static func storedTrace(dump: Dump, windows: TraceWindows = .standard, following: LiveFeed?) throws -> CompleteTrace {
         // As in memory: the log's lines on a second connection and thread, its warnings after the
         // queue's. A third thread assembles the two spools' runs as they are written.
-        let live = liveAssembly(dump: dump, windows: windows)
+        let live = liveAssembly(dump: dump, windows: windows, output: following)
         let logFeed = live.feeds.log
         let lineScan = ScanRunner.beside(dump) { LineSpool.read($0, windows: windows, feed: logFeed) }
         let queue = QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)

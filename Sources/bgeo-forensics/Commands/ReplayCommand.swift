@@ -43,7 +43,15 @@ enum ReplayCommand: CLICommand {
 
         let progress = StageProgress(label: "replay")
         progress.stage("reading the queue and the log")
-        let trace = try TraceBuilder.storedTrace(dump: dump)
+        // The summary's replay follows the trace as it is assembled (its filter is known now).
+        let live = compare ? nil : LiveSummary(filters: [overrides.applied(to: learning.startingConfiguration).filter], top: top)
+        let trace: CompleteTrace
+        do {
+            trace = try TraceBuilder.storedTrace(dump: dump, following: live?.feed)
+        } catch {
+            live?.cancel()
+            throw error
+        }
         let redactor = learning.redactor  // before any warning is read: it places its own
         let recorded = learning.configuration
         let whatIf = overrides.applied(to: recorded)
@@ -73,7 +81,7 @@ enum ReplayCommand: CLICommand {
         }
 
         progress.stage("replaying \(trace.count) fixes")
-        let summary = try StreamedReplay.summarize(trace, [whatIf], top: top).summaries[0]
+        let summary = try (live.map { try $0.summarize(trace, [whatIf]) } ?? StreamedReplay.summarize(trace, [whatIf], top: top)).summaries[0]
         progress.finish()
         if json {
             // Warnings are known once the trace is read, so they can precede the streamed decisions.
