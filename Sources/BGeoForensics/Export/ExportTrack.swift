@@ -47,8 +47,7 @@ public struct ExportTrack: Sendable {
             return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [], source: .recorded(trace),
                                redactor: redactor)
         case .replayed:
-            var configuration = ReplayConfiguration.recorded(from: dump)
-            for text in overrides { try configuration.apply(set: text) }
+            let configuration = try ReplayOverrides(configFile: nil, sets: overrides).applied(to: ReplayConfiguration.recorded(from: dump))
             let trace = try TraceBuilder.storedTrace(dump: dump)
             let redactor = pendingRedactor.redactor
             var notes: [String] = []

@@ -17,9 +17,8 @@ public enum ReportBuilder {
                       followsLiveTrace: Bool = true) throws -> ReportDocument {
         progress.stage("learning the dump's secrets (to redact them)")
         let (redactor, recorded) = SecretsAndConfig.learnedNow(dump, showSecrets: options.showSecrets)
-        // The replay runs with the dump's config and any overrides (a bad override fails before any scan).
-        var configuration = recorded
-        for text in options.overrides { try configuration.apply(set: text) }
+        // The replay runs with the dump's config and any overrides.
+        let configuration = try ReplayOverrides(configFile: nil, sets: options.overrides).applied(to: recorded)
         progress.stage("reading the log and the queue")
         // The tables' first and last rows are picked, and the replay follows the trace as the
         // reading assembles it, each on its own thread.
