@@ -137,25 +137,20 @@ public struct JSONWriter: Sendable {
     private func needsEscape(_ s: String) -> Bool {
         // A native string's bytes are read in place (a byte-by-byte walk of `utf8` costs more than
         // the check: most strings written are short and need nothing).
-        let verdict = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            var nonASCII = false
-            for byte in bytes {
-                if escapesASCII(byte) { return true }
-                if byte >= 0x80 { nonASCII = true }
-            }
-            return nonASCII ? nil : false
-        }
-        switch verdict {
-        case .some(.some(let needs)): return needs
-        case .some(.none): return TerminalText.needsEscaping(s, keepingNewlines: false)
-        case .none: break
-        }
+        let verdict = s.utf8.withContiguousStorageIfAvailable(asciiVerdict) ?? asciiVerdict(s.utf8)
+        return verdict ?? TerminalText.needsEscaping(s, keepingNewlines: false)
+    }
+
+    /// True when an ASCII byte of `bytes` is written as an escape; false when none is and all are
+    /// ASCII; nil when none is but some are not ASCII (the terminal's rules then decide).
+    @inline(__always)
+    private func asciiVerdict<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool? {
         var nonASCII = false
-        for byte in s.utf8 {
+        for byte in bytes {
             if escapesASCII(byte) { return true }
             if byte >= 0x80 { nonASCII = true }
         }
-        return nonASCII && TerminalText.needsEscaping(s, keepingNewlines: false)
+        return nonASCII ? nil : false
     }
 
     /// An ASCII byte written as an escape: a control, a quote, a backslash, DEL (and with
