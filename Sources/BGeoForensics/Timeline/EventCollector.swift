@@ -10,12 +10,24 @@ struct EventCollector: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Kinds always listed, even past the limit (collapsing still applies to them).
-    static let essential: Set<TimelineEvent.Kind> = [.relaunch, .session, .refresh, .poisonDrop, .prune, .config]
+    /// Kinds always listed, even past the limit (collapsing still applies to them). Asked per
+    /// row, so by a switch: a `Set` of a `String`-backed enum hashes the case's string.
+    static func isEssential(_ kind: TimelineEvent.Kind) -> Bool {
+        switch kind {
+        case .relaunch, .session, .refresh, .poisonDrop, .prune, .config: true
+        case .connectivity, .motion, .stationary, .regionExit, .headless, .heartbeat, .deferral, .logUpload, .filter, .app, .unknown: false
+        }
+    }
 
     /// Routine kinds collapse across each other: heartbeats interleaved with threshold
-    /// deferrals become one run of each instead of hundreds of alternating lines.
-    static let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
+    /// deferrals become one run of each instead of hundreds of alternating lines (and the text
+    /// history lists them after a run of attempts instead of cutting it).
+    static func isRoutine(_ kind: TimelineEvent.Kind) -> Bool {
+        switch kind {
+        case .heartbeat, .filter, .deferral, .logUpload, .headless: true
+        case .session, .relaunch, .config, .connectivity, .motion, .stationary, .regionExit, .refresh, .poisonDrop, .prune, .app, .unknown: false
+        }
+    }
 
     /// Adds `event`: joined to a run, counted as omitted, or appended — only then is it
     /// `finishing` (its summary scrubbed: most rows of a busy log join a run, and scrubbing them
@@ -30,11 +42,11 @@ struct EventCollector: Sendable {
                 return
             }
             // Look past the newest entries only while both sides are routine.
-            guard EventCollector.routine.contains(event.kind), EventCollector.routine.contains(events[index].kind),
+            guard EventCollector.isRoutine(event.kind), EventCollector.isRoutine(events[index].kind),
                   events.count - index < 4 else { break }
             index -= 1
         }
-        if events.count >= limit, !EventCollector.essential.contains(event.kind) || events.count >= limit * 2 {
+        if events.count >= limit, !EventCollector.isEssential(event.kind) || events.count >= limit * 2 {
             omitted += 1
             return
         }

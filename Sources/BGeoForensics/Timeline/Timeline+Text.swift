@@ -119,7 +119,6 @@ public struct TimelineTextRenderer: Sendable {
         // Routine events met inside a run of attempts are listed after the run, so a heartbeat
         // does not cut "200 ok ×31" into pieces.
         var deferred: [TimelineEvent] = []
-        let routine: Set<TimelineEvent.Kind> = [.heartbeat, .filter, .deferral, .logUpload, .headless]
         func flush() {
             if let first = group.first, let last = group.last {
                 rows.append(attemptRow(group, first: first, last: last))
@@ -146,7 +145,7 @@ public struct TimelineTextRenderer: Sendable {
                 e += 1
                 // A refresh made for an attempt is shown on that attempt's line.
                 if event.kind == .refresh, attached.contains(event.logId) { continue }
-                if !group.isEmpty, routine.contains(event.kind) {
+                if !group.isEmpty, EventCollector.isRoutine(event.kind) {
                     deferred.append(event)
                     continue
                 }

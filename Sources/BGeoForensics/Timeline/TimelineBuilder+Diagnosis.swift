@@ -29,7 +29,7 @@ extension TimelineBuilder {
             var motionState: GapContextEvent.Kind?
             var i = firstIndex(sorted, atOrAfter: start + window) - 1
             while i >= 0, motionState == nil {
-                if TimelineBuilder.motionKinds.contains(sorted[i].kind) { motionState = sorted[i].kind }
+                if TimelineBuilder.isMotion(sorted[i].kind) { motionState = sorted[i].kind }
                 i -= 1
             }
             var context: [GapContextEvent] = []
@@ -53,8 +53,14 @@ extension TimelineBuilder {
     }
 
     /// The marks that decide a gap's motion state (the newest of them before the gap's start plus
-    /// the context window), however far before the gap they are.
-    static let motionKinds: Set<GapContextEvent.Kind> = [.stationary, .motionStationary, .motionMoving, .regionExit]
+    /// the context window), however far before the gap they are. Asked per mark kept, so by a
+    /// switch (a `Set` of a `String`-backed enum hashes the case's string).
+    static func isMotion(_ kind: GapContextEvent.Kind) -> Bool {
+        switch kind {
+        case .stationary, .motionStationary, .motionMoving, .regionExit: true
+        case .sessionStart, .relaunch, .headless, .heartbeat, .connectivity: false
+        }
+    }
 
     /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a
     /// stationary geofence are a few hundred metres).

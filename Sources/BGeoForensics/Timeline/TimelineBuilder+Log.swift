@@ -286,9 +286,9 @@ extension TimelineBuilder {
     func add(_ kind: TimelineEvent.Kind, _ row: some LogRowStamp, _ summary: String, key: String? = nil) {
         let event = TimelineEvent(kind: kind, at: row.time, logId: row.rowId, summary: summary, collapseKey: key)
         // Summaries quote dump strings (reasons, event names): scrubbed once per listed entry; an
-        // event that joins a run keeps that run's (already scrubbed) text.
-        let redactor = redactor
-        collector.add(event) { $0.summary = redactor.redact(text: $0.summary) }
+        // event that joins a run keeps that run's (already scrubbed) text, and does not fetch the
+        // redactor at all.
+        collector.add(event) { $0.summary = self.redactor.redact(text: $0.summary) }
     }
 
     func mark(_ kind: GapContextEvent.Kind, _ row: some LogRowStamp, _ detail: String?) {
@@ -314,7 +314,7 @@ extension TimelineBuilder {
         var kept = 0
         for index in marks.indices {
             let mark = marks[index]
-            if index == newest || TimelineBuilder.motionKinds.contains(mark.kind)
+            if index == newest || TimelineBuilder.isMotion(mark.kind)
                 || !coverage.coversStrictly(from: mark.at - window, to: mark.at + window) {
                 marks[kept] = mark
                 kept += 1

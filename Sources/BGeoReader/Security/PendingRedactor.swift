@@ -59,8 +59,16 @@ public final class PendingRedactor {
         return Learned(redactor: redactor, configLines: lines)
     }
 
-    /// The redactor, once learned (waits for it the first time).
-    public var redactor: Redactor { learned.redactor }
+    /// The redactor, once learned (waits for it the first time). Kept apart from `learned`:
+    /// a timeline asks for it per event it lists, and copying the whole `Learned` (the config
+    /// reader's existential with it) each time showed in its profile.
+    public var redactor: Redactor {
+        if let learnedRedactor { return learnedRedactor }
+        let redactor = learned.redactor
+        learnedRedactor = redactor
+        return redactor
+    }
+    private var learnedRedactor: Redactor?
 
     /// The reader of the `config` lines given to `init(_:configLines:)`, once they are all read
     /// (waits for the learning as `redactor` does); nil when none was given.

@@ -37,4 +37,29 @@ import Testing
         // The first `limit` were kept; the rest are built on every pass.
         #expect(built == count + (count - EventTextCache.limit))
     }
+
+    /// The few texts asked for last are compared before the dictionary is asked: keys that
+    /// differ only in their kind, flag or detail (nil or not), asked in turn within that window,
+    /// each get their own text.
+    @Test func recentTextsAreToldApartByEveryPartOfTheKey() {
+        var cache = EventTextCache()
+        let keys: [EventTextCache.Key] = [
+            .init(kind: .connectivity, flag: false, detail: "wifi"), .init(kind: .connectivity, flag: true, detail: nil),
+            .init(kind: .connectivity, flag: false, detail: nil), .init(kind: .filter, flag: false, detail: "wifi"),
+            .init(kind: .filter, flag: true, detail: "wifi"), .init(kind: .connectivity, flag: false, detail: "cellular"),
+        ]
+        func text(_ key: EventTextCache.Key) -> String { "\(key.kind.rawValue) \(key.flag) \(key.detail ?? "-")" }
+        var built = 0
+        for round in 0..<4 {
+            for (index, key) in keys.enumerated() where round % 2 == 0 || index % 2 == 0 {
+                let texts = cache.texts(key) {
+                    built += 1
+                    return text(key)
+                }
+                #expect(texts.summary == text(key), "round \(round), key \(index)")
+                #expect(texts.collapseKey == TimelineEvent.collapseKey(kind: key.kind, summary: text(key)))
+            }
+        }
+        #expect(built == keys.count)
+    }
 }
