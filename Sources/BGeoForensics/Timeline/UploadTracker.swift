@@ -149,7 +149,7 @@ struct UploadTracker {
             current = UploadAttempt(at: entry.time, logId: entry.rowId, count: count, uuids: [], uuidCount: 0)
             totalAttempts += 1
         }
-        guard var attempt = current else { return }
+        guard var attempt = current.take() else { return }
         let status = data.status ?? 0
         let outcome = policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured)
         attempt.responseLogId = entry.rowId
@@ -205,10 +205,10 @@ struct UploadTracker {
 
     mutating func refreshRequest(_ entry: some LogRowStamp) {
         refreshDue = nil
-        if var attempt = current, attempt.refresh == nil, let status = attempt.status,
-           policy.refresh.triggerStatuses.contains(status) {
+        let triggers = policy.refresh.triggerStatuses
+        updateCurrent { attempt in
+            guard attempt.refresh == nil, let status = attempt.status, triggers.contains(status) else { return }
             attempt.refresh = RefreshInfo(requestLogId: entry.rowId)
-            current = attempt
         }
     }
 
@@ -216,14 +216,16 @@ struct UploadTracker {
     /// what the row says of the refresh (nil: it says neither success nor failure).
     @discardableResult
     mutating func refreshResult(_ entry: some LogRowStamp, success: Bool?, status: Int?) -> Bool? {
-        if var attempt = current, var refresh = attempt.refresh, refresh.resultLogId == nil {
+        var answered: Int??
+        updateCurrent { attempt in
+            guard var refresh = attempt.refresh, refresh.resultLogId == nil else { return }
             refresh.resultLogId = entry.rowId
             refresh.success = success
             refresh.status = status
             attempt.refresh = refresh
-            current = attempt
-            if success == true, let answered = attempt.status { retryDue = (answered, entry.rowId) }
+            answered = .some(attempt.status)
         }
+        if success == true, let answered, let answered { retryDue = (answered, entry.rowId) }
         stats.lastRefreshAt = entry.time
         if success == true {
             stats.refreshSuccesses += 1
@@ -247,11 +249,11 @@ struct UploadTracker {
     mutating func backoff(_ entry: some LogRowStamp, _ data: UploadRowFields, authorizationConfigured: Bool) {
         let failures = data.failures
         let delay = data.delay
-        if var attempt = current, attempt.backoffLogId == nil {
+        updateCurrent { attempt in
+            guard attempt.backoffLogId == nil else { return }
             attempt.backoffLogId = entry.rowId
             attempt.backoffDelay = delay
             attempt.backoffFailures = failures
-            current = attempt
         }
         stats.backoffs += 1
         if let halve = pendingHalve {
@@ -306,9 +308,8 @@ struct UploadTracker {
         if let status { stats.dropStatuses[status, default: 0] += 1 }
         if stats.dropFirst == nil { stats.dropFirst = entry.time }
         stats.dropLast = entry.time
-        if var attempt = current, attempt.dropLogId == nil {
-            attempt.dropLogId = entry.rowId
-            current = attempt
+        updateCurrent { attempt in
+            if attempt.dropLogId == nil { attempt.dropLogId = entry.rowId }
         }
         var logIds = [entry.rowId]
         if let row = lastResponse?.row { logIds.insert(row, at: 0) }
@@ -329,9 +330,15 @@ struct UploadTracker {
     /// Closes the newest attempt (call once at the end).
     mutating func finish() { finishCurrent() }
 
+    /// Changes the open attempt where it is stored: taken out as a copy and put back, its
+    /// strings and uuid list were retained and released on every row that touched it.
+    private mutating func updateCurrent(_ change: (inout UploadAttempt) -> Void) {
+        guard current != nil else { return }
+        change(&current!)
+    }
+
     private mutating func finishCurrent() {
-        guard let attempt = current else { return }
-        current = nil
+        guard let attempt = current.take() else { return }
         let half = attemptLimit / 2
         if head.count < half {
             head.append(attempt)
