@@ -45,20 +45,42 @@ public struct DumpSummary: Sendable {
         [queue.newestTime, log.lastTime].compactMap { $0 }.max()
     }
 
+    /// The redactor the state was redacted with, and the one the summary's text must pass
+    /// through: the one given, or the dump's, learned as the log was counted.
+    public let redactor: Redactor
+
+    /// A summary redacted by `redactor`.
     public init(dump: Dump, redactor: Redactor) {
-        self.init(dump: dump, pendingRedactor: PendingRedactor(dump, resolved: redactor))
+        self.init(dump: dump, given: redactor)
     }
 
-    /// A summary whose redactor is learned beside the scans (it is needed only for the state).
-    public init(dump: Dump, pendingRedactor: PendingRedactor) {
+    /// A summary redacted by the dump's own redactor, whose log secrets are learned as the log is
+    /// counted (`LogSecrets`: every row is read there anyway, and the redactor is needed only
+    /// for the state, after it), not by a scan of their own; `enabled` false: nothing is redacted.
+    public init(dump: Dump, redacting enabled: Bool) {
+        self.init(dump: dump, given: enabled ? nil : Redactor(enabled: false))
+    }
+
+    private init(dump: Dump, given: Redactor?) {
         path = dump.path
         layout = dump.layout
+        let mark = dump.warnings.count
+        let learning = given == nil
         // The queue and the log are independent tables: scan them on two threads, each through its
         // own connection to the private copy. Log warnings are appended after the queue's, so the
         // order is the same as a sequential scan's.
-        let logScan = ScanRunner.beside(dump) { DumpSummary.scanLog($0) }
+        let logScan = ScanRunner.beside(dump) { DumpSummary.scanLog($0, learningSecrets: learning) }
         queue = DumpSummary.scanQueue(dump)
-        log = logScan.value()
+        let logRead = logScan.value()
+        log = logRead.stats
+        if let given {
+            redactor = given
+        } else {
+            var learned = dump.stateRedactor(enabled: true)
+            if let secrets = logRead.secrets { learned.learn(from: secrets.learned) }
+            redactor = learned
+            dump.placeSecretRowWarnings(since: mark)
+        }
         let q = queue
         let l = log
         let recorded = dump.recordedConfig()
@@ -67,7 +89,7 @@ public struct DumpSummary: Sendable {
         sanitized = engine.sanitized
         let reference = [q.newestTime, l.lastTime].compactMap { $0 }.max()
         state = DumpSummary.stateJSON(engine, config: recorded.config, source: recorded.source,
-                                      redactor: pendingRedactor.redactor, reference: reference)
+                                      redactor: redactor, reference: reference)
         // Last: the hashes are computed beside the scans.
         inputs = dump.inputs
         warnings = dump.warnings.all
@@ -90,8 +112,8 @@ public struct DumpSummary: Sendable {
         return q
     }
 
-    static func scanLog(_ dump: Dump) -> LogStats {
-        let tally = LogTally.read(dump)
+    static func scanLog(_ dump: Dump, learningSecrets: Bool) -> (stats: LogStats, secrets: LogSecrets?) {
+        let tally = LogTally.read(dump, learningSecrets: learningSecrets)
         var l = LogStats()
         l.count = tally.count
         l.byLevel = tally.byLevel
@@ -101,7 +123,7 @@ public struct DumpSummary: Sendable {
         // The first/last timestamps as written, read back by id (the counting scan skipped text).
         l.first = tally.first.flatMap { DumpSummary.logTimestampText(dump, rowId: $0.row) }
         l.last = tally.last.flatMap { DumpSummary.logTimestampText(dump, rowId: $0.row) }
-        return l
+        return (l, tally.secrets)
     }
 
     static func logTimestampText(_ dump: Dump, rowId: Int64) -> String? { dump.logTimestampText(rowId: rowId) }

@@ -13,14 +13,17 @@ struct LogTally {
     var last: (time: Double, row: Int64)?
     /// 2 when the log was read in two halves at once, else 1.
     var passes = 1
+    /// The secrets the rows state, when the tally learns them (`LogSecrets`: the redactor is
+    /// needed only once the log has been read).
+    var secrets: LogSecrets?
 
     /// Reads `dump`'s log; below `minimumSplitRows` row ids in one pass (a second thread costs more).
-    static func read(_ dump: Dump, minimumSplitRows: Int64 = 50_000) -> LogTally {
+    static func read(_ dump: Dump, learningSecrets: Bool = false, minimumSplitRows: Int64 = 50_000) -> LogTally {
         guard dump.layout.hasLog, let halves = dump.rowHalves(of: "log_entries", minimumRows: minimumSplitRows),
-              let parts = ScanRunner.inTwoParts(dump, first: { LogTally($0, rows: halves.first) },
-                                                later: { LogTally($0, rows: halves.second) },
+              let parts = ScanRunner.inTwoParts(dump, first: { LogTally($0, rows: halves.first, learningSecrets: learningSecrets) },
+                                                later: { LogTally($0, rows: halves.second, learningSecrets: learningSecrets) },
                                                 whole: { _, _ in true }) else {
-            return LogTally(dump, rows: nil)
+            return LogTally(dump, rows: nil, learningSecrets: learningSecrets)
         }
         var tally = parts.first
         tally.append(parts.later)
@@ -29,11 +32,13 @@ struct LogTally {
     }
 
     /// One pass over the log rows with ids in `rows` (all when nil), from their cells.
-    init(_ dump: Dump, rows: Range<Int64>?) {
+    init(_ dump: Dump, rows: Range<Int64>?, learningSecrets: Bool = false) {
         var counting = LogQuery()
         counting.includeText = false
         var tally = LogTally()
+        if learningSecrets { tally.secrets = LogSecrets() }
         withoutActuallyEscaping({ (row: LogRowView) -> Bool in
+            tally.secrets?.see(row)
             tally.count += 1
             tally.byLevel[row.level, default: 0] += 1
             if !row.uploaded { tally.pendingUpload += 1 }
@@ -50,6 +55,7 @@ struct LogTally {
 
     /// Adds the tally of the rows that follow this one's, as one pass would have continued.
     mutating func append(_ later: LogTally) {
+        if let learned = later.secrets { secrets?.add(learned) }
         count += later.count
         pendingUpload += later.pendingUpload
         byLevel.merge(later.byLevel, uniquingKeysWith: +)

@@ -68,6 +68,16 @@ package enum ScanRunner {
         dump.warnings.moveWarnings(since: since, to: mark)
     }
 
+    /// The **as if first** rule for a read folded into a later scan (`LogSecrets`: the secrets
+    /// learned on the summary's log count, not on a scan of their own, made first): the warnings
+    /// found since `mark` that the folded read would have made (`madeByFoldedRead`) move to
+    /// `mark`, in their order, where that read would have put them.
+    package static func placeAsIfFirst(_ dump: Dump, since mark: Int, madeByFoldedRead: (DumpWarning) -> Bool) {
+        let moved = WarningLog()
+        for warning in dump.warnings.all.dropFirst(mark) where madeByFoldedRead(warning) { moved.add(warning) }
+        dump.warnings.place(moved, at: mark)
+    }
+
     /// Reads a table in two parts at once (the **two parts** rule): `later` on a second
     /// connection and thread, `first` on a third on this thread, while `dump`'s own connection
     /// stays free for the caller. The parts, when they stand for one pass (`whole` holds of them

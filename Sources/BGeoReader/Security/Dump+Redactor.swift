@@ -8,16 +8,9 @@ extension Dump {
     /// `makeRedactor`, handing each `config` log line it reads to `configLines` too (none are
     /// read when redaction is off); `inParts`: a big log may be read in two parts at once.
     package func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?, inParts: Bool = true) -> Redactor {
-        var redactor = Redactor(enabled: enabled)
+        var redactor = stateRedactor(enabled: enabled)
         guard enabled else { return redactor }
-        let state = engineState()
-        if let config = state.config { redactor.learnSecrets(in: .object(config)) }
-        if let auth = state.auth {
-            redactor.learnSecrets(in: .object(auth))
-            // auth keys are all secrets, whatever they are called.
-            for member in auth { if let s = member.value.stringValue { redactor.learn(secret: s) } }
-        }
-        let query = LogQuery(events: ["config", "auth.refresh.result"])
+        let query = LogQuery(events: Dump.secretEvents)
         // SQLite finds those rows by reading every log row (there is no index on the event): a big
         // log is read in two parts at once (`ScanRunner`'s **two parts** rule) when no caller wants
         // the lines themselves. The secrets learned do not depend on their order.
@@ -34,6 +27,38 @@ extension Dump {
             if let configLines, entry.event == "config" { configLines(entry) }
         }
         return redactor
+    }
+
+    /// The log events whose data states secrets: the rows the learning reads (`LogSecrets` reads
+    /// the same ones from another scan).
+    package static let secretEvents = ["config", "auth.refresh.result"]
+
+    /// A redactor that knows the secrets the engine's state holds (`state.config`, `state.auth`),
+    /// not yet the log's: `makeRedactor` learns the log's after, `LogSecrets` beside a scan.
+    package func stateRedactor(enabled: Bool) -> Redactor {
+        var redactor = Redactor(enabled: enabled)
+        guard enabled else { return redactor }
+        let state = engineState()
+        if let config = state.config { redactor.learnSecrets(in: .object(config)) }
+        if let auth = state.auth {
+            redactor.learnSecrets(in: .object(auth))
+            // auth keys are all secrets, whatever they are called.
+            for member in auth { if let s = member.value.stringValue { redactor.learn(secret: s) } }
+        }
+        return redactor
+    }
+
+    /// Moves the warnings found since `mark` on log rows that state secrets to `mark`: where the
+    /// secrets' own scan, made first, would have put them (`PendingRedactor`'s rule), for a
+    /// command that learned them on a later scan instead (`LogSecrets`). One look-up by id per
+    /// warned log row (a few, but as many as a damaged log has bad rows).
+    package func placeSecretRowWarnings(since mark: Int) {
+        guard layout.hasLog, let stmt = try? database.prepare("SELECT event FROM log_entries WHERE id = ?") else { return }
+        ScanRunner.placeAsIfFirst(self, since: mark) { warning in
+            guard warning.table == "log_entries", let rowId = warning.rowId, (try? stmt.bind([.integer(rowId)])) != nil,
+                  (try? stmt.step()) == true, let event = stmt.text(0) else { return false }
+            return Dump.secretEvents.contains(event)
+        }
     }
 
     /// The secrets the rows of `query` with ids in `rows` state.

@@ -11,13 +11,12 @@ enum InspectCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
-        // The secrets are learned on a second connection while the tables are read.
-        let redactor = PendingRedactor(dump, enabled: !arguments.flag("--show-secrets"))
-        let summary = DumpSummary(dump: dump, pendingRedactor: redactor)
+        // The log's secrets are learned as the log is counted.
+        let summary = DumpSummary(dump: dump, redacting: !arguments.flag("--show-secrets"))
         if arguments.flag("--json") {
             CommandSupport.printJSON(summary.json)
         } else {
-            CommandSupport.stdout.write(redactor.redactor.redact(text: summary.text))
+            CommandSupport.stdout.write(summary.redactor.redact(text: summary.text))
         }
         return 0
     }

@@ -38,21 +38,32 @@ import Testing
         if damage { try PageDamage.garble(path, at: 2.0 / 3) }
     }
 
+    /// `inspect` learns the log's secrets as it counts the log (`LogSecrets`), not on a scan of
+    /// their own: the summary is the one a redactor made first gives, its warnings in the same
+    /// order (those of the config lines first, where the secrets' scan put them), except one. On a
+    /// damaged log the secrets' own scan, filtered to config lines, also said "reading stopped
+    /// after row 4" (its last config line before the damage), beside the count's true "after row
+    /// 3557": that second, misleading place is gone.
     @Test(arguments: [false, true])
     func inspectIsTheSameAsWithARedactorMadeFirst(damage: Bool) throws {
         let dir = TestDirectory("pending-inspect-\(damage)")
         let path = dir.file("bgeo.db")
         try Self.hostileDump(path, damage: damage)
         let upFront = try Dump(path: path)
-        let reference = DumpSummary(dump: upFront, redactor: upFront.makeRedactor())
-        let pendingDump = try Dump(path: path)
-        let pending = PendingRedactor(pendingDump)
-        let summary = DumpSummary(dump: pendingDump, pendingRedactor: pending)
+        var reference = DumpSummary(dump: upFront, redactor: upFront.makeRedactor())
+        let filteredScanStop = reference.warnings.filter { $0.table == "log_entries" && $0.message.hasPrefix("reading stopped after row 4:") }
+        #expect(filteredScanStop.count == (damage ? 1 : 0), "\(reference.warnings)")
+        reference.warnings.removeAll { filteredScanStop.contains($0) }
+        let learningDump = try Dump(path: path)
+        let summary = DumpSummary(dump: learningDump, redacting: true)
         #expect(summary.json.jsonText == reference.json.jsonText)
-        #expect(pending.redactor.redact(text: summary.text) == upFront.makeRedactor().redact(text: reference.text))
-        #expect(pendingDump.warnings.all == upFront.warnings.all)
+        #expect(summary.redactor.knownSecrets == upFront.makeRedactor().knownSecrets)
+        #expect(summary.redactor.redact(text: summary.text) == upFront.makeRedactor().redact(text: reference.text))
+        #expect(learningDump.warnings.all == upFront.warnings.all.filter { !filteredScanStop.contains($0) })
         #expect(upFront.warnings.all.count >= 4, "\(upFront.warnings.all)")
         #expect(!summary.json.jsonText.contains(Fixtures.accessToken))
+        #expect(!summary.json.jsonText.contains("sk_live_only_in_the_last_config_1234"))
+        #expect(summary.redactor.knownSecrets.contains("sk_live_only_in_the_last_config_1234"))
     }
 
     @Test(arguments: [false, true])

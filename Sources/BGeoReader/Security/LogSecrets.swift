@@ -1,0 +1,24 @@
+import Foundation
+
+/// The secrets the log's rows state (`config` and `auth.refresh.result` lines), learned from
+/// rows a scan reads anyway: a command that reads every log row before it needs its redactor
+/// (`inspect`) learns them on that scan instead of reading the log a second time
+/// (`Dump.makeRedactor`'s own scan). Which rows, and how each is read, are that scan's: the rows
+/// whose event is one of `Dump.secretEvents`, their data parsed as `LogEntry.data` parses it.
+package struct LogSecrets: Sendable {
+    private static let names = Dump.secretEvents.map { Array($0.utf8) }
+    /// What the rows seen so far state.
+    package private(set) var learned = Redactor()
+
+    package init() {}
+
+    /// Learns from `row` when its event states secrets (a read of its event cell otherwise).
+    package mutating func see(_ row: LogRowView) {
+        guard row.eventIndex(in: LogSecrets.names) != nil, let text = row.stmt.text(LogColumns.data),
+              let data = try? JSONParser.parse(text) else { return }
+        learned.learnSecrets(in: data)
+    }
+
+    /// Adds what another part of the same scan learned (the secrets do not depend on order).
+    package mutating func add(_ other: LogSecrets) { learned.learn(from: other.learned) }
+}
