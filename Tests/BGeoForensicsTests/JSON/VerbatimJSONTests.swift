@@ -76,6 +76,38 @@ import Testing
         #expect(both.accepted > 1_000 && both.refusedForNames > 1_000, "both answers exercised: \(both)")
     }
 
+    /// Every byte that is not plain (controls, `"`, `\`, DEL, every byte from 0x80) and a few that
+    /// are, at every offset of strings longer than a machine word, with and without a name in them,
+    /// answer as the byte-by-byte definition does (a guard for any faster scan of a string: one
+    /// eight bytes at a time, tried on 2026-12-06, failed it with 760 issues when bytes from 0x80
+    /// were not flagged).
+    @Test func everyByteAtEveryOffsetAnswersAsTheDefinition() {
+        let names = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + SecretRules.credentialPairNames + ["headers", "eyj", "bearer"])
+        let probes: [UInt8] = [0x00, 0x01, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        var checked = 0
+        for length in [9, 16, 23] {
+            for offset in 0..<length {
+                for probe in probes {
+                    for tail in ["", "Bearer", "x-api-KEY"] {
+                        var content = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        content[offset] = probe
+                        content += Array(tail.utf8)
+                        let text = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+                        let plain = content.allSatisfy(VerbatimJSON.isPlainStringByte)
+                        let (form, fused, named) = text.withUnsafeBufferPointer { bytes in
+                            (VerbatimJSON.isWrittenAsIs(bytes), VerbatimJSON.isWrittenAsIs(bytes, holdingNoneOf: names),
+                             names.mayContainName(bytes: bytes))
+                        }
+                        #expect(form == plain, "length \(length), byte \(probe) at \(offset), tail \(tail)")
+                        #expect(fused == (plain && !named), "length \(length), byte \(probe) at \(offset), tail \(tail)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 48 * 17 * 3)
+    }
+
     @Test func theWritersOtherFormsAreRefused() {
         for text in ["-0", "1.10", "0.00001", "1e5", "1E5", "1.5e3", "12345678901234567890", "0.30000000000000004",
                      "12345678901234567.0", "007", " 1", "{\"a\":1 }", "{\"a\":1,\"a\":2}", "[1, 2]", "\"é\"", "\"a\\nb\"",
