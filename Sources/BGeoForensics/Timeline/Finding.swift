@@ -142,7 +142,12 @@ struct EvidenceList: Sendable {
     init(limit: Int = 20) { self.limit = limit }
 
     mutating func add(_ evidence: Evidence) {
-        if items.count < limit { items.append(evidence) } else { omitted += 1 }
+        add { evidence }
+    }
+
+    /// Adds the evidence `make` gives, made only when the list keeps it (else only counted).
+    mutating func add(_ make: () -> Evidence) {
+        if items.count < limit { items.append(make()) } else { omitted += 1 }
     }
 
     var total: Int { items.count + omitted }

@@ -79,12 +79,17 @@ struct UploadTracker {
     private(set) var stats = Stats()
 
     struct Violations {
+        /// Per rule, its first 20 pieces of evidence (the first one's note says where it was
+        /// first broken) and how many more times it was broken.
         var lists: [PolicyRule: EvidenceList] = [:]
-        var first: [PolicyRule: String] = [:]
 
-        mutating func add(_ rule: PolicyRule, _ description: String, logIds: [Int64], uuids: [String] = []) {
-            if first[rule] == nil { first[rule] = description }
-            lists[rule, default: EvidenceList(limit: 20)].add(Evidence(note: description, logIds: logIds, uuids: uuids))
+        /// Counts a violation of `rule`; its evidence is made only while the rule's list keeps
+        /// evidence: a stranded engine breaks the backoff schedule at every failure, and making a
+        /// sentence per row for a list that keeps 20 was a tenth of the timeline's row handling.
+        /// (The arguments must not read the tracker: they are made inside its change.)
+        mutating func add(_ rule: PolicyRule, _ description: @autoclosure () -> String, logIds: @autoclosure () -> [Int64],
+                          uuids: @autoclosure () -> [String] = []) {
+            lists[rule, default: EvidenceList(limit: 20)].add { Evidence(note: description(), logIds: logIds(), uuids: uuids()) }
         }
     }
     private(set) var violations = Violations()
@@ -116,8 +121,9 @@ struct UploadTracker {
         nextIsAfterRefresh = false
         retryDue = nil
         if let due = refreshDue {
+            let status = lastResponse?.status ?? 401
             violations.add(.refreshSkipped,
-                           "the \(lastResponse?.status ?? 401) at row \(due) was followed by a new request at row \(entry.rowId) without a token refresh",
+                           "the \(status) at row \(due) was followed by a new request at row \(entry.rowId) without a token refresh",
                            logIds: [due, entry.rowId])
             refreshDue = nil
         }
@@ -269,8 +275,9 @@ struct UploadTracker {
             retryDue = nil
         }
         if let due = refreshDue {
+            let status = lastResponse?.status ?? 401
             violations.add(.refreshSkipped,
-                           "the \(lastResponse?.status ?? 401) at row \(due) went straight to backoff (row \(entry.rowId)) without a token refresh",
+                           "the \(status) at row \(due) went straight to backoff (row \(entry.rowId)) without a token refresh",
                            logIds: [due, entry.rowId])
             refreshDue = nil
         }
@@ -290,11 +297,10 @@ struct UploadTracker {
             let retryAfter = data.retryAfter ?? lastResponse?.retryAfter
             if !rules.backoffIsAcceptable(failures: failures, delay: delay, retryAfter: retryAfter,
                                           lastStatus: lastResponse?.status, authorizationConfigured: authorizationConfigured) {
-                var logIds = [entry.rowId]
-                if let row = lastResponse?.row { logIds.insert(row, at: 0) }
+                let rules = rules, responseRow = lastResponse?.row
                 violations.add(.backoffSchedule,
-                               "after failure \(failures) the engine waited \(DurationFormat.short(delay)) (row \(entry.rowId)); the \(policy.engine.rawValue) schedule says \(rules.expectedDelayText(failures: failures))",
-                               logIds: logIds)
+                               "after failure \(failures) the engine waited \(DurationFormat.short(delay)) (row \(entry.rowId)); the \(rules.policy.engine.rawValue) schedule says \(rules.expectedDelayText(failures: failures))",
+                               logIds: (responseRow.map { [$0] } ?? []) + [entry.rowId])
             }
         }
     }
@@ -311,12 +317,12 @@ struct UploadTracker {
         updateCurrent { attempt in
             if attempt.dropLogId == nil { attempt.dropLogId = entry.rowId }
         }
-        var logIds = [entry.rowId]
-        if let row = lastResponse?.row { logIds.insert(row, at: 0) }
+        let logIds = (lastResponse.map { [$0.row] } ?? []) + [entry.rowId]
+        let engine = policy.engine.rawValue
         if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
             stats.dropsBreakingPolicy += 1
             violations.add(.retryableDropped,
-                           "\(uuids.count) record\(uuids.count == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(policy.engine.rawValue) policy retries",
+                           "\(uuids.count) record\(uuids.count == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(engine) policy retries",
                            logIds: logIds, uuids: uuids)
         } else if rules.dropIsUnsplit(uuidCount: uuids.count) {
             stats.dropsBreakingPolicy += 1

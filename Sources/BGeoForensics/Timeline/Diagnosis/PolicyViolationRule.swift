@@ -25,7 +25,7 @@ struct PolicyViolationRule: FindingRule {
             guard let list = violations.lists[rule] else { continue }
             let n = list.total
             var summary = "The engine broke its \(facts.policy.engine.rawValue) upload policy \(n == 1 ? "once" : "\(n) times"): \(rule.statement)."
-            if let first = violations.first[rule] { summary += " " + (n == 1 ? "Here: " : "First: ") + first + "." }
+            if let first = list.items.first?.note { summary += " " + (n == 1 ? "Here: " : "First: ") + first + "." }
             let sdk = facts.state.device?.valueIgnoringCase("sdk")?.stringValue.map { " (SDK \($0))" } ?? ""
             found.append(Finding(code: "policy.violation", severity: rule.severity, summary: summary,
                                     evidence: list.items, rule: rule.rawValue, omittedEvidence: list.omitted,
