@@ -109,7 +109,7 @@ enum ShapeBench {
         let made = try context.time { try shape.write(fixes: fixes, to: dump) }
         defer { if !keep { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: dump + suffix) } } }
         let size = (try? FileManager.default.attributesOfItem(atPath: dump)[.size] as? Int ?? 0) ?? 0
-        let counts = (try? Dump(path: dump, hashesInputs: false)).map { ($0.queueRowCount() ?? 0, $0.logRowCount() ?? 0) } ?? (0, 0)
+        let counts = (try? Dump(path: dump, hashing: .none)).map { ($0.queueRowCount() ?? 0, $0.logRowCount() ?? 0) } ?? (0, 0)
         var lines = [String(format: "%@ — %@: %d queue rows, %d log rows, %.0f MB, written in %.1f s",
                             shape.name, shape.summary, counts.0, counts.1, Double(size) / 1e6, made)]
         var ours: [String: Double] = [:]

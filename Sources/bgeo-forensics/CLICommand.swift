@@ -45,11 +45,11 @@ enum CommandSupport {
 
     /// Opens the dump named by the first positional; DumpError propagates (exit 2). A dump written
     /// by `sanitize` is announced on stderr unless the command says so in its own output.
-    /// `hashesInputs` false for a command whose output states no input hash (`gpx`, `export`, the
-    /// listings):
-    /// the SHA-256 would be a second full read of the dump for nothing.
-    static func openDump(_ arguments: ParsedArguments, announceSanitized: Bool = true, hashesInputs: Bool = true) throws -> Dump {
-        let dump = try Dump(path: arguments.positionals[0], hashesInputs: hashesInputs)
+    /// `hashing` (`InputHashing`): `.none` for a command whose output states no input hash (`gpx`,
+    /// `export`, the listings): the SHA-256 would be a second full read of the dump for nothing;
+    /// `.yieldingToReads` where the command's own work outlasts the hash.
+    static func openDump(_ arguments: ParsedArguments, announceSanitized: Bool = true, hashing: InputHashing = .beside) throws -> Dump {
+        let dump = try Dump(path: arguments.positionals[0], hashing: hashing)
         if announceSanitized { announceSanitization(of: dump) }
         return dump
     }

@@ -43,9 +43,9 @@ public final class Dump {
     /// that does not belong to the dump is left out, a cut file is read as far as it goes; each
     /// with a warning naming the file. Throws a `DumpError` with one plain sentence when it cannot
     /// read it at all. `readsInPlace` false copies even a dump that could be read where it lies.
-    public init(path: String, privateParent: String? = nil, hashesInputs: Bool = true, readsInPlace: Bool = true) throws(DumpError) {
+    public init(path: String, privateParent: String? = nil, hashing: InputHashing = .beside, readsInPlace: Bool = true) throws(DumpError) {
         self.path = path
-        let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashes: hashesInputs, inPlace: readsInPlace)
+        let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashing: hashing, inPlace: readsInPlace)
         self.evidence = evidence
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }

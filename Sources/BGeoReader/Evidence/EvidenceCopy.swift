@@ -52,7 +52,7 @@ public final class EvidenceCopy: Sendable {
     /// `hashes` false skips the SHA-256 (a second full read of every input) for a command that
     /// reports no hash: `inputs` then gives the sizes and says the hash was not computed.
     /// `inPlace` false copies even a dump that could be read where it lies (tests compare the two).
-    public init(path: String, privateParent: String? = nil, hashes: Bool = true, inPlace: Bool = true) throws(DumpError) {
+    public init(path: String, privateParent: String? = nil, hashing inputHashing: InputHashing = .beside, inPlace: Bool = true) throws(DumpError) {
         let main = try EvidenceFile.open(path)
         var keepsMain = false
         defer { if !keepsMain { close(main) } }
@@ -70,7 +70,7 @@ public final class EvidenceCopy: Sendable {
         self.ignored = ignored
         let present = [path] + companions.map(\.path)
         // Hashing starts at once, beside the copy: both read the same pages.
-        hashing = hashes ? EvidenceCopy.startHashing(present) : BackgroundWork {
+        hashing = inputHashing.hashes ? EvidenceCopy.startHashing(present, yielding: inputHashing == .yieldingToReads) : BackgroundWork {
             (present.map { DumpInput(path: $0, bytes: (try? EvidenceCopy.size(of: $0)) ?? 0, sha256: "not computed (not reported by this command)") }, nil)
         }
         let parent = privateParent ?? FileManager.default.temporaryDirectory.path
@@ -147,10 +147,13 @@ public final class EvidenceCopy: Sendable {
 
     /// Hashes every input in order on its own thread. A file that cannot be read keeps its size
     /// and says why in place of a hash; the first such error is returned too.
-    private static func startHashing(_ paths: [String]) -> BackgroundWork<(inputs: [DumpInput], failure: DumpError?)> {
+    private static func startHashing(_ paths: [String], yielding: Bool) -> BackgroundWork<(inputs: [DumpInput], failure: DumpError?)> {
         hashesAtExit.begin()
         return BackgroundWork {
             defer { hashesAtExit.end() }
+            // Linux keeps a nice value per thread, and `who` 0 names the calling thread only
+            // (setpriority(2), NOTES): the reads keep theirs. The thread is this work's own.
+            if yielding { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
             var inputs: [DumpInput] = []
             var failure: DumpError?
             for path in paths {

@@ -52,7 +52,7 @@ enum ExportCommand: CLICommand {
         let generatedAt = format == .gpx ? ReportFile.generationTime(option: try arguments.time("--generated-at")) : nil
         let target = try CommandSupport.outputFile(output, reading: [arguments.positionals[0]])
         // The output states no input hash: the dump is copied but not hashed.
-        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
+        let dump = try CommandSupport.openDump(arguments, hashing: .none)
         let options = ExportOptions(format: format, mode: mode, overrides: overrides, gapSeconds: gap,
                                     includesFixes: arguments.flag("--points"), generatedAt: generatedAt)
         let result = try ExportFile.write(dump: dump, to: target, options: options,

@@ -33,7 +33,7 @@ enum GPXCommand: CLICommand {
         let generatedAt = ReportFile.generationTime(option: try arguments.time("--generated-at"))
         let target = try CommandSupport.outputFile(output, reading: [arguments.positionals[0]])
         // The output states no input hash: the dump is copied but not hashed.
-        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
+        let dump = try CommandSupport.openDump(arguments, hashing: .none)
         let result = try GPXFile.write(dump: dump, to: target, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
                                        pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
                                        progress: StageProgress(label: "gpx"))

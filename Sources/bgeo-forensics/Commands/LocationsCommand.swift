@@ -25,7 +25,7 @@ enum LocationsCommand: CLICommand {
             // One meaning of --limit 0 across commands: no limit (logs reads it the same way).
             limit: try arguments.int("--limit", range: 0...Int.max).flatMap { $0 == 0 ? nil : $0 },
             kind: try arguments.choice("--kind", ["location", "geofence"]).flatMap(RecordKind.init(rawValue:)))
-        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
+        let dump = try CommandSupport.openDump(arguments, hashing: .none)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let writer = RowWriter(format: format, columns: LocationListing.columns, output: CommandSupport.stdout)
         LocationListing.write(dump, query: query, redactor: redactor, to: writer)

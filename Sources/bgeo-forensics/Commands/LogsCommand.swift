@@ -43,7 +43,7 @@ enum LogsCommand: CLICommand {
             }
             query.statuses.insert(code)
         }
-        let dump = try CommandSupport.openDump(arguments, hashesInputs: false)
+        let dump = try CommandSupport.openDump(arguments, hashing: .none)
         let redactor = dump.makeRedactor(enabled: !arguments.flag("--show-secrets"))
         let writer = RowWriter(format: format, columns: LogListing.columns, output: CommandSupport.stdout)
         LogListing.write(dump, query: query, redactor: redactor, to: writer)

@@ -34,7 +34,7 @@ enum ReplayCommand: CLICommand {
         if compare, sets.isEmpty, configFile == nil {
             throw UsageError(message: "--compare needs a what-if: give --set KEY=VALUE or --config FILE.json")
         }
-        let dump = try CommandSupport.openDump(arguments)
+        let dump = try CommandSupport.openDump(arguments, hashing: .yieldingToReads)
         let overrides = try ReplayOverrides(configFile: configFile, sets: sets)
         // Uuids, timestamps and config notes are dump text: redacted like every other output. The
         // secrets are learned on a second connection while the trace is read, and the recorded

@@ -44,7 +44,7 @@ enum TimelineCommand: CLICommand {
         if let gap = try arguments.duration("--gap", positive: true) { options.gapThreshold = gap }
         let findingsOnly = arguments.flag("--findings-only")
         let format = try outputFormat(arguments)
-        let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
+        let dump = try CommandSupport.openDump(arguments, announceSanitized: false, hashing: .yieldingToReads)
         if let misfit = options.policy?.misfit(dump.layout.format, dumpName: TerminalText.prose(dump.displayName)) {
             throw UsageError(message: misfit, command: "timeline")
         }

@@ -225,7 +225,7 @@ import Testing
         let path = dir.file("bgeo.db")
         try Fixtures.current(at: path)
         let hashed = try Dump(path: path)
-        let unhashed = try Dump(path: path, hashesInputs: false)
+        let unhashed = try Dump(path: path, hashing: .none)
         #expect(hashed.inputs.map(\.bytes) == unhashed.inputs.map(\.bytes))
         #expect(hashed.inputs.first?.sha256 == (try EvidenceCopy.sha256(ofFile: path)))
         #expect(unhashed.inputs.allSatisfy { $0.sha256.hasPrefix("not computed") })
@@ -233,5 +233,18 @@ import Testing
         hashed.forEachRecord { a.append($0.rowId) }
         unhashed.forEachRecord { b.append($0.rowId) }
         #expect(a == b && a.count == 6)
+    }
+
+    /// `timeline` and `replay` hash at a lower priority (`InputHashing.yieldingToReads`): the hash
+    /// is the same, and the caller's thread keeps its own priority (Linux keeps nice per thread).
+    @Test func aYieldingHashIsTheSameHash() throws {
+        let dir = TestDirectory("yielding-hash")
+        let path = dir.file("bgeo.db")
+        try Fixtures.current(at: path)
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let yielding = try Dump(path: path, hashing: .yieldingToReads)
+        #expect(yielding.inputs.first?.sha256 == (try EvidenceCopy.sha256(ofFile: path)))
+        #expect(yielding.inputs.map(\.sha256) == (try Dump(path: path)).inputs.map(\.sha256))
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
     }
 }
