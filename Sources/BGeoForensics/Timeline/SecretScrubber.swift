@@ -25,12 +25,21 @@ struct SecretScrubber {
 
     private mutating func cached(_ text: String, _ make: (String) -> String) -> String {
         guard redactor.enabled else { return text }
-        if let hit = cache[text] { return hit }
-        let result = make(text)
-        if cache.count > 1000 { cache.removeAll() }
-        cache[text] = result
+        // The text asked for last is compared before the dictionary is asked: a URL or a body
+        // repeats row after row, and comparing is cheaper than hashing it.
+        if let last, last.text == text { return last.result }
+        let result: String
+        if let hit = cache[text] {
+            result = hit
+        } else {
+            result = make(text)
+            if cache.count > 1000 { cache.removeAll() }
+            cache[text] = result
+        }
+        last = (text, result)
         return result
     }
+    private var last: (text: String, result: String)?
 
     /// A response body: JSON is redacted structurally, anything else as text.
     func scrub(body text: String) -> String {

@@ -287,8 +287,9 @@ extension TimelineBuilder {
         let event = TimelineEvent(kind: kind, at: row.time, logId: row.rowId, summary: summary, collapseKey: key)
         // Summaries quote dump strings (reasons, event names): scrubbed once per listed entry; an
         // event that joins a run keeps that run's (already scrubbed) text, and does not fetch the
-        // redactor at all.
-        collector.add(event) { $0.summary = self.redactor.redact(text: $0.summary) }
+        // redactor at all. Listed summaries repeat too (a refresh request listed and folded into
+        // the run before it, on every retry of a stranded engine): their redaction is cached.
+        collector.add(event) { $0.summary = self.summaryScrubber.scrub(url: $0.summary) }
     }
 
     func mark(_ kind: GapContextEvent.Kind, _ row: some LogRowStamp, _ detail: String?) {

@@ -43,6 +43,17 @@ public final class TimelineBuilder {
         }
     }
 
+    /// The listed events' summaries, redacted and cached (`SecretScrubber`); made when the first
+    /// is listed, as the tracker is, since the redactor may still be being learned.
+    private var summaryScrubberStorage: SecretScrubber?
+    var summaryScrubber: SecretScrubber {
+        get { summaryScrubberStorage ?? SecretScrubber(redactor: redactor) }
+        _modify {
+            if summaryScrubberStorage == nil { summaryScrubberStorage = SecretScrubber(redactor: redactor) }
+            yield &summaryScrubberStorage!
+        }
+    }
+
     private func makeTracker() -> UploadTracker {
         UploadTracker(rules: PolicyRules(policy: policy), redactor: redactor,
                       attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)

@@ -75,6 +75,24 @@ import Testing
         #expect(off.scrub(url: "https://x/?token=abcdef") == "https://x/?token=abcdef")
     }
 
+    /// The scrubber's cache asks its last text first, then its dictionary: texts asked in turn,
+    /// again and again (a URL and a body per attempt, a summary per listed event), each get their
+    /// own redaction, the one an uncached redactor gives.
+    @Test func scrubbedTextsAskedInTurnGetTheirOwnRedaction() {
+        var redactor = Redactor()
+        redactor.learn(secret: "sk_live_turn_secret_42")
+        var scrubber = SecretScrubber(redactor: redactor)
+        let texts = ["https://x.example/p?api_key=abcdef123", "token refresh requested", "key sk_live_turn_secret_42 in use",
+                     "https://x.example/p?api_key=abcdef123", "https://x.example/p?api_key=abcdef124", "https://x.example/p?api_key=zzzz9999",
+                     "token refresh requested", "token refresh succeeded"]
+        for round in 0..<3 {
+            for text in texts + texts.reversed() {
+                #expect(scrubber.scrub(url: text) == redactor.redact(text: text), "round \(round): \(text)")
+                #expect(scrubber.scrub(cachedBody: text) == SecretScrubber(redactor: redactor).scrub(body: text), "round \(round): \(text)")
+            }
+        }
+    }
+
     @Test func textViewNeverSendsControlCharacters() {
         #expect(TimelineTextRenderer.clean("app: \u{1B}[31mred\u{07}") == "app: \\u{1b}[31mred\\u{7}")
         #expect(TimelineTextRenderer.clean("plain – text ✓") == "plain – text ✓")
