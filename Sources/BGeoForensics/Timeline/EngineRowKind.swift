@@ -7,7 +7,10 @@ enum EngineRowKind: Int, CaseIterable, Sendable {
     case heartbeat, connectivity, filterReject, filterAdjust, refreshRequest, refreshResult
 
     /// The event name the row states.
-    var event: String {
+    var event: String { staticEvent.description }
+
+    /// The event name, as the bytes a row's cell is compared with (`TimelineRowEvent`).
+    var staticEvent: StaticString {
         switch self {
         case .heartbeat: return "heartbeat"
         case .connectivity: return "connectivity"
@@ -25,15 +28,6 @@ enum EngineRowKind: Int, CaseIterable, Sendable {
         guard let kind = EngineRowKind.allCases.first(where: { $0.event == event }) else { return nil }
         self = kind
     }
-
-    /// The kind of a row read from its cells (its event compared as bytes, one read of the cell).
-    init?(_ row: LogRowView) {
-        guard let index = row.eventIndex(in: EngineRowKind.names) else { return nil }
-        self = EngineRowKind.allCases[index]
-    }
-
-    /// The events' names as bytes, in `allCases` order.
-    private static let names = allCases.map { Array($0.event.utf8) }
 }
 
 /// A set of engine row kinds as bits: asked once per row, with no hashing and no reference count

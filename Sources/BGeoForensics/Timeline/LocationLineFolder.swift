@@ -6,18 +6,6 @@ import BGeoReader
 struct LocationLineFolder {
     private var fields: [FieldScanner.Field] = []
 
-    /// The rows the timeline handles from their cells alone.
-    enum QuickRow { case location(CoverageMap.Edge), queueInsert }
-
-    /// Reads a row the timeline needs no `LogEntry` for: a `location` line (its fix) or a
-    /// `queue.insert` line when `queueInserts` (the timeline only counts those). Nil for any other row.
-    mutating func take(_ row: LogRowView, queueInserts: Bool) -> QuickRow? {
-        if row.eventIs("location") {
-            return .location(row.withData { edge(lineTime: row.time, rowId: row.rowId, data: $0) })
-        }
-        return queueInserts && row.eventIs("queue.insert") ? .queueInsert : nil
-    }
-
     /// The fix of the line logged at `lineTime` in row `rowId` (`data` nil: the line has none; a
     /// line without a readable fix counts at its own time, motion unknown).
     mutating func edge(lineTime: Double, rowId: Int64, data: UnsafeBufferPointer<UInt8>?) -> CoverageMap.Edge {

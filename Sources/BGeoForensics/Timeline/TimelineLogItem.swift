@@ -31,24 +31,23 @@ enum TimelineLogItem: Sendable {
     /// an object is checked into `warnings`); that of a `location` or `queue.insert` line is left
     /// to the caller (`isLine`).
     init?(_ row: LogRowView, _ reading: Reading, lines: inout LocationLineFolder, warnings: WarningLog) {
-        if reading.locations, let line = lines.take(row, queueInserts: reading.queueInserts) {
-            switch line {
-            case .location(let edge): self = .location(LoggedRow(row), edge)
-            case .queueInsert: self = .queueInsert(LoggedRow(row))
-            }
-            return
-        }
-        if let kind = UploadRowKind(row) {
+        switch TimelineRowEvent(row) {
+        case .location where reading.locations:
+            self = .location(LoggedRow(row), row.withData { lines.edge(lineTime: row.time, rowId: row.rowId, data: $0) })
+        case .queueInsert where reading.locations && reading.queueInserts:
+            self = .queueInsert(LoggedRow(row))
+        case .upload(let kind):
             let fields = row.withData { UploadRowFields(data: $0, uuidLimit: reading.uuidsRead) }
             // The field scan checked an object; anything else is checked as the read would.
             if !fields.isObject { row.checkData(warnings) }
             self = .upload(kind, LoggedRow(row), fields)
-            return
+        case .engine(let kind) where reading.engines.contains(kind):
+            let fields = row.withData { EngineRowFields(kind, data: $0) }
+            if !fields.isObject { row.checkData(warnings) }
+            self = .engine(kind, LoggedRow(row), fields)
+        default:
+            return nil
         }
-        guard !reading.engines.isEmpty, let kind = EngineRowKind(row), reading.engines.contains(kind) else { return nil }
-        let fields = row.withData { EngineRowFields(kind, data: $0) }
-        if !fields.isObject { row.checkData(warnings) }
-        self = .engine(kind, LoggedRow(row), fields)
     }
 
     /// A `location` or `queue.insert` line, whose data no field scan checked.

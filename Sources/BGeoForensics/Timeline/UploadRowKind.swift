@@ -6,7 +6,10 @@ enum UploadRowKind: CaseIterable, Sendable {
     case request, response, backoff
 
     /// The event name the row states.
-    var event: String {
+    var event: String { staticEvent.description }
+
+    /// The event name, as the bytes a row's cell is compared with (`TimelineRowEvent`).
+    var staticEvent: StaticString {
         switch self {
         case .request: return "http.request"
         case .response: return "http.response"
@@ -22,13 +25,4 @@ enum UploadRowKind: CaseIterable, Sendable {
         default: return nil
         }
     }
-
-    /// The kind of a row read from its cells (its event compared as bytes, one read of the cell).
-    init?(_ row: LogRowView) {
-        guard let index = row.eventIndex(in: UploadRowKind.names) else { return nil }
-        self = UploadRowKind.allCases[index]
-    }
-
-    /// The events' names as bytes, in `allCases` order.
-    private static let names = allCases.map { Array($0.event.utf8) }
 }

@@ -195,6 +195,9 @@ package struct LogRowView: LogLineFields {
         }
     }
 
+    /// Calls `body` with the `event` cell's bytes, nil when NULL.
+    package func withEvent<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.event, body) }
+
     /// Calls `body` with the `data` cell's bytes, nil when NULL.
     package func withData<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.data, body) }
 
