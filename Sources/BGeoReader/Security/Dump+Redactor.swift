@@ -22,10 +22,12 @@ extension Dump {
             redactor.learn(from: parts.later)
             return redactor
         }
+        var secrets = LogSecrets()
         forEachLogEntry(query) { entry in
-            if let data = entry.data { redactor.learnSecrets(in: data) }
+            secrets.see(entry)
             if let configLines, entry.event == "config" { configLines(entry) }
         }
+        redactor.learn(from: secrets.learned)
         return redactor
     }
 
@@ -63,10 +65,11 @@ extension Dump {
 
     /// The secrets the rows of `query` with ids in `rows` state.
     private static func secrets(_ dump: Dump, _ query: LogQuery, rows: Range<Int64>) -> Redactor {
-        var redactor = Redactor()
-        dump.forEachLogEntry(query, rows: rows, takenFromCells: nil) { entry in
-            if let data = entry.data { redactor.learnSecrets(in: data) }
-        }
-        return redactor
+        var secrets = LogSecrets()
+        dump.forEachLogEntry(query, rows: rows, takenFromCells: { row in
+            secrets.see(row)
+            return true
+        }) { _ in }
+        return secrets.learned
     }
 }

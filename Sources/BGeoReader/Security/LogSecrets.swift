@@ -1,10 +1,10 @@
 import Foundation
 
-/// The secrets the log's rows state (`config` and `auth.refresh.result` lines), learned from
-/// rows a scan reads anyway: a command that reads every log row before it needs its redactor
-/// (`inspect`) learns them on that scan instead of reading the log a second time
-/// (`Dump.makeRedactor`'s own scan). Which rows, and how each is read, are that scan's: the rows
-/// whose event is one of `Dump.secretEvents`, their data parsed as `LogEntry.data` parses it.
+/// The secrets the log's rows state (`config` and `auth.refresh.result` lines): the one rule for
+/// which rows (those whose event is one of `Dump.secretEvents`) and how each is read (its data
+/// parsed as `LogEntry.data` parses it). `Dump.makeRedactor`'s own scan learns through it, and so
+/// does a command that reads every log row before it needs its redactor (`inspect`), on that
+/// scan instead of reading the log a second time.
 package struct LogSecrets: Sendable {
     private static let names = Dump.secretEvents.map { Array($0.utf8) }
     /// What the rows seen so far state.
@@ -16,6 +16,12 @@ package struct LogSecrets: Sendable {
     package mutating func see(_ row: LogRowView) {
         guard row.eventIndex(in: LogSecrets.names) != nil, let text = row.stmt.text(LogColumns.data),
               let data = try? JSONParser.parse(text) else { return }
+        learned.learnSecrets(in: data)
+    }
+
+    /// Learns from a row built into an entry, as `see(_:)` from its cells.
+    package mutating func see(_ entry: LogEntry) {
+        guard Dump.secretEvents.contains(entry.event), let data = entry.data else { return }
         learned.learnSecrets(in: data)
     }
 
