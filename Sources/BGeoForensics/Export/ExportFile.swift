@@ -18,14 +18,15 @@ public enum ExportFile {
     /// Dump text written into the file (uuids, geofence identifiers) goes through `redactor`.
     public static func write(dump: Dump, to output: OutputFile, options: ExportOptions, redactor: Redactor = .disabled,
                              progress: StageProgress = .silent) throws -> Result {
-        try write(dump: dump, to: output, options: options, pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
+        try write(dump: dump, to: output, options: options, learning: SecretsAndConfig(dump, resolved: redactor), progress: progress)
     }
 
-    /// `write`, with a redactor still being learned (`PendingRedactor`) while the track is read.
-    public static func write(dump: Dump, to output: OutputFile, options: ExportOptions, pendingRedactor: PendingRedactor,
-                             progress: StageProgress = .silent) throws -> Result {
+    /// `write`, with a redactor still being learned while the track is read (`SecretsAndConfig`,
+    /// which also gives a replayed track its recorded configuration).
+    package static func write(dump: Dump, to output: OutputFile, options: ExportOptions, learning: SecretsAndConfig,
+                              progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
-        let track = try ExportTrack.read(dump, mode: options.mode, overrides: options.overrides, pendingRedactor: pendingRedactor,
+        let track = try ExportTrack.read(dump, mode: options.mode, overrides: options.overrides, learning: learning,
                                          progress: progress)
         progress.stage("writing the \(options.format.rawValue) to \(output.isStandardOutput ? "standard output" : output.path)")
         let title = "BGeo dump \(dump.displayName), \(options.mode.rawValue) track"

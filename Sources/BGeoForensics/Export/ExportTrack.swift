@@ -30,26 +30,27 @@ public struct ExportTrack: Sendable {
     /// before anything is read.
     public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], redactor: Redactor = .disabled,
                             progress: StageProgress = .silent) throws -> ExportTrack {
-        try read(dump, mode: mode, overrides: overrides, pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
+        try read(dump, mode: mode, overrides: overrides, learning: SecretsAndConfig(dump, resolved: redactor), progress: progress)
     }
 
     /// `read`, with a redactor still being learned: it is waited for once the trace is stored.
-    /// `countingFirst` false (replayed mode): no pass is made now to count the decisions and find
+    /// The replayed track's recorded configuration is `learning`'s (one scan of the `config`
+    /// lines serves both when it can). `countingFirst` false (replayed mode): no pass is made now to count the decisions and find
     /// the bounds; the writer's own pass does (`boundsKnown` false, `replayNote`), so the track is
     /// replayed once.
-    public static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], pendingRedactor: PendingRedactor,
-                            countingFirst: Bool = true, progress: StageProgress = .silent) throws -> ExportTrack {
+    package static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], learning: SecretsAndConfig,
+                             countingFirst: Bool = true, progress: StageProgress = .silent) throws -> ExportTrack {
         progress.stage("reading the \(mode.rawValue) track")
         switch mode {
         case .recorded, .raw:
             let trace = try RecordedTraceReader.stored(dump)
-            let redactor = pendingRedactor.redactor
+            let redactor = learning.redactor
             return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [], source: .recorded(trace),
                                redactor: redactor)
         case .replayed:
-            let configuration = try ReplayOverrides(configFile: nil, sets: overrides).applied(to: ReplayConfiguration.recorded(from: dump))
+            let configuration = try ReplayOverrides(configFile: nil, sets: overrides).applied(to: learning.configuration)
             let trace = try TraceBuilder.storedTrace(dump: dump)
-            let redactor = pendingRedactor.redactor
+            let redactor = learning.redactor
             var notes: [String] = []
             var bounds: GeoBounds?
             if countingFirst {

@@ -6,7 +6,8 @@ import BGeoReader
 /// (`PendingRedactor`, beside the caller's reads) serves both; otherwise the configuration is
 /// read on its own scan at once, where a caller reading the two apart read it. Either way the
 /// values and warnings are those of the two read apart: the lines' warnings stand where the
-/// redactor's learning places its own.
+/// redactor's learning places its own. A caller that may not need the configuration (an export's
+/// recorded track) says so, and it is then read only if asked, on its own scan.
 package final class SecretsAndConfig {
     /// The redactor, still being learned while the caller reads on.
     package let pendingRedactor: PendingRedactor
@@ -15,20 +16,37 @@ package final class SecretsAndConfig {
     /// starts while they are read: `LiveSummary`).
     package let startingConfiguration: ReplayConfiguration
     private var known: ReplayConfiguration?
+    /// Set when the configuration is read only if asked (on its own scan, when first asked).
+    private let askedOf: Dump?
 
     /// Starts learning the secrets beside the caller's reads (none when `showSecrets`); reads the
-    /// configuration now unless the learning reads its lines.
-    package init(_ dump: Dump, showSecrets: Bool) {
-        if SecretsAndConfig.sharesTheScan(dump, showSecrets: showSecrets) {
+    /// configuration now unless the learning reads its lines. `configurationWanted` false: the
+    /// caller may never ask for it, so only the secrets are learned now and the configuration is
+    /// read when (if) it is asked (`startingConfiguration` is then the state's config alone).
+    package init(_ dump: Dump, showSecrets: Bool, configurationWanted: Bool = true) {
+        if !configurationWanted {
+            pendingRedactor = PendingRedactor(dump, enabled: !showSecrets)
+            startingConfiguration = ReplayConfiguration.ConfigLines(dump.recordedConfig()).configuration
+            askedOf = dump
+        } else if SecretsAndConfig.sharesTheScan(dump, showSecrets: showSecrets) {
             let lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
             startingConfiguration = lines.configuration
             pendingRedactor = PendingRedactor(dump, configLines: lines)
+            askedOf = nil
         } else {
             pendingRedactor = PendingRedactor(dump, enabled: !showSecrets)
             let configuration = ReplayConfiguration.recorded(from: dump)
             startingConfiguration = configuration
             known = configuration
+            askedOf = nil
         }
+    }
+
+    /// A redactor already known (an API caller's); the configuration is read when asked.
+    package init(_ dump: Dump, resolved redactor: Redactor) {
+        pendingRedactor = PendingRedactor(dump, resolved: redactor)
+        startingConfiguration = ReplayConfiguration.ConfigLines(dump.recordedConfig()).configuration
+        askedOf = dump
     }
 
     /// Both, learned now on this thread (for a caller that needs them before it reads anything
@@ -49,6 +67,11 @@ package final class SecretsAndConfig {
     /// its lines, this waits for the learning as `redactor` does.
     package var configuration: ReplayConfiguration {
         if let known { return known }
+        if let dump = askedOf {
+            let configuration = ReplayConfiguration.recorded(from: dump)
+            known = configuration
+            return configuration
+        }
         let configuration = pendingRedactor.configLines(as: ReplayConfiguration.ConfigLines.self)!.configuration
         known = configuration
         return configuration

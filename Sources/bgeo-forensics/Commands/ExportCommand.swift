@@ -56,7 +56,8 @@ enum ExportCommand: CLICommand {
         let options = ExportOptions(format: format, mode: mode, overrides: overrides, gapSeconds: gap,
                                     includesFixes: arguments.flag("--points"), generatedAt: generatedAt)
         let result = try ExportFile.write(dump: dump, to: target, options: options,
-                                          pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
+                                          learning: SecretsAndConfig(dump, showSecrets: arguments.flag("--show-secrets"),
+                                                                     configurationWanted: mode == .replayed),
                                           progress: StageProgress(label: "export"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         let s = result.summary

@@ -35,7 +35,8 @@ enum GPXCommand: CLICommand {
         // The output states no input hash: the dump is copied but not hashed.
         let dump = try CommandSupport.openDump(arguments, hashing: .none)
         let result = try GPXFile.write(dump: dump, to: target, mode: mode, overrides: overrides, gapSeconds: gap, generatedAt: generatedAt,
-                                       pendingRedactor: PendingRedactor(dump, enabled: !arguments.flag("--show-secrets")),
+                                       learning: SecretsAndConfig(dump, showSecrets: arguments.flag("--show-secrets"),
+                                                                  configurationWanted: mode == .replayed),
                                        progress: StageProgress(label: "gpx"))
         for note in result.notes { CommandSupport.stderr.line("note: \(note)") }
         if arguments.flag("--json") {

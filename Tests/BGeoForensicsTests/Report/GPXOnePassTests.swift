@@ -53,7 +53,7 @@ import Testing
             sawWaypoints = sawWaypoints || text.contains("<wpt ")
             sawEmptyTrack = sawEmptyTrack || !text.contains("<trkpt ")
             // Without scratch files the writer visits the track once more for the bounds: the same file.
-            let track = try ExportTrack.read(dump, mode: .replayed, overrides: c.overrides, pendingRedactor: PendingRedactor(dump),
+            let track = try ExportTrack.read(dump, mode: .replayed, overrides: c.overrides, learning: SecretsAndConfig(dump, showSecrets: false),
                                              countingFirst: false)
             #expect(!track.boundsKnown)
             _ = try Self.export(dump).pass(track: track, to: dir.file("fallback-\(n).gpx"), scratch: nil)

@@ -82,7 +82,9 @@ import Testing
         if damage { #expect(upFront.warnings.all.contains { $0.table == "log_entries" && $0.message.contains("reading stopped") }) }
     }
 
-    @Test(arguments: [TrackMode.recorded, .replayed])
+    /// As the command runs it: the secrets learned beside the track's read and, for a replayed
+    /// track, the recorded config from the same scan of the `config` lines (`SecretsAndConfig`).
+    @Test(arguments: [TrackMode.recorded, .replayed, .raw])
     func gpxIsTheSameAsWithARedactorMadeFirst(mode: TrackMode) throws {
         let dir = TestDirectory("pending-gpx-\(mode.rawValue)")
         let path = dir.file("bgeo.db")
@@ -92,7 +94,7 @@ import Testing
         let pendingDump = try Dump(path: path)
         _ = try GPXFile.write(dump: pendingDump, to: OutputFile(dir.file("pending.gpx"), protecting: EvidenceSet(inputs: [path])),
                               mode: mode, generatedAt: 0,
-                              pendingRedactor: PendingRedactor(pendingDump))
+                              learning: SecretsAndConfig(pendingDump, showSecrets: false, configurationWanted: mode == .replayed))
         let first = try Data(contentsOf: URL(fileURLWithPath: dir.file("first.gpx")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("pending.gpx"))) == first)
         #expect(first.count > 1000)

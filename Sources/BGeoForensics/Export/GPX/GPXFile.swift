@@ -22,16 +22,17 @@ public enum GPXFile {
                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
                              redactor: Redactor = .disabled, progress: StageProgress = .silent) throws -> Result {
         try write(dump: dump, to: output, mode: mode, overrides: overrides, gapSeconds: gapSeconds, generatedAt: generatedAt,
-                  pendingRedactor: PendingRedactor(dump, resolved: redactor), progress: progress)
+                  learning: SecretsAndConfig(dump, resolved: redactor), progress: progress)
     }
 
-    /// `write`, with a redactor still being learned (`PendingRedactor`) while the track is read.
-    public static func write(dump: Dump, to output: OutputFile, mode: TrackMode, overrides: [String] = [],
-                             gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
-                             pendingRedactor: PendingRedactor, progress: StageProgress = .silent) throws -> Result {
+    /// `write`, with a redactor still being learned while the track is read (`SecretsAndConfig`,
+    /// which also gives a replayed track its recorded configuration).
+    package static func write(dump: Dump, to output: OutputFile, mode: TrackMode, overrides: [String] = [],
+                              gapSeconds: Double = GPXExport.defaultGapSeconds, generatedAt: Double?,
+                              learning: SecretsAndConfig, progress: StageProgress = .silent) throws -> Result {
         defer { progress.finish() }
         // A replayed track is replayed once, as it is written (its bounds gathered on the way).
-        let track = try ExportTrack.read(dump, mode: mode, overrides: overrides, pendingRedactor: pendingRedactor,
+        let track = try ExportTrack.read(dump, mode: mode, overrides: overrides, learning: learning,
                                          countingFirst: false, progress: progress)
         let shown = output.isStandardOutput ? "standard output" : output.path
         progress.stage(track.boundsKnown ? "writing the GPX to \(shown)" : "replaying \(track.fixCount) fixes into the GPX at \(shown)")
