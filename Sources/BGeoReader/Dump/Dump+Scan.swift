@@ -96,15 +96,16 @@ extension Dump {
             } catch {
                 scanInterrupted = true
                 guard salvagesOnDamage, scan.idColumn != nil, let salvage = salvaged(scan.table) else {
-                    warnScanFailure(error, table: scan.table, afterRow: lastRow)
+                    warnScanFailure(error, table: scan.table, afterRow: stopOfWholeRows(scan, after: lastRow))
                     return
                 }
                 if !salvage.announced, !salvageAnnounced.contains(scan.table) {
                     // Once per table: later scans of it read the salvaged rows silently.
                     salvage.announced = true
-                    let position = lastRow.map { "after row \($0)" } ?? "at its first row"
-                    warnings.add(table: scan.table, rowId: lastRow,
-                                 "reading stopped \(position): \(error.message); the table was then read from the \(salvage.rows) "
+                    let stop = stopOfWholeRows(scan, after: lastRow)
+                    let position = stop.map { "after row \($0)" } ?? "at its first row"
+                    warnings.add(table: scan.table, rowId: stop,
+                                 Dump.scanStopOpening + "\(position): \(error.message); the table was then read from the \(salvage.rows) "
                                  + "rows that could be salvaged page by page (\(salvage.fromOrphanPages) of them from pages its b-tree "
                                  + "no longer reaches); rows on damaged or missing pages are lost")
                 }
@@ -116,6 +117,40 @@ extension Dump {
             lastRow = rowId
             guard scan.covers(rowId) else { continue }
             guard try row(stmt, rowId) else { return }
+        }
+    }
+
+    /// How a warning that a scan stopped at damage opens (`isScanStop` recognises it).
+    static let scanStopOpening = "reading stopped "
+
+    /// Whether `warning` says a scan of its table stopped at damage (salvaged or not).
+    package static func isScanStop(_ warning: DumpWarning) -> Bool { warning.message.hasPrefix(scanStopOpening) }
+
+    /// Where a read of whole rows stops at the damage `scan` met after `lastRow`: the last row
+    /// before it, in scan order. The damage warning states this, whichever read met it first: a
+    /// filtered scan (the secrets' scan of the `config` lines, replay's fix lines) has read only its
+    /// own rows, so its last one is not where the table stops, and a warning placing the stop
+    /// there told another story than the full read of the same table. A scan without filters
+    /// that reads every column stops at the same row (the first step here fails: a step computes
+    /// every selected column, overflow pages included); rows are read only on damage, from
+    /// `lastRow` on.
+    func stopOfWholeRows(_ scan: RowScan, after lastRow: Int64?) -> Int64? {
+        guard let idColumn = scan.idColumn else { return lastRow }
+        var whole = RowScan(columns: "\(idColumn), *", table: scan.table, descending: scan.descending, idColumn: idColumn)
+        whole.rows = scan.rows
+        whole.startsAfter = lastRow
+        let (sql, bindings) = whole.sql(resumingAt: nil)
+        guard let stmt = try? database.prepare(sql), (try? stmt.bind(bindings)) != nil else { return lastRow }
+        var stop = lastRow
+        while true {
+            // An error is the damage; the end of the rows means whole rows read past it (never
+            // seen: a whole read asks for every page the scan did), and the scan's own row stands.
+            guard let hasRow = try? stmt.step() else { return stop }
+            guard hasRow else { return lastRow }
+            let rowId = stmt.int64(0)
+            // Ids come in order from an intact b-tree; one that does not is a garbled page.
+            if let stop, !scan.isBefore(stop, rowId) { return stop }
+            stop = rowId
         }
     }
 

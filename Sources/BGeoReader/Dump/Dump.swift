@@ -236,7 +236,7 @@ public final class Dump {
     func warnScanFailure(_ error: SQLiteError, table: String, afterRow rowId: Int64?) {
         let position = rowId.map { "after row \($0)" } ?? "at its first row"
         warnings.add(table: table, rowId: rowId,
-                     "reading stopped \(position): \(error.message) (the rest of this table could not be read)")
+                     Dump.scanStopOpening + "\(position): \(error.message) (the rest of this table could not be read)")
     }
 }
 

@@ -52,12 +52,17 @@ extension Dump {
 
     /// Moves the warnings found since `mark` on log rows that state secrets to `mark`: where the
     /// secrets' own scan, made first, would have put them (`PendingRedactor`'s rule), for a
-    /// command that learned them on a later scan instead (`LogSecrets`). One look-up by id per
-    /// warned log row (a few, but as many as a damaged log has bad rows).
+    /// command that learned them on a later scan instead (`LogSecrets`). The log's damage goes
+    /// there too: that scan reads the whole table, so it is the one that would have met the
+    /// damage first (its warning states where whole rows stop, whichever scan meets it:
+    /// `stopOfWholeRows`). One look-up by id per warned log row (a few, but as many as a damaged
+    /// log has bad rows).
     package func placeSecretRowWarnings(since mark: Int) {
         guard layout.hasLog, let stmt = try? database.prepare("SELECT event FROM log_entries WHERE id = ?") else { return }
         ScanRunner.placeAsIfFirst(self, since: mark) { warning in
-            guard warning.table == "log_entries", let rowId = warning.rowId, (try? stmt.bind([.integer(rowId)])) != nil,
+            guard warning.table == "log_entries" else { return false }
+            if Dump.isScanStop(warning) { return true }
+            guard let rowId = warning.rowId, (try? stmt.bind([.integer(rowId)])) != nil,
                   (try? stmt.step()) == true, let event = stmt.text(0) else { return false }
             return Dump.secretEvents.contains(event)
         }
