@@ -70,6 +70,7 @@ extension Dump {
         scan.rows = rows
         scan.startsAfter = after
         let needle = query.grep?.lowercased()
+        let eventMatch = LogQuery.EventMatch(query.events)
         let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
         var statusFields: [FieldScanner.Field] = []
         var emitted = 0
@@ -83,7 +84,7 @@ extension Dump {
             if let maxLevel = query.maxLevel, stmt.int(LogColumns.level) > maxLevel.rawValue { return true }
             if let src = query.src, stmt.text(LogColumns.src) != src { return true }
             let event = query.includeText || !query.events.isEmpty ? stmt.text(LogColumns.event) ?? "" : ""
-            guard query.matchesEvent(event) else { return true }
+            guard eventMatch.matches(event) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
             if let statusScanner {

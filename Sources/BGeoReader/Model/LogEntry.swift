@@ -108,11 +108,22 @@ public struct LogQuery: Sendable {
         self.grep = grep
     }
 
-    func matchesEvent(_ event: String) -> Bool {
-        guard !events.isEmpty else { return true }
-        return events.contains { pattern in
-            if pattern.hasSuffix("*") { return event.hasPrefix(pattern.dropLast()) }
-            return event == pattern
+    /// `events` read once for a scan's check of every row: the exact names apart from the
+    /// prefixes of `x.*` patterns (telling them apart per row cost a string search per pattern).
+    /// A row's event matches a name exactly or starts with a pattern's prefix; any, without events.
+    struct EventMatch {
+        private let exact: [String]
+        private let prefixes: [String]
+        private let any: Bool
+
+        init(_ events: [String]) {
+            any = events.isEmpty
+            exact = events.filter { !$0.hasSuffix("*") }
+            prefixes = events.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) }
+        }
+
+        func matches(_ event: String) -> Bool {
+            any || exact.contains(event) || prefixes.contains { event.hasPrefix($0) }
         }
     }
 }
