@@ -48,8 +48,10 @@ public struct ExportTrack: Sendable {
             return ExportTrack(mode: mode, geofences: redacted(try trace.geofences(), redactor), notes: [], source: .recorded(trace),
                                redactor: redactor)
         case .replayed:
-            let configuration = try ReplayOverrides(configFile: nil, sets: overrides).applied(to: learning.configuration)
-            let trace = try TraceBuilder.storedTrace(dump: dump)
+            let whatIf = try ReplayOverrides(configFile: nil, sets: overrides)
+            // The trace's read of the log learns the secrets and gives the config lines.
+            let trace = try TraceBuilder.storedTrace(dump: dump, following: nil, secrets: learning.pendingRedactor)
+            let configuration = whatIf.applied(to: learning.configuration)
             let redactor = learning.redactor
             var notes: [String] = []
             var bounds: GeoBounds?

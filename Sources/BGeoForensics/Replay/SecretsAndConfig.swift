@@ -1,15 +1,17 @@
 import BGeoReader
 
 /// The dump's redactor and its recorded replay configuration, the one place that decides how
-/// they are read. Both read the `config` log lines: when the redactor reads them and the config
-/// is `state.config` (known before any line, with no warning of its own), the redactor's scan
-/// (`PendingRedactor`, beside the caller's reads) serves both; otherwise the configuration is
-/// read on its own scan at once, where a caller reading the two apart read it. Either way the
-/// values and warnings are those of the two read apart: the lines' warnings stand where the
-/// redactor's learning places its own. A caller that may not need the configuration (an export's
-/// recorded track) says so, and it is then read only if asked, on its own scan.
+/// they are read. Both read the `config` log lines: the redactor learns from the caller's own read
+/// of the complete trace (`TraceBuilder.storedTrace(secrets: pendingRedactor)`, whose scan of the
+/// fix lines reads the secret rows beside them: the log is read once), and when the config is
+/// `state.config` (known before any line, with no warning of its own) that read gives the config
+/// lines too; otherwise the configuration is read on its own scan at once, where a caller reading
+/// the two apart read it. Either way the values and warnings are those of the two read apart: the
+/// lines' warnings stand where the redactor's learning places its own. A caller that may not need
+/// the configuration (an export's recorded track) says so: only the secrets are learned then, on a
+/// scan of their own beside its reads, and the configuration is read only if asked.
 package final class SecretsAndConfig {
-    /// The redactor, still being learned while the caller reads on.
+    /// The redactor, learned by the caller's read of the trace (or beside its reads).
     package let pendingRedactor: PendingRedactor
     /// The recorded configuration as known before its lines are read: the same config, so the
     /// same filter, as `configuration`, without the notes its lines may add (for a replay that
@@ -19,9 +21,11 @@ package final class SecretsAndConfig {
     /// Set when the configuration is read only if asked (on its own scan, when first asked).
     private let askedOf: Dump?
 
-    /// Starts learning the secrets beside the caller's reads (none when `showSecrets`); reads the
-    /// configuration now unless the learning reads its lines. `configurationWanted` false: the
-    /// caller may never ask for it, so only the secrets are learned now and the configuration is
+    /// The learning for a caller that reads the complete trace with `pendingRedactor` (none when
+    /// `showSecrets`); reads the configuration now unless that read gives its lines. Asked for
+    /// the redactor without such a read, it learns by a scan of its own then.
+    /// `configurationWanted` false: the caller reads no complete trace and may never ask for the
+    /// configuration, so only the secrets are learned, beside its reads, and the configuration is
     /// read when (if) it is asked (`startingConfiguration` is then the state's config alone).
     package init(_ dump: Dump, showSecrets: Bool, configurationWanted: Bool = true) {
         if !configurationWanted {
@@ -31,10 +35,10 @@ package final class SecretsAndConfig {
         } else if SecretsAndConfig.sharesTheScan(dump, showSecrets: showSecrets) {
             let lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
             startingConfiguration = lines.configuration
-            pendingRedactor = PendingRedactor(dump, configLines: lines)
+            pendingRedactor = PendingRedactor(dump, foldedWith: lines)
             askedOf = nil
         } else {
-            pendingRedactor = PendingRedactor(dump, enabled: !showSecrets)
+            pendingRedactor = showSecrets ? PendingRedactor(dump, enabled: false) : PendingRedactor(dump, foldedWith: nil)
             let configuration = ReplayConfiguration.recorded(from: dump)
             startingConfiguration = configuration
             known = configuration
@@ -63,8 +67,8 @@ package final class SecretsAndConfig {
     /// The redactor (waits for the learning the first time).
     package var redactor: Redactor { pendingRedactor.redactor }
 
-    /// The recorded configuration (`ReplayConfiguration.recorded`); when the redactor's scan reads
-    /// its lines, this waits for the learning as `redactor` does.
+    /// The recorded configuration (`ReplayConfiguration.recorded`); when the redactor's learning
+    /// reads its lines, this is known once the learning is (as `redactor`).
     package var configuration: ReplayConfiguration {
         if let known { return known }
         if let dump = askedOf {

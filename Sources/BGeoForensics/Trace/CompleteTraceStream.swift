@@ -55,6 +55,8 @@ extension TraceBuilder {
     struct LineSpool {
         var parsed = ParsedLines()
         let spool: SortedSpool<Fix>
+        /// The redactor's learning, when the read did it too (`PendingRedactor.foldedLearning`).
+        var secrets: SecretRowLearning?
 
         init(folder: WorkFolder, windows: TraceWindows, feed: LiveFeed? = nil) {
             spool = SortedSpool(folder: folder, stem: "lines", window: windows.reorder, feed: feed)
@@ -79,13 +81,25 @@ extension TraceBuilder {
             return true
         }
 
-        /// Spools every fix line of the log.
-        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil) -> LineSpool {
+        /// Spools every fix line of the log; with `secrets`, learns the redactor's secrets from the
+        /// rows that state them on the same read (the log is then read once, not twice).
+        static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil, secrets: SecretRowLearning? = nil) -> LineSpool {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
-            var query = LogQuery(events: Array(ParsedLines.events).sorted())
+            lines.secrets = secrets
+            var query = LogQuery(events: (Array(ParsedLines.events) + (secrets == nil ? [] : SecretRowLearning.events)).sorted())
             query.validatesData = false
-            // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
-            dump.forEachLogRow(query) { row in lines.add(row, warnings: dump.warnings) }
+            // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it. A
+            // row the learning reads is checked and built into one, as its own scan would.
+            let learns = secrets != nil
+            dump.forEachLogEntry(query, takenFromCells: { row in
+                if learns, SecretRowLearning.reads(row) {
+                    row.checkData(dump.warnings)
+                    return false
+                }
+                lines.add(row, warnings: dump.warnings)
+                return true
+            }) { entry in lines.secrets?.see(entry) }
+            lines.secrets?.finish(on: dump)
             return lines
         }
     }
@@ -99,14 +113,19 @@ extension TraceBuilder {
 
     /// `storedTrace`, with `following` a pass that follows the trace as the live assembly writes
     /// it (`LiveSummary`).
-    package static func storedTrace(dump: Dump, windows: TraceWindows = .standard, following: LiveFeed?) throws -> CompleteTrace {
+    /// `secrets`: a redactor that learns from this read of the log (`PendingRedactor.init(_:foldedWith:)`).
+    package static func storedTrace(dump: Dump, windows: TraceWindows = .standard, following: LiveFeed?,
+                                    secrets: PendingRedactor? = nil) throws -> CompleteTrace {
         // As in memory: the log's lines on a second connection and thread, its warnings after the
         // queue's. A third thread assembles the two spools' runs as they are written.
         let live = liveAssembly(dump: dump, windows: windows, output: following)
         let logFeed = live.feeds.log
-        let lineScan = ScanRunner.beside(dump) { LineSpool.read($0, windows: windows, feed: logFeed) }
+        let learning = secrets?.foldedLearning()
+        let lineScan = ScanRunner.beside(dump) { LineSpool.read($0, windows: windows, feed: logFeed, secrets: learning) }
         let queue = QueueSpools.read(dump, windows: windows, feed: live.feeds.queue)
         let lines = lineScan.value()
+        // Its warnings are in the dump's log now: the learning's move to where it began.
+        if let learned = lines.secrets { secrets?.fold(learned) }
         return try assemble(dump: dump, queue: queue, lines: lines, windows: windows, live: live.pass)
     }
 

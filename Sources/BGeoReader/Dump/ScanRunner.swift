@@ -78,6 +78,16 @@ package enum ScanRunner {
         dump.warnings.place(moved, at: mark)
     }
 
+    /// The same rule for a read folded into a scan on another connection whose warnings are in
+    /// `dump`'s log already (`PendingRedactor.fold`): `made`, the folded read's warnings in that
+    /// scan's order, move to `mark` in that order (one found earlier by `dump`'s own reads too
+    /// is moved, not repeated).
+    package static func placeAsIfFirst(_ dump: Dump, _ made: [DumpWarning], at mark: Int) {
+        let moved = WarningLog()
+        for warning in made { moved.add(warning) }
+        dump.warnings.place(moved, at: mark)
+    }
+
     /// Reads a table in two parts at once (the **two parts** rule): `later` on a second
     /// connection and thread, `first` on a third on this thread, while `dump`'s own connection
     /// stays free for the caller. The parts, when they stand for one pass (`whole` holds of them

@@ -58,8 +58,22 @@ extension Dump {
     /// `stopOfWholeRows`). One look-up by id per warned log row (a few, but as many as a damaged
     /// log has bad rows).
     package func placeSecretRowWarnings(since mark: Int) {
-        guard layout.hasLog, let stmt = try? database.prepare("SELECT event FROM log_entries WHERE id = ?") else { return }
-        ScanRunner.placeAsIfFirst(self, since: mark) { warning in
+        guard let made = madeBySecretsScan() else { return }
+        ScanRunner.placeAsIfFirst(self, since: mark, madeByFoldedRead: made)
+    }
+
+    /// Of `warnings` (this connection's), those the secrets' own scan would have made, in their
+    /// order: for a scan on another connection that learned the secrets (`SecretRowLearning`).
+    package func madeBySecretsScan(among warnings: [DumpWarning]) -> [DumpWarning] {
+        guard let made = madeBySecretsScan() else { return [] }
+        return warnings.filter(made)
+    }
+
+    /// Whether a warning is one the secrets' own scan makes: on a log row that states secrets, or
+    /// the log's damage stop. Nil without a log.
+    private func madeBySecretsScan() -> ((DumpWarning) -> Bool)? {
+        guard layout.hasLog, let stmt = try? database.prepare("SELECT event FROM log_entries WHERE id = ?") else { return nil }
+        return { warning in
             guard warning.table == "log_entries" else { return false }
             if Dump.isScanStop(warning) { return true }
             guard let rowId = warning.rowId, (try? stmt.bind([.integer(rowId)])) != nil,

@@ -6,6 +6,8 @@ import Foundation
 /// the learning warned about is placed where a redactor made first would have put it, and a
 /// table it found damaged is salvaged silently by the caller's connection afterwards (as a second
 /// scan on one connection would be): the output is the same as with `makeRedactor` up front.
+/// A caller that reads the log anyway can do the learning on its own read instead
+/// (`init(_:foldedWith:)`, `SecretRowLearning`), so the log is read once.
 public final class PendingRedactor {
     /// What the learning gives: the redactor, and the reader of the `config` lines when one was given.
     private struct Learned: Sendable {
@@ -17,6 +19,10 @@ public final class PendingRedactor {
     private let mark: Int
     private var work: ApartRead<Learned>?
     private var resolved: Learned?
+    /// Set when the caller's own read of the log learns (`init(_:foldedWith:)`): the `config`
+    /// lines' reader to start from (for the learning handed out, or a scan of its own if none is
+    /// given back), and whether the learning was handed out.
+    private var folding: (configLines: (any ConfigLineReader)?, handedOut: Bool)?
 
     /// Starts learning `dump`'s secrets (at once, on this thread, when a second thread is not
     /// allowed or no second connection opens; nothing is learned when `enabled` is false).
@@ -44,6 +50,35 @@ public final class PendingRedactor {
         } else {
             resolved = PendingRedactor.learn(dump, lines: lines, inParts: true)
         }
+    }
+
+    /// Learns from the caller's own read of the log instead of a scan of its own: the read takes
+    /// `foldedLearning()`, reads the secret rows beside its own and gives it back (`fold`). Asked
+    /// for the redactor without that, it learns by its own scan then. Either way the warnings of
+    /// those rows (and the log's damage) stand where a redactor made first would have put them.
+    package init(_ dump: Dump, foldedWith configLines: sending (any ConfigLineReader)?) {
+        self.dump = dump
+        mark = dump.warnings.count
+        folding = (configLines, false)
+    }
+
+    /// The learning for the caller's read of the log to do (once); nil when this redactor learns
+    /// on its own or is known.
+    package func foldedLearning() -> SecretRowLearning? {
+        guard let folding, !folding.handedOut, resolved == nil else { return nil }
+        self.folding?.handedOut = true
+        return SecretRowLearning(configLines: folding.configLines)
+    }
+
+    /// What the caller's read learned (`SecretRowLearning.finish`ed, its warnings in the dump's
+    /// log): the redactor is the state's secrets and those; the warnings of the rows it read for
+    /// them, and of the log's damage, move to where this learning began, in the read's order.
+    package func fold(_ learning: SecretRowLearning) {
+        guard resolved == nil else { return }
+        var redactor = dump.stateRedactor(enabled: true)
+        redactor.learn(from: learning.secrets.learned)
+        ScanRunner.placeAsIfFirst(dump, learning.warnings, at: mark)
+        resolved = Learned(redactor: redactor, configLines: learning.configLines)
     }
 
     /// A redactor already known (no learning).
@@ -78,6 +113,18 @@ public final class PendingRedactor {
 
     private var learned: Learned {
         if let resolved { return resolved }
+        if let folding, work == nil {
+            // No read folded the learning in (it failed, or none was made): a scan of its own now,
+            // on a second connection (its warnings placed in its own order), else on this one.
+            let lines = folding.configLines
+            guard let reader = ScanRunner.secondConnection(dump) else {
+                let learned = PendingRedactor.learn(dump, lines: lines, inParts: true)
+                dump.placeSecretRowWarnings(since: mark)
+                resolved = learned
+                return learned
+            }
+            work = ApartRead(reader: reader) { PendingRedactor.learn($0, lines: lines, inParts: false) }
+        }
         let learned = work!.valueAsIfFirst(into: dump, at: mark)
         work = nil
         resolved = learned

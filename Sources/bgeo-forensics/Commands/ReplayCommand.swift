@@ -37,8 +37,8 @@ enum ReplayCommand: CLICommand {
         let dump = try CommandSupport.openDump(arguments, hashing: .yieldingToReads)
         let overrides = try ReplayOverrides(configFile: configFile, sets: sets)
         // Uuids, timestamps and config notes are dump text: redacted like every other output. The
-        // secrets are learned on a second connection while the trace is read, and the recorded
-        // config with them when one scan serves both (`SecretsAndConfig`).
+        // secrets are learned by the trace's read of the log, and the recorded config with them
+        // when that read serves both (`SecretsAndConfig`).
         let learning = SecretsAndConfig(dump, showSecrets: arguments.flag("--show-secrets"))
 
         let progress = StageProgress(label: "replay")
@@ -47,7 +47,7 @@ enum ReplayCommand: CLICommand {
         let live = compare ? nil : LiveSummary(filters: [overrides.applied(to: learning.startingConfiguration).filter], top: top)
         let trace: CompleteTrace
         do {
-            trace = try TraceBuilder.storedTrace(dump: dump, following: live?.feed)
+            trace = try TraceBuilder.storedTrace(dump: dump, following: live?.feed, secrets: learning.pendingRedactor)
         } catch {
             live?.cancel()
             throw error

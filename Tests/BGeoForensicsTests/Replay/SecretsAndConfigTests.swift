@@ -72,12 +72,15 @@ import Testing
         #expect(!together.warnings.all.contains { $0.message.contains("kept as text") && $0.rowId == 17 })
     }
 
-    /// Replay's way: the secrets learned beside the trace's read, the config taken from the same
-    /// scan after it. The reference is the way before: a `PendingRedactor`, the config's own scan,
-    /// the trace, then the redactor. Also on a dump with a garbled page and config lines that warn.
-    @Test(arguments: [("state-config", true), ("no-state-config", false), ("damaged", true)])
-    func besideTheTraceItGivesWhatTheTwoGave(name: String, stateConfig: Bool) throws {
-        let dir = TestDirectory("secrets-and-config-\(name)")
+    /// Replay's way: the secrets learned by the trace's own read of the log, the config taken from
+    /// the same read after it (`folded`; unfolded, the redactor learns by a scan of its own when
+    /// asked). The reference is the way before: a `PendingRedactor` on its own scan, the config's
+    /// own scan, the trace, then the redactor. Also on a dump with a garbled page and config lines
+    /// that warn.
+    @Test(arguments: [("state-config", true), ("no-state-config", false), ("damaged", true)], [true, false])
+    func besideTheTraceItGivesWhatTheTwoGave(_ dumpCase: (name: String, stateConfig: Bool), folded: Bool) throws {
+        let (name, stateConfig) = dumpCase
+        let dir = TestDirectory("secrets-and-config-\(name)-\(folded)")
         let path = dir.file("bgeo.db")
         if name == "damaged" {
             try PendingRedactorTests.hostileDump(path, damage: true)
@@ -92,7 +95,7 @@ import Testing
 
         let together = try Dump(path: path)
         let learning = SecretsAndConfig(together, showSecrets: false)
-        let trace = try TraceBuilder.storedTrace(dump: together)
+        let trace = try TraceBuilder.storedTrace(dump: together, following: nil, secrets: folded ? learning.pendingRedactor : nil)
         let redactor = learning.redactor
         let config = learning.configuration
         #expect(config.history == apartConfig.history)
