@@ -6,7 +6,15 @@ import BGeoReader
 /// the one long read, on one core).
 struct LogTally {
     var count = 0
-    var byLevel: [Int: Int] = [:]
+    /// Rows per level (only levels some row has).
+    var byLevel: [Int: Int] {
+        var levels = otherLevels
+        for (level, rows) in levelCounts.enumerated() where rows > 0 { levels[level] = rows }
+        return levels
+    }
+    /// The SDK's levels (0–7) counted in place per row; any other a row states, by key.
+    private var levelCounts = [Int](repeating: 0, count: 8)
+    private var otherLevels: [Int: Int] = [:]
     var pendingUpload = 0
     /// The earliest and latest times and the first rows that hold them.
     var first: (time: Double, row: Int64)?
@@ -37,13 +45,10 @@ struct LogTally {
         counting.includeText = false
         var tally = LogTally()
         if learningSecrets { tally.secrets = LogSecrets() }
+        // One access to the captured tally per row (`see`): each access to a variable an escaping
+        // closure captures is checked for exclusivity at run time, and six per row showed.
         withoutActuallyEscaping({ (row: LogRowView) -> Bool in
-            tally.secrets?.see(row)
-            tally.count += 1
-            tally.byLevel[row.level, default: 0] += 1
-            if !row.uploaded { tally.pendingUpload += 1 }
-            if tally.first.map({ row.time < $0.time }) ?? true { tally.first = (row.time, row.rowId) }
-            if tally.last.map({ row.time > $0.time }) ?? true { tally.last = (row.time, row.rowId) }
+            tally.see(row)
             return true
         }) { take in
             dump.forEachLogEntry(counting, rows: rows, takenFromCells: take) { _ in }
@@ -53,12 +58,25 @@ struct LogTally {
 
     private init() {}
 
+    /// Counts one row.
+    private mutating func see(_ row: LogRowView) {
+        secrets?.see(row)
+        count += 1
+        let level = row.level
+        if level >= 0, level < levelCounts.count { levelCounts[level] += 1 } else { otherLevels[level, default: 0] += 1 }
+        if !row.uploaded { pendingUpload += 1 }
+        let time = row.time
+        if first.map({ time < $0.time }) ?? true { first = (time, row.rowId) }
+        if last.map({ time > $0.time }) ?? true { last = (time, row.rowId) }
+    }
+
     /// Adds the tally of the rows that follow this one's, as one pass would have continued.
     mutating func append(_ later: LogTally) {
         if let learned = later.secrets { secrets?.add(learned) }
         count += later.count
         pendingUpload += later.pendingUpload
-        byLevel.merge(later.byLevel, uniquingKeysWith: +)
+        for level in levelCounts.indices { levelCounts[level] += later.levelCounts[level] }
+        otherLevels.merge(later.otherLevels, uniquingKeysWith: +)
         if let edge = later.first, first.map({ edge.time < $0.time }) ?? true { first = edge }
         if let edge = later.last, last.map({ edge.time > $0.time }) ?? true { last = edge }
     }

@@ -42,6 +42,29 @@ import Testing
         #expect(split.warnings.all.contains { $0.message.contains("not an ISO-8601 time") })
     }
 
+    /// Levels are counted in place for the SDK's 0–7 and by key for any other a row states: the
+    /// same counts as one dictionary keyed by level, whole or in halves.
+    @Test func everyLevelIsCountedUnderItsOwnKey() throws {
+        let dir = TestDirectory("log-tally-levels")
+        let path = dir.file("bgeo.db")
+        let w = try DumpWriter(path: path, layout: .current)
+        try w.begin()
+        let levels = [-1, 0, 3, 7, 8, 1000, 3, -1, 5, Int.max, Int.min]
+        var expected: [Int: Int] = [:]
+        for i in 0..<220 {
+            let level = levels[i % levels.count]
+            expected[level, default: 0] += 1
+            _ = try w.insertLog(ts: Timestamp.format(1_784_500_000 + Double(i)), level: level, event: "heartbeat")
+        }
+        try w.commit()
+        try w.close()
+        let halves = LogTally.read(try Dump(path: path), minimumSplitRows: 10)
+        let whole = LogTally.read(try Dump(path: path), minimumSplitRows: 1_000_000)
+        #expect(halves.passes == 2 && whole.passes == 1)
+        #expect(whole.byLevel == expected)
+        #expect(halves.byLevel == expected)
+    }
+
     /// Ties: the earliest time stated twice, once in each half: the first row keeps it.
     @Test func aTieAcrossTheHalvesKeepsTheFirstRow() throws {
         let dir = TestDirectory("log-tally-tie")
