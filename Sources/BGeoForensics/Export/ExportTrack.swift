@@ -34,10 +34,10 @@ public struct ExportTrack: Sendable {
     }
 
     /// `read`, with a redactor still being learned: it is waited for once the trace is stored.
-    /// The replayed track's recorded configuration is `learning`'s (one scan of the `config`
-    /// lines serves both when it can). `countingFirst` false (replayed mode): no pass is made now to count the decisions and find
-    /// the bounds; the writer's own pass does (`boundsKnown` false, `replayNote`), so the track is
-    /// replayed once.
+    /// A replayed track's trace read learns it, and its recorded configuration is `learning`'s
+    /// (from the same read's `config` lines when it can). `countingFirst` false (replayed mode):
+    /// no pass is made now to count the decisions and find the bounds; the writer's own pass does
+    /// (`boundsKnown` false, `replayNote`), so the track is replayed once.
     package static func read(_ dump: Dump, mode: TrackMode, overrides: [String] = [], learning: SecretsAndConfig,
                              countingFirst: Bool = true, progress: StageProgress = .silent) throws -> ExportTrack {
         progress.stage("reading the \(mode.rawValue) track")
