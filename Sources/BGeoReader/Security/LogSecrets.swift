@@ -12,9 +12,12 @@ package struct LogSecrets: Sendable {
 
     package init() {}
 
+    /// Whether `row`'s event is one that states secrets (a read of its event cell).
+    package static func reads(_ row: LogRowView) -> Bool { row.eventIndex(in: names) != nil }
+
     /// Learns from `row` when its event states secrets (a read of its event cell otherwise).
     package mutating func see(_ row: LogRowView) {
-        guard row.eventIndex(in: LogSecrets.names) != nil, let text = row.stmt.text(LogColumns.data),
+        guard LogSecrets.reads(row), let text = row.stmt.text(LogColumns.data),
               let data = try? JSONParser.parse(text) else { return }
         learned.learnSecrets(in: data)
     }

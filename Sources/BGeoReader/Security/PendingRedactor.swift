@@ -43,12 +43,18 @@ public final class PendingRedactor {
             resolved = Learned(redactor: Redactor(enabled: false), configLines: nil)
             return
         }
-        // Already beside the caller's reading: one pass, no more threads (`makeRedactor`'s parts
-        // would compete with the scans it runs beside).
+        startOwnScan(lines: lines)
+    }
+
+    /// The learning's own scan, started now: on a second connection beside the caller's reads
+    /// (one pass, no more threads: `makeRedactor`'s parts would compete with the scans it runs
+    /// beside), else at once on this one, its warnings placed where they stand had it run first.
+    private func startOwnScan(lines: (any ConfigLineReader)?) {
         if let reader = ScanRunner.secondConnection(dump) {
             work = ApartRead(reader: reader) { PendingRedactor.learn($0, lines: lines, inParts: false) }
         } else {
             resolved = PendingRedactor.learn(dump, lines: lines, inParts: true)
+            dump.placeSecretRowWarnings(since: mark)
         }
     }
 
@@ -114,16 +120,9 @@ public final class PendingRedactor {
     private var learned: Learned {
         if let resolved { return resolved }
         if let folding, work == nil {
-            // No read folded the learning in (it failed, or none was made): a scan of its own now,
-            // on a second connection (its warnings placed in its own order), else on this one.
-            let lines = folding.configLines
-            guard let reader = ScanRunner.secondConnection(dump) else {
-                let learned = PendingRedactor.learn(dump, lines: lines, inParts: true)
-                dump.placeSecretRowWarnings(since: mark)
-                resolved = learned
-                return learned
-            }
-            work = ApartRead(reader: reader) { PendingRedactor.learn($0, lines: lines, inParts: false) }
+            // No read folded the learning in (it failed, or none was made): a scan of its own now.
+            startOwnScan(lines: folding.configLines)
+            if let resolved { return resolved }
         }
         let learned = work!.valueAsIfFirst(into: dump, at: mark)
         work = nil

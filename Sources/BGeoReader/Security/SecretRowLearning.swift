@@ -21,9 +21,7 @@ package struct SecretRowLearning: Sendable {
 
     /// Whether `row` is one it reads: the scan then checks its data (`LogRowView.checkData`, as
     /// the learning's own validating scan does) and hands it over built into an entry (`see`).
-    package static func reads(_ row: LogRowView) -> Bool { row.eventIndex(in: SecretRowLearning.names) != nil }
-
-    private static let names = Dump.secretEvents.map { Array($0.utf8) }
+    package static func reads(_ row: LogRowView) -> Bool { LogSecrets.reads(row) }
 
     /// Ends the learning on the read's connection `reader`: keeps the warnings of the rows it
     /// read (and of the log's damage), for `PendingRedactor.fold` to place.
