@@ -41,14 +41,39 @@ public struct MapRenderer: Sendable {
         var anchor: String
     }
 
-    static func rejectClass(_ reason: String?) -> String {
-        switch reason {
-        case "accuracy": return "rej-accuracy"
-        case "teleport": return "rej-teleport"
-        case "time": return "rej-time"
-        default: return "rej-other"
+    /// The class of an adjusted or rejected fix's marker (its CSS class and legend row).
+    enum MarkerClass: Int, CaseIterable {
+        case adjusted, rejectedAccuracy, rejectedTeleport, rejectedTime, rejectedOther
+
+        /// A rejected fix's class, by the reason it is shown with.
+        init(rejectedFor reason: String?) {
+            switch reason {
+            case "accuracy": self = .rejectedAccuracy
+            case "teleport": self = .rejectedTeleport
+            case "time": self = .rejectedTime
+            default: self = .rejectedOther
+            }
+        }
+
+        var cssClass: String {
+            switch self {
+            case .adjusted: return "adj"
+            case .rejectedAccuracy: return "rej-accuracy"
+            case .rejectedTeleport: return "rej-teleport"
+            case .rejectedTime: return "rej-time"
+            case .rejectedOther: return "rej-other"
+            }
         }
     }
+
+    /// A marker's class and pixel: markers alike on one pixel are drawn once. A value, not a
+    /// text: a trace of a million rejections asks once per fix.
+    private struct MarkerPixel: Hashable {
+        let markerClass: MarkerClass
+        let x: Int
+        let y: Int
+    }
+
 
     /// The map's box grown by one fix: its output position, and its own when adjusted or rejected.
     static func including(_ bounds: GeoBounds?, _ f: DecidedFix) -> GeoBounds {
@@ -102,8 +127,8 @@ public struct MapRenderer: Sendable {
             track += "<path class=\"trk\" d=\"\(d)\"/>"
         }
         var markers: [Marker] = []
-        var seen: Set<String> = []
-        var counts: [String: Int] = [:]
+        var seen: Set<MarkerPixel> = []
+        var counts = [Int](repeating: 0, count: MarkerClass.allCases.count)
         var headFix: DecidedFix?
         let head = trace.queueHeadUUID
         trace.forEachFix { f in
@@ -123,13 +148,15 @@ public struct MapRenderer: Sendable {
             }
             guard decision != .accepted else { return }
             let reason = f.reason
-            let cls = decision == .adjusted ? "adj" : MapRenderer.rejectClass(reason)
-            counts[cls, default: 0] += 1
+            let markerClass = decision == .adjusted ? MarkerClass.adjusted : MarkerClass(rejectedFor: reason)
+            counts[markerClass.rawValue] += 1
             let p = decision == .adjusted
                 ? projection.point(latitude: f.decision.latitude, longitude: f.decision.longitude)
                 : projection.point(latitude: f.fix.latitude, longitude: f.fix.longitude)
-            let key = cls + ":\(Int(clamping: p.x + 0.5, to: Int.min...Int.max)):\(Int(clamping: p.y + 0.5, to: Int.min...Int.max))"
-            guard seen.insert(key).inserted else { return }
+            let pixel = MarkerPixel(markerClass: markerClass, x: Int(clamping: p.x + 0.5, to: Int.min...Int.max),
+                                    y: Int(clamping: p.y + 0.5, to: Int.min...Int.max))
+            guard seen.insert(pixel).inserted else { return }
+            let cls = markerClass.cssClass
             let raw = decision == .adjusted ? projection.point(latitude: f.fix.latitude, longitude: f.fix.longitude) : nil
             var title = "\(decision.rawValue)"
             if let reason { title += " (\(reason))" }
@@ -224,11 +251,13 @@ public struct MapRenderer: Sendable {
         svg += "<g class=\"north\"><path d=\"M\(SVGFormat.n(width - 24)) 14l7 18l-7 -5l-7 5z\"/><text x=\"\(SVGFormat.n(width - 24))\" y=\"46\" text-anchor=\"middle\">N</text></g>"
         svg += "</svg>"
 
-        var legend = [LegendItem(cssClass: "trk", label: "accepted track (fixes)", count: acceptedCount - (counts["adj"] ?? 0))]
-        if let n = counts["adj"] { legend.append(LegendItem(cssClass: "adj", label: "adjusted fixes (raw → adjusted)", count: n)) }
-        for (cls, label) in [("rej-accuracy", "rejected: accuracy"), ("rej-teleport", "rejected: teleport"),
-                             ("rej-time", "rejected: time"), ("rej-other", "rejected: other reason")] {
-            if let n = counts[cls] { legend.append(LegendItem(cssClass: cls, label: label, count: n)) }
+        let adjusted = counts[MarkerClass.adjusted.rawValue]
+        var legend = [LegendItem(cssClass: "trk", label: "accepted track (fixes)", count: acceptedCount - adjusted)]
+        if adjusted > 0 { legend.append(LegendItem(cssClass: "adj", label: "adjusted fixes (raw → adjusted)", count: adjusted)) }
+        for (markerClass, label) in [(MarkerClass.rejectedAccuracy, "rejected: accuracy"), (.rejectedTeleport, "rejected: teleport"),
+                                     (.rejectedTime, "rejected: time"), (.rejectedOther, "rejected: other reason")] {
+            let n = counts[markerClass.rawValue]
+            if n > 0 { legend.append(LegendItem(cssClass: markerClass.cssClass, label: label, count: n)) }
         }
         if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) between accepted fixes (dashed)", count: gapLines.count)) }
         if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
