@@ -35,4 +35,32 @@ public struct LogObserver {
     /// Whether the timeline may read rows of `event` from their cells with this observer: it does
     /// not want them, or takes them from the cells too.
     func leavesToCells(_ event: String) -> Bool { seeCells != nil || !wants(event) }
+
+    /// The rows read from their cells that this observer is shown, worked out once for a pass
+    /// (asking the set of event names per row, and copying the observer to ask, showed in the
+    /// report's profile); nil when it reads no cells.
+    var shownCells: ShownCells? {
+        guard let seeCells else { return nil }
+        return ShownCells(location: wants("location"), queueInsert: wants("queue.insert"),
+                          engines: EngineRowKinds(EngineRowKind.allCases.filter { wants($0.event) }), see: seeCells)
+    }
+
+    /// Which rows read from their cells an observer is shown (`shownCells`), and how.
+    struct ShownCells {
+        let location: Bool
+        let queueInsert: Bool
+        let engines: EngineRowKinds
+        /// `LogObserver.seeCells`.
+        let see: (LogRowView, _ dataChecked: Bool) -> Bool
+
+        /// Whether the row of `item` is shown (an upload row never is; an entry goes to `see(_:)`).
+        func shows(_ item: TimelineLogItem) -> Bool {
+            switch item {
+            case .location: return location
+            case .queueInsert: return queueInsert
+            case .engine(let kind, _, _): return engines.contains(kind)
+            case .upload, .entry: return false
+            }
+        }
+    }
 }

@@ -31,31 +31,23 @@ extension TimelineBuilder {
         // that wants such rows and does not read cells (`LogObserver.seeCells`) gets them as
         // entries; upload rows it is never shown.
         let observer = logObserver
+        let shown = observer?.shownCells
         let reading = itemReading
-        /// Shows a row taken from its cells to an observer that wants it; true when the row's data
-        /// has been checked (before, or by the observer's parse).
-        func observe(_ row: LogRowView, _ event: String, dataChecked: Bool) -> Bool {
-            guard let observer, let seeCells = observer.seeCells, observer.wants(event) else { return dataChecked }
-            return seeCells(row, dataChecked) || dataChecked
-        }
+        let warnings = dump.warnings
         let quickRows: (LogRowView) -> Bool = { [self] row in
-            guard let item = TimelineLogItem(row, reading, lines: &locationLines, warnings: dump.warnings) else { return false }
+            guard let item = TimelineLogItem(row, reading, lines: &locationLines, warnings: warnings) else { return false }
             apply(item)
-            // This handler checks the data of the rows it takes (the lines after it is handled:
-            // an observer's parse may check it).
-            switch item {
-            case .location, .queueInsert:
-                if !observe(row, item.isQueueInsert ? "queue.insert" : "location", dataChecked: false) { row.checkData(dump.warnings) }
-            case .engine(let kind, _, _):
-                _ = observe(row, kind.event, dataChecked: true)
-            case .upload, .entry:
-                break
-            }
+            // This handler checks the data of the rows it takes, a line's after it is handled (an
+            // observer's parse may check it); an upload or engine row's was by its decode. An
+            // observer is shown the row after the timeline has handled it.
+            var dataChecked = !item.isLine
+            if let shown, shown.shows(item) { dataChecked = shown.see(row, dataChecked) || dataChecked }
+            if !dataChecked { row.checkData(warnings) }
             return true
         }
         dump.forEachLogEntry(logQuery, after: after, takenFromCells: quickRows, takerChecksData: true) { entry in
             apply(.entry(entry))
-            if let logObserver, logObserver.wants(entry.event) { logObserver.see(entry) }
+            if let observer, observer.wants(entry.event) { observer.see(entry) }
         }
     }
 

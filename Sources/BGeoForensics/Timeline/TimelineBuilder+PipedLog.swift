@@ -15,9 +15,10 @@ extension TimelineBuilder {
               let chunks = dump.rowChunks(of: "log_entries", minimumRows: minimumRows, size: chunkRows) else { return nil }
         return ScanRunner.piped(dump, chunks: chunks) { reader, rows, sink in
             var lines = LocationLineFolder()
+            let warnings = reader.warnings
             reader.forEachLogEntry(query, rows: rows, continuing: sink.begin(row:), takenFromCells: { row in
-                guard let item = TimelineLogItem(row, reading, lines: &lines, warnings: reader.warnings) else { return false }
-                if item.isLine { row.checkData(reader.warnings) }
+                guard let item = TimelineLogItem(row, reading, lines: &lines, warnings: warnings) else { return false }
+                if item.isLine { row.checkData(warnings) }
                 let bytes = item.keptBytes
                 sink.emit(item, bytes: bytes)
                 return true
