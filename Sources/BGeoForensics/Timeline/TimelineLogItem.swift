@@ -58,11 +58,6 @@ enum TimelineLogItem: Sendable {
         }
     }
 
-    var isQueueInsert: Bool {
-        if case .queueInsert = self { return true }
-        return false
-    }
-
     /// About how many bytes of text the item keeps (a piped read's batches are weighed by it).
     var keptBytes: Int {
         switch self {

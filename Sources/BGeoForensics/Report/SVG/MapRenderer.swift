@@ -74,7 +74,6 @@ public struct MapRenderer: Sendable {
         let y: Int
     }
 
-
     /// The map's box grown by one fix: its output position, and its own when adjusted or rejected.
     static func including(_ bounds: GeoBounds?, _ f: DecidedFix) -> GeoBounds {
         let grown = GeoBounds.including(bounds, latitude: f.decision.latitude, longitude: f.decision.longitude)
