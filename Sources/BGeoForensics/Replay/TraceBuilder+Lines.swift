@@ -7,6 +7,8 @@ extension TraceBuilder {
     struct ParsedLines {
         /// The log events that carry fixes.
         static let events: Set<String> = ["location", "filter.reject", "filter.adjust"]
+        /// `events` in order, as a scan's query names them (every reader of the fix lines asks these).
+        static let eventList = events.sorted()
         /// What a parsed line is to the trace (`Fix.lineKind`).
         enum Kind { case location, unmatchedLocation, reject, adjust }
         var items: [Fix] = []
@@ -126,7 +128,7 @@ extension TraceBuilder {
     static func readLogLines(_ dump: Dump) -> ParsedLines {
         var parsed = ParsedLines()
         // data is parsed here by the field scanner, which warns with its own located message.
-        var query = LogQuery(events: Array(ParsedLines.events).sorted())
+        var query = LogQuery(events: ParsedLines.eventList)
         query.validatesData = false
         dump.forEachLogRow(query) { row in parsed.add(row, warnings: dump.warnings) }
         return parsed

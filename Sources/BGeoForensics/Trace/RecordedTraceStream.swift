@@ -81,7 +81,7 @@ extension RecordedTraceReader {
         // instead of a second scan of every line before it (the warning and its place are the same).
         var parser = LineParser()
         parser.warnsInvalidData = true
-        var query = LogQuery(events: ["location", "filter.reject", "filter.adjust"])
+        var query = LogQuery(events: TraceBuilder.ParsedLines.eventList)
         query.validatesData = false
         // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it.
         dump.forEachLogRow(query) { row in

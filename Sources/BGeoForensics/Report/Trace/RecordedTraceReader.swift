@@ -74,7 +74,7 @@ public enum RecordedTraceReader {
     static func readLines(_ dump: Dump) -> [DecidedFix] {
         var lines: [DecidedFix] = []
         var parser = LineParser()
-        dump.forEachLogRow(LogQuery(events: ["location", "filter.reject", "filter.adjust"])) { row in
+        dump.forEachLogRow(LogQuery(events: TraceBuilder.ParsedLines.eventList)) { row in
             if let line = parser.parse(row, warnings: dump.warnings) { lines.append(line) }
         }
         return lines
