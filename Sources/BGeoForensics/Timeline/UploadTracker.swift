@@ -94,14 +94,20 @@ struct UploadTracker {
     }
     private(set) var violations = Violations()
 
+    /// The statuses that call for a token refresh, taken once: the policy's `refresh` is worked
+    /// out when asked (a contract copied, its tables retained and released, per response).
+    private let refreshTriggers: Set<Int>
+
     init(rules: PolicyRules, redactor: Redactor, attemptLimit: Int, uuidLimit: Int) {
         self.rules = rules
+        refreshTriggers = rules.policy.refresh.triggerStatuses
         self.redactor = redactor
         scrubber = SecretScrubber(redactor: redactor)
         self.attemptLimit = max(2, attemptLimit)
         self.uuidLimit = uuidLimit
     }
 
+    /// The policy (a copy: the per-row rules read `rules.policy` in place).
     var policy: UploadPolicy { rules.policy }
 
     // MARK: rows
@@ -114,10 +120,15 @@ struct UploadTracker {
         finishCurrent()
         let uuids = data.uuids
         let count = data.count ?? data.uuidCount
-        var attempt = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
-                                    uuids: UUIDList(uuids.prefix(uuidLimit)), uuidCount: data.uuidCount)
-        attempt.url = data.url.map { scrubber.scrub(url: $0) }
-        attempt.afterRefresh = nextIsAfterRefresh
+        // Built where it is kept: a local moved in at the end was copied (its strings retained).
+        current = UploadAttempt(at: entry.time, logId: entry.rowId, count: count,
+                                uuids: UUIDList(uuids.prefix(uuidLimit)), uuidCount: data.uuidCount)
+        let url = data.url.map { scrubber.scrub(url: $0) }
+        let afterRefresh = nextIsAfterRefresh
+        updateCurrent { attempt in
+            attempt.url = url
+            attempt.afterRefresh = afterRefresh
+        }
         nextIsAfterRefresh = false
         retryDue = nil
         if let due = refreshDue {
@@ -143,7 +154,6 @@ struct UploadTracker {
             }
             pendingHalve = nil
         }
-        current = attempt
         totalAttempts += 1
     }
 
@@ -155,21 +165,27 @@ struct UploadTracker {
             current = UploadAttempt(at: entry.time, logId: entry.rowId, count: count, uuids: [], uuidCount: 0)
             totalAttempts += 1
         }
-        guard var attempt = current.take() else { return }
         let status = data.status ?? 0
-        let outcome = policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured)
-        attempt.responseLogId = entry.rowId
-        attempt.respondedAt = entry.time
-        attempt.status = status
-        attempt.outcome = outcome
-        attempt.ms = data.ms
-        if attempt.count == 0, let count = data.count { attempt.count = count }
+        let outcome = rules.policy.classifier.classify(status: status, authorizationConfigured: authorizationConfigured)
+        var response: String?
         if let text = data.response {
             let scrubbed = scrubber.scrub(cachedBody: text.count > 2000 ? String(text.prefix(2000)) : text)
-            attempt.response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
+            response = scrubbed.count > 300 ? String(scrubbed.prefix(300)) + "…" : scrubbed
         }
         let retryAfter = data.retryAfter
-        current = attempt
+        var count = 0, afterRefresh = false, uuids: UUIDList = []
+        updateCurrent { attempt in
+            attempt.responseLogId = entry.rowId
+            attempt.respondedAt = entry.time
+            attempt.status = status
+            attempt.outcome = outcome
+            attempt.ms = data.ms
+            if attempt.count == 0, let stated = data.count { attempt.count = stated }
+            if let response { attempt.response = response }
+            count = attempt.count
+            afterRefresh = attempt.afterRefresh
+            uuids = attempt.uuids
+        }
         stats.lastStatus = status
         stats.lastAttemptAt = entry.time
 
@@ -189,10 +205,10 @@ struct UploadTracker {
             stats.trailingStatuses[status, default: 0] += 1
             stats.trailingRows.append(entry.rowId)
         }
-        if policy.refresh.triggerStatuses.contains(status) {
+        if refreshTriggers.contains(status) {
             if authorizationConfigured {
                 // One refresh per batch: a 401 on the retried request is not refreshed again.
-                if !attempt.afterRefresh { refreshDue = entry.rowId }
+                if !afterRefresh { refreshDue = entry.rowId }
             } else {
                 stats.unauthorizedWithoutAuth += 1
                 stats.unauthorizedRows.append(entry.rowId)
@@ -201,17 +217,17 @@ struct UploadTracker {
                 stats.unauthorizedLast = entry.time
             }
         }
-        if outcome == .drop, attempt.count > 1, policy.splitDroppedBatch {
-            pendingSplit = (entry.rowId, attempt.count)
+        if outcome == .drop, count > 1, rules.policy.splitDroppedBatch {
+            pendingSplit = (entry.rowId, count)
         }
-        pendingHalve = rules.halvedBatchLimit(status: status, count: attempt.count, authorizationConfigured: authorizationConfigured)
-            .map { (entry.rowId, status, attempt.count, $0) }
-        lastResponse = (entry.rowId, status, attempt.uuids, attempt.count, retryAfter)
+        pendingHalve = rules.halvedBatchLimit(status: status, count: count, authorizationConfigured: authorizationConfigured)
+            .map { (entry.rowId, status, count, $0) }
+        lastResponse = (entry.rowId, status, uuids, count, retryAfter)
     }
 
     mutating func refreshRequest(_ entry: some LogRowStamp) {
         refreshDue = nil
-        let triggers = policy.refresh.triggerStatuses
+        let triggers = refreshTriggers
         updateCurrent { attempt in
             guard attempt.refresh == nil, let status = attempt.status, triggers.contains(status) else { return }
             attempt.refresh = RefreshInfo(requestLogId: entry.rowId)
