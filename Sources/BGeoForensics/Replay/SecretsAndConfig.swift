@@ -59,8 +59,10 @@ package final class SecretsAndConfig {
         guard sharesTheScan(dump, showSecrets: showSecrets) else {
             return (dump.makeRedactor(enabled: !showSecrets), ReplayConfiguration.recorded(from: dump))
         }
-        var lines = ReplayConfiguration.ConfigLines(dump.recordedConfig())
-        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
+        var learning = SecretRowLearning(configLines: ReplayConfiguration.ConfigLines(dump.recordedConfig()))
+        let redactor = dump.makeRedactor(learning: &learning)
+        // The reader given is the one handed back.
+        let lines = learning.configLines as! ReplayConfiguration.ConfigLines
         return (redactor, lines.configuration)
     }
 

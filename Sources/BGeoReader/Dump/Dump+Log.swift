@@ -188,14 +188,6 @@ package struct LogRowView: LogLineFields {
     /// The `ts` cell as written (built now).
     package var tsText: String { stmt.text(LogColumns.ts) ?? "" }
 
-    /// Whether the row's event is exactly `name`.
-    package func eventIs(_ name: StaticString) -> Bool {
-        stmt.withUTF8(LogColumns.event) { bytes in
-            guard let bytes, bytes.count == name.utf8CodeUnitCount else { return false }
-            return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
-        }
-    }
-
     /// Calls `body` with the `event` cell's bytes, nil when NULL.
     package func withEvent<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { stmt.withUTF8(LogColumns.event, body) }
 

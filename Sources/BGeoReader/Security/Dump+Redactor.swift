@@ -3,18 +3,18 @@ import Foundation
 extension Dump {
     /// A redactor that knows every secret recorded in this dump: `state.config`, `state.auth`,
     /// and every `config` log line.
-    public func makeRedactor(enabled: Bool = true) -> Redactor { makeRedactor(enabled: enabled, configLines: nil) }
+    public func makeRedactor(enabled: Bool = true) -> Redactor { makeRedactor(enabled: enabled, inParts: true) }
 
-    /// `makeRedactor`, handing each `config` log line it reads to `configLines` too (none are
-    /// read when redaction is off); `inParts`: a big log may be read in two parts at once.
-    package func makeRedactor(enabled: Bool, configLines: ((LogEntry) -> Void)?, inParts: Bool = true) -> Redactor {
+    /// `makeRedactor`; `inParts`: a big log may be read in two parts at once. (A caller that wants
+    /// the `config` lines too learns by `SecretRowLearning`, which hands them on.)
+    package func makeRedactor(enabled: Bool, inParts: Bool) -> Redactor {
         var redactor = stateRedactor(enabled: enabled)
         guard enabled else { return redactor }
         let query = LogQuery(events: Dump.secretEvents)
         // SQLite finds those rows by reading every log row (there is no index on the event): a big
-        // log is read in two parts at once (`ScanRunner`'s **two parts** rule) when no caller wants
-        // the lines themselves. The secrets learned do not depend on their order.
-        if inParts, configLines == nil, let halves = rowHalves(of: "log_entries", minimumRows: 50_000),
+        // log is read in two parts at once (`ScanRunner`'s **two parts** rule). The secrets
+        // learned do not depend on their order.
+        if inParts, let halves = rowHalves(of: "log_entries", minimumRows: 50_000),
            let parts = ScanRunner.inTwoParts(self, first: { Dump.secrets($0, query, rows: halves.first) },
                                              later: { Dump.secrets($0, query, rows: halves.second) },
                                              whole: { _, _ in true }) {
@@ -23,11 +23,17 @@ extension Dump {
             return redactor
         }
         var secrets = LogSecrets()
-        forEachLogEntry(query) { entry in
-            secrets.see(entry)
-            if let configLines, entry.event == "config" { configLines(entry) }
-        }
+        forEachLogEntry(query) { secrets.see($0) }
         redactor.learn(from: secrets.learned)
+        return redactor
+    }
+
+    /// `makeRedactor` by `learning` (one pass over the secret rows, no parts): its rule hands each
+    /// `config` line to its reader too, as on a caller's own read of the log.
+    package func makeRedactor(learning: inout SecretRowLearning) -> Redactor {
+        forEachLogEntry(LogQuery(events: SecretRowLearning.events)) { learning.see($0) }
+        var redactor = stateRedactor(enabled: true)
+        redactor.learn(from: learning.secrets.learned)
         return redactor
     }
 

@@ -94,10 +94,13 @@ public final class PendingRedactor {
         resolved = Learned(redactor: redactor, configLines: nil)
     }
 
+    /// The learning's own scan; with a `config` lines' reader, the one a caller's read does
+    /// (`SecretRowLearning`: one rule for which rows go to the reader).
     private static func learn(_ dump: Dump, lines: sending (any ConfigLineReader)?, inParts: Bool) -> Learned {
-        guard var lines else { return Learned(redactor: dump.makeRedactor(enabled: true, configLines: nil, inParts: inParts)) }
-        let redactor = dump.makeRedactor(enabled: true, configLines: { lines.add($0) })
-        return Learned(redactor: redactor, configLines: lines)
+        guard let lines else { return Learned(redactor: dump.makeRedactor(enabled: true, inParts: inParts)) }
+        var learning = SecretRowLearning(configLines: lines)
+        let redactor = dump.makeRedactor(learning: &learning)
+        return Learned(redactor: redactor, configLines: learning.configLines)
     }
 
     /// The redactor, once learned (waits for it the first time). Kept apart from `learned`:

@@ -12,7 +12,7 @@ package struct SecretRowLearning: Sendable {
     /// The warnings the learning's own scan would have made, in the read's order (`finish`).
     package private(set) var warnings: [DumpWarning] = []
 
-    init(configLines: (any ConfigLineReader)?) {
+    package init(configLines: (any ConfigLineReader)?) {
         self.configLines = configLines
     }
 

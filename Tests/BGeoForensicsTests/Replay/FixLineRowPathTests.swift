@@ -80,7 +80,7 @@ import Testing
         var rowItems: [Fix?] = []
         var rowsSeen = 0
         byRow.forEachLogEntry(query, takenFromCells: { row in
-            guard row.eventIs("location") else { return false }
+            guard row.event == "location" else { return false }
             rowsSeen += 1
             rowItems.append(rowLines.parse(row, warnings: byRow.warnings))
             return true
