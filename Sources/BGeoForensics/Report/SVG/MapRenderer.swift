@@ -64,6 +64,17 @@ public struct MapRenderer: Sendable {
             case .rejectedOther: return "rej-other"
             }
         }
+
+        /// The class's legend row (the rows follow the cases' order).
+        var legendLabel: String {
+            switch self {
+            case .adjusted: return "adjusted fixes (raw → adjusted)"
+            case .rejectedAccuracy: return "rejected: accuracy"
+            case .rejectedTeleport: return "rejected: teleport"
+            case .rejectedTime: return "rejected: time"
+            case .rejectedOther: return "rejected: other reason"
+            }
+        }
     }
 
     /// A marker's class and pixel: markers alike on one pixel are drawn once. A value, not a
@@ -250,13 +261,9 @@ public struct MapRenderer: Sendable {
         svg += "<g class=\"north\"><path d=\"M\(SVGFormat.n(width - 24)) 14l7 18l-7 -5l-7 5z\"/><text x=\"\(SVGFormat.n(width - 24))\" y=\"46\" text-anchor=\"middle\">N</text></g>"
         svg += "</svg>"
 
-        let adjusted = counts[MarkerClass.adjusted.rawValue]
-        var legend = [LegendItem(cssClass: "trk", label: "accepted track (fixes)", count: acceptedCount - adjusted)]
-        if adjusted > 0 { legend.append(LegendItem(cssClass: "adj", label: "adjusted fixes (raw → adjusted)", count: adjusted)) }
-        for (markerClass, label) in [(MarkerClass.rejectedAccuracy, "rejected: accuracy"), (.rejectedTeleport, "rejected: teleport"),
-                                     (.rejectedTime, "rejected: time"), (.rejectedOther, "rejected: other reason")] {
-            let n = counts[markerClass.rawValue]
-            if n > 0 { legend.append(LegendItem(cssClass: markerClass.cssClass, label: label, count: n)) }
+        var legend = [LegendItem(cssClass: "trk", label: "accepted track (fixes)", count: acceptedCount - counts[MarkerClass.adjusted.rawValue])]
+        for markerClass in MarkerClass.allCases where counts[markerClass.rawValue] > 0 {
+            legend.append(LegendItem(cssClass: markerClass.cssClass, label: markerClass.legendLabel, count: counts[markerClass.rawValue]))
         }
         if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) between accepted fixes (dashed)", count: gapLines.count)) }
         if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
