@@ -9,6 +9,19 @@ public enum Timestamp {
     }
 
     public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        read(b)?.seconds
+    }
+
+    /// The UTC offset in seconds the text is written with (`+02:00`, `+0200`, `+02` → 7200), nil
+    /// for `Z` or a text `parse` does not take: one reading of the zone for both.
+    public static func offsetSeconds(_ text: String) -> Int? {
+        var copy = text
+        return copy.withUTF8 { read($0)?.offset }
+    }
+
+    /// A timestamp's time and its written UTC offset (nil for `Z`), or nil when it is not one.
+    @inline(__always)
+    private static func read(_ b: UnsafeBufferPointer<UInt8>) -> (seconds: Double, offset: Int?)? {
         let n = b.count
         guard n >= 19, let p = b.baseAddress else { return nil }
         // Every row of a log has a time to parse: the fixed head's fourteen digits are checked at
@@ -50,7 +63,7 @@ public enum Timestamp {
             }
             guard i > start else { return nil }
         }
-        var offsetSeconds = 0
+        var offsetSeconds: Int?
         guard i < n else { return nil }  // a zone is required: a bare local time is ambiguous
         switch p[i] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
@@ -70,8 +83,8 @@ public enum Timestamp {
         }
         guard i == n else { return nil }
         let days = daysFromCivil(year, month, day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Double(seconds) + fraction
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - (offsetSeconds ?? 0)
+        return (Double(seconds) + fraction, offsetSeconds)
     }
 
     /// The two decimal digits at `i`, or nil.
@@ -80,16 +93,6 @@ public enum Timestamp {
         let high = Int(p[i] &- 48), low = Int(p[i + 1] &- 48)
         guard high <= 9, low <= 9 else { return nil }
         return high * 10 + low
-    }
-
-    /// The UTC offset in seconds written in the text (`+02:00` → 7200), nil for `Z` or unparseable.
-    public static func offsetSeconds(_ text: String) -> Int? {
-        guard text.count > 19, !text.hasSuffix("Z"), !text.hasSuffix("z") else { return nil }
-        let tail = text.suffix(6)
-        guard let sign = tail.first, sign == "+" || sign == "-" else { return nil }
-        let parts = tail.dropFirst().split(separator: ":")
-        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
-        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 
     /// The seconds a four-digit-year ISO-8601 text can name: 0000-01-01T00:00:00Z …

@@ -19,6 +19,28 @@ import Testing
         #expect(Timestamp.parse(text) == nil)
     }
 
+    /// Regression (stop 47): the report's list of UTC offsets read a zone by rules of its own —
+    /// only `±hh:mm` in the last six characters, unchecked — so it missed `+0530` and `+02`, which
+    /// `parse` takes, and listed `+25:00` and the tail of text that is no time at all.
+    @Test func offsetIsReadAsParseReadsTheZone() {
+        #expect(Timestamp.offsetSeconds("2026-07-24T11:14:32+02:00") == 7200)
+        #expect(Timestamp.offsetSeconds("2026-07-24T14:44:32.118+0530") == 19_800)
+        #expect(Timestamp.offsetSeconds("2026-07-24T04:14:32-05") == -18_000)
+        #expect(Timestamp.offsetSeconds("2026-07-24T09:14:32+00:00") == 0)
+        for text in ["2026-07-24T09:14:32Z", "2026-07-24T09:14:32.5z", "2026-07-24T09:14:32+25:00",
+                     "2026-07-24T09:14:32+02:61", "not a time at all, +02:00", "2026-02-30T00:00:00+01:00",
+                     "2026-07-24T09:14:32"] {
+            #expect(Timestamp.offsetSeconds(text) == nil, "\(text)")
+        }
+        // Every text with an offset: the offset is what makes `parse` differ from the same wall
+        // time written in UTC.
+        for text in ["2026-07-24T11:14:32+02:00", "2026-07-24T14:44:32.118+0530", "2026-07-24T04:14:32-05"] {
+            let offset = Timestamp.offsetSeconds(text)!
+            let wall = String(text.prefix(19)) + "Z"
+            #expect(Timestamp.parse(wall)! - Timestamp.parse(text)!.rounded(.down) == Double(offset))
+        }
+    }
+
     @Test func formatsRoundTrip() {
         for t in [0.0, 1_784_884_472.118, 951_782_400.5 /* 2000-02-29 */, 4_102_444_799.999] {
             #expect(abs(Timestamp.parse(Timestamp.format(t))! - t) < 0.001)

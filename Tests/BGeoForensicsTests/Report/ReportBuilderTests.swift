@@ -134,4 +134,21 @@ import Testing
         #expect(fixes.map(\.fix.latitude) == reference.fixes.map(\.fix.latitude))
         #expect(fixes.map(\.decision.decision) == reference.fixes.map(\.decision.decision))
     }
+
+    /// Regression (stop 47): the report listed a device's UTC offset only when written `±hh:mm`;
+    /// a queue row written `+0530` (a form `parse` takes, and the time the report places it at)
+    /// left "not recorded (every timestamp is written in UTC)" on the page.
+    @Test func deviceOffsetWrittenWithoutColonIsListed() throws {
+        let dir = TestDirectory("report-device-offset")
+        let shifted = "strftime('%Y-%m-%dT%H:%M:%S', timestamp, '+330 minutes') || substr(timestamp, 20, 4) || '+0530'"
+        let path = try ReportQueueFactsTests.altered("healthy-day.db", """
+            UPDATE location_events SET timestamp = \(shifted),
+              json = json_set(json, '$.timestamp', \(shifted)) WHERE id = (SELECT min(id) FROM location_events);
+            """, in: dir)
+        let dump = try Dump(path: path)
+        let document = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 1_785_100_000, maxTableRows: 60))
+        #expect(document.deviceOffsets == [19_800])
+        #expect(HTMLReportRenderer().render(document).contains("<th>Device offset</th><td>UTC+05:30 (from timestamps"))
+        #expect(dump.warnings.all.isEmpty, "\(dump.warnings.all)")
+    }
 }
