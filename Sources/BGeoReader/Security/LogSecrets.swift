@@ -17,16 +17,35 @@ package struct LogSecrets: Sendable {
 
     /// Learns from `row` when its event states secrets (a read of its event cell otherwise).
     package mutating func see(_ row: LogRowView) {
-        guard LogSecrets.reads(row), let text = row.stmt.text(LogColumns.data),
-              let data = try? JSONParser.parse(text) else { return }
-        learned.learnSecrets(in: data)
+        guard LogSecrets.reads(row),
+              row.stmt.withUTF8(LogColumns.data, { $0.map(LogSecrets.mayStateSecrets) ?? false }),
+              let text = row.stmt.text(LogColumns.data) else { return }
+        learn(fromData: text)
     }
 
     /// Learns from a row built into an entry, as `see(_:)` from its cells.
     package mutating func see(_ entry: LogEntry) {
-        guard Dump.secretEvents.contains(entry.event), let data = entry.data else { return }
+        guard Dump.secretEvents.contains(entry.event), var text = entry.dataText,
+              text.withUTF8(LogSecrets.mayStateSecrets) else { return }
+        learn(fromData: text)
+    }
+
+    /// Learns what a row's data states, parsed as `LogEntry.data` parses it.
+    private mutating func learn(fromData text: String) {
+        guard let data = try? JSONParser.parse(text) else { return }
         learned.learnSecrets(in: data)
     }
+
+    /// False when `data` cannot state a secret to learn, so it is not parsed: `learnSecrets`
+    /// takes values only under a key that names a secret or holds headers, and no such key can
+    /// be written without one of those names in its bytes (any letter case), a `\u` escape, or a
+    /// non-ASCII letter (U+212A KELVIN SIGN lowercases to "k"). A refresh that failed
+    /// (`{"success":false,"status":401}`, one per attempt on a stranded dump) is not parsed.
+    static func mayStateSecrets(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
+        data.contains { $0 >= 0x80 } || keyNames.mayContainName(bytes: data)
+    }
+
+    private static let keyNames = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + ["headers", "\\u"])
 
     /// Adds what another part of the same scan learned (the secrets do not depend on order).
     package mutating func add(_ other: LogSecrets) { learned.learn(from: other.learned) }
