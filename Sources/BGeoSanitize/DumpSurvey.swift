@@ -13,8 +13,9 @@ struct DumpSurvey {
     /// Facts about the tokens the copy replaces, by fingerprint (`sha256:…`).
     private(set) var tokenFacts = JSONObject()
 
-    /// Raw-text test for "might a key here be sensitive, or be written with escapes?".
-    private let keyFilter = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + ["headers", "\\u"])
+    /// Raw-text test for "might a key here be sensitive, or be written with escapes?" (the
+    /// learning's one rule).
+    private let keyFilter = SecretRules.keyNameFilter
 
     /// Surveys `tables` of `dump`. `makeMeasurer` gives the walk the second pass will use (in
     /// measure mode; one per thread), or nil when positions are not shifted.

@@ -38,14 +38,12 @@ package struct LogSecrets: Sendable {
 
     /// False when `data` cannot state a secret to learn, so it is not parsed: `learnSecrets`
     /// takes values only under a key that names a secret or holds headers, and no such key can
-    /// be written without one of those names in its bytes (any letter case), a `\u` escape, or a
-    /// non-ASCII letter (U+212A KELVIN SIGN lowercases to "k"). A refresh that failed
+    /// be written without what `SecretRules.keyNameFilter` looks for (one of those names in any
+    /// letter case, a `\u` escape, a byte outside ASCII). A refresh that failed
     /// (`{"success":false,"status":401}`, one per attempt on a stranded dump) is not parsed.
     static func mayStateSecrets(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
-        data.contains { $0 >= 0x80 } || keyNames.mayContainName(bytes: data)
+        SecretRules.keyNameFilter.mayContainName(bytes: data)
     }
-
-    private static let keyNames = SensitiveNameFilter(SecretRules.sensitiveKeyFragments + ["headers", "\\u"])
 
     /// Adds what another part of the same scan learned (the secrets do not depend on order).
     package mutating func add(_ other: LogSecrets) { learned.learn(from: other.learned) }

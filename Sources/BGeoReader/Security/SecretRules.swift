@@ -34,6 +34,11 @@ public enum SecretRules {
     /// A superset test for "may this text hold a sensitive pair name?", so that the pair rules
     /// run only where one can occur.
     static let pairNameFilter = SensitiveNameFilter(sensitiveKeyFragments + credentialPairNames)
+
+    /// A superset test for "may this JSON hold a key whose value is a secret to learn?" (a name
+    /// of a secret, a headers key, or a key written with a `\u` escape): the one rule for which
+    /// documents the learning parses, the log's secret rows (`LogSecrets`) and `sanitize`'s survey.
+    package static let keyNameFilter = SensitiveNameFilter(sensitiveKeyFragments + ["headers", "\\u"])
 }
 
 /// "Could this text contain one of these names, in any letter case?" — a superset test that
@@ -75,13 +80,19 @@ package struct SensitiveNameFilter: Sendable {
         return copy.withUTF8 { mayContainName(bytes: $0) }
     }
 
+    /// True when a name may occur in `t`, in any letter case. A byte outside ASCII answers true:
+    /// the rules compare names after Unicode lowercasing (`Redactor.isSensitiveKey`), which turns
+    /// U+212A KELVIN SIGN into "k", so "to\u{212A}en" names a token though no byte spells it.
     package func mayContainName(bytes t: UnsafeBufferPointer<UInt8>) -> Bool {
         guard t.count >= 2 else { return false }
+        if t[0] >= 0x80 { return true }
         return withTables { tables in
             var previous = SensitiveNameFilter.lower(t[0])
             for start in 0..<(t.count - 1) {
+                let next = t[start + 1]
+                if next >= 0x80 { return true }
                 let first = previous
-                previous = SensitiveNameFilter.lower(t[start + 1])
+                previous = SensitiveNameFilter.lower(next)
                 if tables.pairMayStart(first, previous), tables.nameStarts(at: start, in: t) { return true }
             }
             return false

@@ -116,6 +116,33 @@ import BGeoSQLite
         #expect(stmt.text(0) == hex.uppercased())
     }
 
+    /// Regression (stop 47): the survey learns a secret from any row's JSON under a key that
+    /// names one, but it parsed only rows whose bytes spell such a name in ASCII: a header key
+    /// written with U+212A KELVIN SIGN ("to\u{212A}en", a token once lowercased) had its value
+    /// replaced in that cell, while the same value written plainly in another row stayed in the
+    /// copy (an ASCII `token` key had it replaced there too).
+    @Test func aSecretUnderAKeySpelledWithAKelvinSignIsReplacedEverywhere() throws {
+        let dir = TestDirectory("sanitize-kelvin")
+        try Fixtures.current(at: dir.file("bgeo.db"))
+        let secret = "Zq9x-kelvin-header-value"
+        do {
+            let db = try Database(path: dir.file("bgeo.db"), mode: .readWriteCreate)
+            try db.execute("""
+                INSERT INTO log_entries (ts, level, src, event, message, data) VALUES
+                  ('2026-07-24T09:00:06.000Z', 3, 'native', 'http.request', 'request',
+                   '{"url":"https://ingest.example/v1","h":{"to\u{212A}en":"\(secret)"}}'),
+                  ('2026-07-24T09:00:07.000Z', 3, 'native', 'note', 'the value \(secret) again', '{"note":"plain \(secret)"}')
+                """)
+        }
+        _ = try Sanitizer.run(dumpPath: dir.file("bgeo.db"), outputPath: dir.file("out.db"), options: SanitizeOptions())
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("out.db")))
+        #expect(bytes.range(of: Data(secret.utf8)) == nil)
+        let out = try Database(path: dir.file("out.db"), mode: .readOnly)
+        let stmt = try out.prepare("SELECT message FROM log_entries WHERE event = 'note'")
+        #expect(try stmt.step())
+        #expect(stmt.text(0)?.contains("‹redacted sha256:") == true)
+    }
+
     @Test func aSanitisedDumpCanBeSanitisedAgainAndKeepsItsFingerprints() throws {
         let dir = TestDirectory("sanitize-twice")
         try Fixtures.current(at: dir.file("bgeo.db"))

@@ -14,6 +14,19 @@ import Testing
         #expect(out.contains(Redactor.fingerprint(Fixtures.apiKey)))
     }
 
+    /// Regression (stop 47): the pair rules compare a name after Unicode lowercasing, but the
+    /// filter that lets them run looked for the names' ASCII bytes only, so `toKen=…` written with
+    /// U+212A KELVIN SIGN (which lowercases to "k") kept its value while `token=…` lost it.
+    @Test func aPairNamedWithAKelvinSignIsScrubbed() {
+        let redactor = Redactor()
+        for text in ["retrying with to\u{212A}en=Zq9x-pair-value now", "api\u{212A}ey: Zq9x-pair-value", "token=Zq9x-pair-value"] {
+            #expect(!redactor.redact(text: text).contains("Zq9x-pair-value"), "\(text)")
+        }
+        #expect(SecretRules.pairNameFilter.mayContainName("to\u{212A}en"))
+        #expect(SecretRules.keyNameFilter.mayContainName("é"  + "x"))
+        #expect(!SecretRules.keyNameFilter.mayContainName(#"{"success":false,"status":401}"#))
+    }
+
     @Test func redactsKnownSecretsJWTsAndBearerInFreeText() {
         var redactor = Redactor()
         redactor.learnSecrets(in: Fixtures.config)
