@@ -22,13 +22,8 @@ extension Dump {
             redactor.learn(from: parts.later)
             return redactor
         }
-        var secrets = LogSecrets()
-        // From the rows' cells, as each part reads them: no entry (five texts) built per row.
-        forEachLogEntry(query, takenFromCells: { row in
-            secrets.see(row)
-            return true
-        }) { _ in }
-        redactor.learn(from: secrets.learned)
+        // One pass, from the rows' cells as each part reads them: no entry built per row.
+        redactor.learn(from: Dump.secrets(self, query, rows: nil))
         return redactor
     }
 
@@ -92,8 +87,8 @@ extension Dump {
         }
     }
 
-    /// The secrets the rows of `query` with ids in `rows` state.
-    private static func secrets(_ dump: Dump, _ query: LogQuery, rows: Range<Int64>) -> Redactor {
+    /// The secrets the rows of `query` with ids in `rows` (all when nil) state.
+    private static func secrets(_ dump: Dump, _ query: LogQuery, rows: Range<Int64>?) -> Redactor {
         var secrets = LogSecrets()
         dump.forEachLogEntry(query, rows: rows, takenFromCells: { row in
             secrets.see(row)
