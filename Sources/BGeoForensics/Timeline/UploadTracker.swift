@@ -107,9 +107,6 @@ struct UploadTracker {
         self.uuidLimit = uuidLimit
     }
 
-    /// The policy (a copy: the per-row rules read `rules.policy` in place).
-    var policy: UploadPolicy { rules.policy }
-
     // MARK: rows
 
     /// How many uuids a request row must yield (`UploadRowFields`) to a tracker keeping
@@ -334,7 +331,7 @@ struct UploadTracker {
             if attempt.dropLogId == nil { attempt.dropLogId = entry.rowId }
         }
         let logIds = (lastResponse.map { [$0.row] } ?? []) + [entry.rowId]
-        let engine = policy.engine.rawValue
+        let engine = rules.policy.engine.rawValue
         if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
             stats.dropsBreakingPolicy += 1
             violations.add(.retryableDropped,
