@@ -41,7 +41,7 @@ struct DumpSurvey {
         }
         let state = dump.engineState()
         // Sanitising a sanitised dump: its tokens are fingerprints already, their facts are in the old marker.
-        for member in state.sanitized?.json["tokens"]?.objectValue ?? JSONObject() { survey.tokenFacts[member.key] = member.value }
+        survey.tokenFacts.assign(contentsOf: state.sanitized?.json["tokens"]?.objectValue ?? JSONObject())
         survey.collectTokenFacts(state)
         return survey
     }

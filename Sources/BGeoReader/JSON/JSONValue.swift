@@ -63,7 +63,8 @@ public enum JSONValue: Sendable, Equatable {
     public var isNull: Bool { self == .null }
 }
 
-/// An insertion-ordered JSON object. Lookups are linear: SDK objects are small.
+/// An insertion-ordered JSON object. Lookups by key are linear (SDK objects are small); copying
+/// one member by member goes through `assign`, linear in the members whatever their number.
 public struct JSONObject: Sendable, Equatable, Sequence {
     public private(set) var members: [(key: String, value: JSONValue)]
 
@@ -87,6 +88,56 @@ public struct JSONObject: Sendable, Equatable, Sequence {
             } else if let newValue {
                 members.append((key, newValue))
             }
+        }
+    }
+
+    /// Sets each of `newMembers` in order as the subscript does (a key already here keeps its
+    /// place and takes the new value), in time linear in the members: a dump's object may hold
+    /// 100,000 keys, and a look-up along the members for each would make copying it quadratic.
+    public mutating func assign(contentsOf newMembers: some Sequence<(key: String, value: JSONValue)>) {
+        var places = KeyPlaces()
+        for member in newMembers { set(member, places: &places) }
+    }
+
+    /// The members with their values transformed, as assigning them in order gives (`assign`).
+    public func mappingValues(_ transform: (_ key: String, _ value: JSONValue) -> JSONValue) -> JSONObject {
+        var out = JSONObject()
+        out.members.reserveCapacity(members.count)
+        var places = KeyPlaces()
+        for member in members { out.set((member.key, transform(member.key, member.value)), places: &places) }
+        return out
+    }
+
+    /// Where `assign` finds the keys already set: small objects (nearly all) look along their
+    /// members, as the subscript does; past `linearLookupLimit`, a table holds each key's first
+    /// place (where the subscript finds a key written twice), filled as members are added.
+    private struct KeyPlaces {
+        static let linearLookupLimit = 32
+        var places: [String: Int] = [:]
+        /// The members before this index are in `places`.
+        var placed = 0
+    }
+
+    private mutating func set(_ member: (key: String, value: JSONValue), places table: inout KeyPlaces) {
+        if members.count < KeyPlaces.linearLookupLimit {
+            if let index = members.firstIndex(where: { $0.key == member.key }) {
+                members[index].value = member.value
+            } else {
+                members.append(member)
+            }
+            return
+        }
+        while table.placed < members.count {
+            let key = members[table.placed].key
+            if table.places[key] == nil { table.places[key] = table.placed }
+            table.placed += 1
+        }
+        if let index = table.places[member.key] {
+            members[index].value = member.value
+        } else {
+            table.places[member.key] = members.count
+            members.append(member)
+            table.placed = members.count
         }
     }
 

@@ -11,9 +11,11 @@ import Foundation
 /// object (the tree keeps one); numbers as the writer prints them (an integer without a leading
 /// zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
 /// trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest round-trip form is
-/// the same digits; no exponent); nesting shallower than 64.
+/// the same digits; no exponent); nesting shallower than 64; at most 256 keys in an object.
 public enum VerbatimJSON {
     static let maxDepth = 64
+    /// An object with more keys than this is not copied through (see `Reader.object`).
+    static let maxKeys = 256
 
     /// A byte of a string's text that `JSONWriter` writes as it is: printable ASCII other than
     /// `"` and `\` (every other byte is escaped, or belongs to a character the writer checks).
@@ -127,10 +129,12 @@ public enum VerbatimJSON {
                 return true
             }
             // Records have a dozen keys: comparing each new key with the earlier ones is cheaper
-            // than hashing them.
+            // than hashing them. An object with more than `maxKeys` is left to the tree (linear in
+            // its keys), so that comparing stays bounded (stop 48: 150,000 keys took minutes here).
             let first = keys.count
             defer { keys.removeLast(keys.count - first) }
             while true {
+                guard keys.count - first < VerbatimJSON.maxKeys else { return false }
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return false }
                 for earlier in keys[first...] where earlier.count == key.count
                     && memcmp(bytes.baseAddress! + earlier.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {

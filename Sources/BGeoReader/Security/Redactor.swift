@@ -196,24 +196,17 @@ public struct Redactor: Sendable {
         guard enabled else { return value }
         switch value {
         case .object(let object):
-            var copy = JSONObject()
-            for member in object {
+            return .object(object.mappingValues { key, value in
                 // A sensitive key holding an object (`authorization {strategy, refreshUrl, …}`) is
                 // walked key by key: its secret members are themselves sensitive keys.
-                if Redactor.isSensitiveKey(member.key), member.value.objectValue == nil {
-                    copy[member.key] = redactAll(member.value)
-                } else if SecretRules.isHeadersKey(member.key), let headers = member.value.objectValue {
-                    var redacted = JSONObject()
-                    for header in headers {
-                        let secret = SecretRules.isSecretHeader(header.key) && header.value.objectValue == nil
-                        redacted[header.key] = secret ? redactAll(header.value) : redact(header.value)
-                    }
-                    copy[member.key] = .object(redacted)
-                } else {
-                    copy[member.key] = redact(member.value)
+                if Redactor.isSensitiveKey(key), value.objectValue == nil { return redactAll(value) }
+                if SecretRules.isHeadersKey(key), let headers = value.objectValue {
+                    return .object(headers.mappingValues { name, header in
+                        SecretRules.isSecretHeader(name) && header.objectValue == nil ? redactAll(header) : redact(header)
+                    })
                 }
-            }
-            return .object(copy)
+                return redact(value)
+            })
         case .array(let elements):
             return .array(elements.map(redact))
         case .string(let s):
@@ -226,10 +219,7 @@ public struct Redactor: Sendable {
     private func redactAll(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let s): return Redactor.isTemplate(s) || s.isEmpty || Redactor.isFingerprint(s) ? value : .string(Redactor.fingerprint(s))
-        case .object(let object):
-            var copy = JSONObject()
-            for member in object { copy[member.key] = redactAll(member.value) }
-            return .object(copy)
+        case .object(let object): return .object(object.mappingValues { _, value in redactAll(value) })
         case .array(let elements): return .array(elements.map(redactAll))
         default: return value
         }

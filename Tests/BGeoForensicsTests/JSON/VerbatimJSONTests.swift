@@ -191,4 +191,20 @@ import Testing
         // Most rows take the copy: a fast path that never runs would hide here.
         #expect(rows > 5_000 && copied * 2 > rows, "\(copied) of \(rows) rows copied through")
     }
+
+    /// Regression (stop 48): the check for a repeated key compared each key with the object's
+    /// earlier ones, so a record whose extras held 150,000 keys took minutes; an object past
+    /// `maxKeys` is left to the tree now, which writes the same text.
+    @Test func anObjectPastTheKeyLimitTakesTheTreeAndIsWrittenTheSame() throws {
+        func object(_ count: Int) -> String {
+            "{" + (0..<count).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        }
+        #expect(VerbatimJSON.isWrittenAsIs(object(VerbatimJSON.maxKeys)))
+        #expect(!VerbatimJSON.isWrittenAsIs(object(VerbatimJSON.maxKeys + 1)))
+        let wide = #"{"extras":"# + object(150_000) + "}"
+        let started = Date()
+        #expect(!VerbatimJSON.isWrittenAsIs(wide))
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(JSONWriter().string(try JSONParser.parse(wide)) == wide)
+    }
 }
