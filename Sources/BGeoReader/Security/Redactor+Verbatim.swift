@@ -36,7 +36,7 @@ extension Redactor {
             return false
         }
         if !namesChecked, Redactor.verbatimFilter.mayContainName(bytes: bytes) { return false }
-        guard !secretsLongestFirst.isEmpty else { return true }
+        guard !knownSecrets.isEmpty else { return true }
         var hit = false
         secretSearch.forEachHit(in: bytes) { _ in hit = true }
         return !hit

@@ -19,8 +19,11 @@ public struct Redactor: Sendable {
     package private(set) var knownSecrets: Set<String> = []
     /// The known secrets, longest first (then by text): a secret that contains another is
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
-    /// fit in it. Kept in order as secrets are learned (`remember`).
-    private(set) var secretsLongestFirst: [String] = []
+    /// fit in it. Put in order when the search over them is compiled, not as each is learned: a
+    /// dump may state 200,000 secrets, and an insertion in order moved the list once per secret.
+    var secretsLongestFirst: [String] {
+        knownSecrets.sorted { a, b in a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b }
+    }
     /// True when some form of a known secret could lie inside a plain token (`leavesAsIs`):
     /// then plain tokens are searched like any text (see `redact(text:)`).
     private var secretMayBePlainToken = false
@@ -133,21 +136,12 @@ public struct Redactor: Sendable {
     /// Learns every secret `other` knows (a part of a read learned apart: the result does not
     /// depend on the order secrets are learned in).
     package mutating func learn(from other: Redactor) {
-        for secret in other.secretsLongestFirst { remember(secret) }
+        for secret in other.knownSecrets { remember(secret) }
     }
 
-    /// Adds a secret to the set and, when it is new, at its place in `secretsLongestFirst`.
+    /// Adds a secret to the set; a new one makes the search be compiled again when next used.
     private mutating func remember(_ secret: String) {
         guard knownSecrets.insert(secret).inserted else { return }
-        func before(_ a: String, _ b: String) -> Bool {
-            a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b
-        }
-        var low = 0, high = secretsLongestFirst.count
-        while low < high {
-            let mid = (low + high) / 2
-            if before(secretsLongestFirst[mid], secret) { low = mid + 1 } else { high = mid }
-        }
-        secretsLongestFirst.insert(secret, at: low)
         if Redactor.mayLieInPlainToken(secret) { secretMayBePlainToken = true }
         index = SecretIndex()
     }
@@ -235,7 +229,7 @@ public struct Redactor: Sendable {
         if bytes.withUTF8({ leavesAsIs(plainToken: $0) }) { return text }
         // User-info first: a fingerprint holds a space, which would end the URL it sits in.
         var out = Redactor.contains(text, "@") ? URLReducer.apply(text, policy: .keep) : text
-        if !secretsLongestFirst.isEmpty { out = replacingKnownSecrets(in: out) }
+        if !knownSecrets.isEmpty { out = replacingKnownSecrets(in: out) }
         if Redactor.contains(out, "eyJ") { out = Redactor.scrubJWTs(out) }
         if Redactor.containsBearer(out) { out = Redactor.scrubBearer(out) }
         if SecretRules.pairNameFilter.mayContainName(out) { out = Redactor.scrubPairs(out) }
@@ -244,7 +238,7 @@ public struct Redactor: Sendable {
 
     /// Every known secret in `text`, in any of its forms and readings, as its fingerprint.
     private func replacingKnownSecrets(in text: String) -> String {
-        let search = index.search(over: secretsLongestFirst)
+        let search = secretSearch
         var text = text
         // Nearly every text holds no secret: it is handed back as it is, not copied.
         guard let out = text.withUTF8({ search.fingerprintingHits(in: $0) }) else { return text }
@@ -252,7 +246,7 @@ public struct Redactor: Sendable {
     }
 
     /// The search over every known secret's forms (sanitize's raw-byte check uses it too).
-    package var secretSearch: SecretSearch { index.search(over: secretsLongestFirst) }
+    package var secretSearch: SecretSearch { index.search { secretsLongestFirst } }
 }
 
 /// The compiled `SecretSearch` of a redactor's secrets, built once at the first redaction after
@@ -261,10 +255,11 @@ public struct Redactor: Sendable {
 final class SecretIndex: Sendable {
     private let compiled = Mutex<SecretSearch?>(nil)
 
-    func search(over secrets: [String]) -> SecretSearch {
+    /// The search, compiled over `secrets()` (longest first) the first time.
+    func search(over secrets: () -> [String]) -> SecretSearch {
         compiled.withLock { cached in
             if let cached { return cached }
-            let search = SecretSearch(secrets: secrets)
+            let search = SecretSearch(secrets: secrets())
             cached = search
             return search
         }
