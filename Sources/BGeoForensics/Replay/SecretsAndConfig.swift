@@ -61,9 +61,10 @@ package final class SecretsAndConfig {
         }
         var learning = SecretRowLearning(configLines: ReplayConfiguration.ConfigLines(dump.recordedConfig()))
         let redactor = dump.makeRedactor(learning: &learning)
-        // The reader given is the one handed back.
-        let lines = learning.configLines as! ReplayConfiguration.ConfigLines
-        return (redactor, lines.configuration)
+        // The reader given is the one handed back; were it not, the configuration is read on its own.
+        let configuration = learning.configLines(as: ReplayConfiguration.ConfigLines.self)?.configuration
+            ?? ReplayConfiguration.recorded(from: dump)
+        return (redactor, configuration)
     }
 
     /// The redactor (waits for the learning the first time).

@@ -16,6 +16,11 @@ package struct SecretRowLearning: Sendable {
         self.configLines = configLines
     }
 
+    /// The reader handed in, back as its own type (nil when none was, or of another type).
+    package func configLines<Lines: ConfigLineReader>(as type: Lines.Type) -> Lines? {
+        configLines as? Lines
+    }
+
     /// The events of the rows it reads, to add to a filtered scan's own.
     package static var events: [String] { Dump.secretEvents }
 
