@@ -11,6 +11,11 @@ extension TimelineBuilder {
         guard !raw.isEmpty else { return [] }
         let sorted = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let window = options.contextWindow
+        // Where the motion marks are among the sorted marks, so each gap finds the newest one before
+        // it by a binary search: walking back from the gap was quadratic when motion marks are few
+        // (stop 48: 100,000 gaps between relaunches and no motion mark took timeline 5 s at 200,000
+        // fixes, 7.6 times its time at a quarter of the gaps).
+        let motionPositions = sorted.indices.filter { TimelineBuilder.isMotion(sorted[$0].kind) }
         var gaps: [TrackingGap] = []
         for raw in raw {
             var before = raw.before
@@ -26,12 +31,8 @@ extension TimelineBuilder {
             let start = before.time
             let end = after.time
             // The motion state at the gap's start: the last motion mark up to start + window.
-            var motionState: GapContextEvent.Kind?
-            var i = firstIndex(sorted, atOrAfter: start + window) - 1
-            while i >= 0, motionState == nil {
-                if TimelineBuilder.isMotion(sorted[i].kind) { motionState = sorted[i].kind }
-                i -= 1
-            }
+            let newest = TimelineBuilder.lastPosition(in: motionPositions, before: firstIndex(sorted, atOrAfter: start + window))
+            let motionState = newest.map { sorted[$0].kind }
             var context: [GapContextEvent] = []
             var j = firstIndex(sorted, atOrAfter: start - window)
             while j < sorted.count, sorted[j].at <= end + window {
@@ -65,6 +66,17 @@ extension TimelineBuilder {
     /// Fixes this far apart across a gap mean the device moved during it (GPS drift and a
     /// stationary geofence are a few hundred metres).
     static let movedDistance = 1000.0
+
+    /// The last of `positions` (ascending) below `limit`, if any.
+    static func lastPosition(in positions: [Int], before limit: Int) -> Int? {
+        var low = 0
+        var high = positions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if positions[mid] < limit { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? positions[low - 1] : nil
+    }
 
     private func firstIndex(_ marks: [ContextMark], atOrAfter time: Double) -> Int {
         var low = 0
