@@ -173,4 +173,32 @@ import Testing
         #expect(Redactor.hasSensitivePair("auth=abc") == true)
         #expect(Redactor.hasSensitivePair("clé=1") == nil)
     }
+
+    /// The scrub on an ASCII text's bytes (`scrubPairsInBytes`, stop 48) gives what the walk by
+    /// characters gives, on random texts of pair names, separators, quotes, escapes, templates and
+    /// values of every kind the rules tell apart; a CR LF (one character) or a non-ASCII byte
+    /// leaves the text to the walk.
+    @Test func theByteScrubEqualsTheCharacterWalk() {
+        let parts = ["token", "access_token", "Authorization", "x-api-key", "sig", "password", "user", "url", "=", ":", " : ",
+                     " ", "\t", "\"", "\\\"", "'", "\\", "/", "//", "&", "#", ";", ",", "}", "{", ")", "]", "<", ">", "\n", "\r",
+                     "Bearer ", "Basic dXNlcjpwYXNz", "{refreshToken}", "abc", "expired", "sk_live_0123456789abcdef", "12",
+                     "abcdefghijklmnopq", "-", "_", ".", "https://h.example/p?sig=", "\"token\": \""]
+        var rng = SplitMix64(seed: 2026_12_07)
+        var changed = 0
+        for _ in 0..<40_000 {
+            let text = (0..<rng.int(1...14)).map { _ in parts[rng.int(0...(parts.count - 1))] }.joined()
+            let full = Redactor.scrubPairsInFull(text)
+            let bytes = Redactor.scrubPairsInBytes(text)
+            if text.utf8.contains(0x0D) && text.contains("\r\n") {
+                #expect(bytes == nil, "\(String(reflecting: text)) holds a CR LF")
+                continue
+            }
+            #expect(bytes == full, "\(String(reflecting: text))")
+            if full != text { changed += 1 }
+        }
+        #expect(changed > 5_000, "only \(changed) texts scrubbed: the comparison would prove little")
+        #expect(Redactor.scrubPairsInBytes("clé=abcdefgh") == nil)
+        #expect(Redactor.scrubPairsInBytes("a\r\ntoken=abcdefgh") == nil)
+        #expect(Redactor.scrubPairs("token=abcdefgh\r\nnext") == Redactor.scrubPairsInFull("token=abcdefgh\r\nnext"))
+    }
 }
