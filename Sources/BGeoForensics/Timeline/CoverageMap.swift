@@ -89,12 +89,7 @@ struct CoverageMap: Sendable {
         // Every comparison is a difference against the threshold (exact for two times of the same
         // magnitude), never a sum (rounded): so a gap of exactly the threshold is judged alike on
         // every path, and the map does not depend on the order the fixes came in (`absorb`).
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if time - intervals[mid].end >= threshold { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitionPoint { time - $0.end >= threshold }
         if low < intervals.count, intervals[low].start - time < threshold {
             extend(low, fix)
         } else {
@@ -135,12 +130,7 @@ struct CoverageMap: Sendable {
     }
 
     private mutating func absorb(_ joining: Interval) {
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if joining.start - intervals[mid].end >= threshold { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitionPoint { joining.start - $0.end >= threshold }
         var upper = low
         while upper < intervals.count, intervals[upper].start - joining.end < threshold { upper += 1 }
         guard low < upper else {
@@ -163,12 +153,7 @@ struct CoverageMap: Sendable {
     /// more fixes are added (stretches only grow and join), comes within that span.
     func coversStrictly(from start: Double, to end: Double) -> Bool {
         // The last stretch that starts before `start`.
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if intervals[mid].start < start { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitionPoint { $0.start < start }
         return low > 0 && intervals[low - 1].end > end
     }
 

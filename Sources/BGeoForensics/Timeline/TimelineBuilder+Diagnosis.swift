@@ -69,23 +69,12 @@ extension TimelineBuilder {
 
     /// The last of `positions` (ascending) below `limit`, if any.
     static func lastPosition(in positions: [Int], before limit: Int) -> Int? {
-        var low = 0
-        var high = positions.count
-        while low < high {
-            let mid = (low + high) / 2
-            if positions[mid] < limit { low = mid + 1 } else { high = mid }
-        }
-        return low > 0 ? positions[low - 1] : nil
+        let after = positions.partitionPoint { $0 < limit }
+        return after > 0 ? positions[after - 1] : nil
     }
 
     private func firstIndex(_ marks: [ContextMark], atOrAfter time: Double) -> Int {
-        var low = 0
-        var high = marks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if marks[mid].at < time { low = mid + 1 } else { high = mid }
-        }
-        return low
+        marks.partitionPoint { $0.at < time }
     }
 
     /// At most 20 context events: lifecycle and motion first, then the rest in time order.
