@@ -110,9 +110,6 @@ extension Redactor {
         var text = text
         return text.withUTF8 { bytes -> Bool? in
             for byte in bytes where byte >= 0x80 { return nil }
-            func isNameByte(_ b: UInt8) -> Bool {
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x2E
-            }
             for sep in bytes.indices where bytes[sep] == 0x3D || bytes[sep] == 0x3A {
                 var end = sep
                 while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
@@ -121,7 +118,7 @@ extension Redactor {
                     if end > 0, bytes[end - 1] == 0x5C { end -= 1 }
                 }
                 var start = end
-                while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+                while start > 0, isPairNameByte(bytes[start - 1]) { start -= 1 }
                 if start < end, SecretRules.isSensitivePairName(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) {
                     return true
                 }
@@ -161,7 +158,8 @@ extension Redactor {
             }
             if quotedName, rest.first != nil { continue }  // `"name": 12` or an object: no string to replace
             let authorization = name.lowercased().hasSuffix("authorization")
-            let value = rest.prefix { authorization ? !"\n\r\"'<>{}".contains($0) : !"&#; \"',}\n\r\t<>)]\\".contains($0) }
+            let stops = authorization ? authorizationValueStops : pairValueStops
+            let value = rest.prefix { !stops.contains($0) }
             // `name: word` in prose ("token: expired") is a sentence, not a header line: a bare
             // colon value counts when it looks like a credential (not only lower-case letters).
             if !authorization, text[sep] == ":",
@@ -179,9 +177,6 @@ extension Redactor {
         return text.withUTF8 { t -> String? in
             let n = t.count
             for i in 0..<n where t[i] >= 0x80 || (t[i] == 0x0D && i + 1 < n && t[i + 1] == 0x0A) { return nil }
-            @inline(__always) func isNameByte(_ b: UInt8) -> Bool {
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x2E
-            }
             let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
             var out: [UInt8] = []
             out.reserveCapacity(n + 64)
@@ -200,7 +195,7 @@ extension Redactor {
                 if quotedName { end -= 1 }
                 if quotedName, end > rest, t[end - 1] == backslash { end -= 1 }
                 var start = end
-                while start > rest, isNameByte(t[start - 1]) { start -= 1 }
+                while start > rest, isPairNameByte(t[start - 1]) { start -= 1 }
                 let name = String(decoding: UnsafeBufferPointer(rebasing: t[start..<end]), as: UTF8.self)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: t[rest...sep]))
                 rest = sep + 1
@@ -224,7 +219,7 @@ extension Redactor {
                 }
                 if quotedName, rest < n { continue }  // `"name": 12` or an object: no string to replace
                 let authorization = name.lowercased().hasSuffix("authorization")
-                let stops = authorization ? Redactor.authorizationValueStops : Redactor.pairValueStops
+                let stops = authorization ? Redactor.authorizationValueStopBytes : Redactor.pairValueStopBytes
                 var valueEnd = rest
                 while valueEnd < n, !stops[Int(t[valueEnd])] { valueEnd += 1 }
                 // `name: word` in prose is a sentence, not a header line (as `scrubPairsInFull`).
@@ -237,11 +232,21 @@ extension Redactor {
         }
     }
 
-    /// The bytes that end a pair's bare value (`scrubPairsInFull`'s lists), as a table.
-    private static let pairValueStops = stopTable("&#; \"',}\n\r\t<>)]\\")
-    private static let authorizationValueStops = stopTable("\n\r\"'<>{}")
+    /// The characters that end a pair's bare value; an `Authorization` value runs to its line's end
+    /// or quote, so a scheme's credentials go with it.
+    private static let pairValueStops = "&#; \"',}\n\r\t<>)]\\"
+    private static let authorizationValueStops = "\n\r\"'<>{}"
+    /// The same lists as tables by byte, for `scrubPairsInBytes`.
+    private static let pairValueStopBytes = stopTable(pairValueStops)
+    private static let authorizationValueStopBytes = stopTable(authorizationValueStops)
     private static func stopTable(_ stops: String) -> [Bool] {
         (0..<256).map { b in stops.utf8.contains(UInt8(b)) }
+    }
+
+    /// A byte a pair's name may hold (ASCII letters, digits, `_ - .`): the name rule of
+    /// `scrubPairsInFull` on ASCII text, where a byte is a character.
+    @inline(__always) private static func isPairNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x2E
     }
 
     /// `value` (the start of `rest`) as its fingerprint in `out`, unless it is too short to be a
