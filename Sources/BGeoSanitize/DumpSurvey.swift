@@ -13,10 +13,6 @@ struct DumpSurvey {
     /// Facts about the tokens the copy replaces, by fingerprint (`sha256:…`).
     private(set) var tokenFacts = JSONObject()
 
-    /// Raw-text test for "might a key here be sensitive, or be written with escapes?" (the
-    /// learning's one rule).
-    private let keyFilter = SecretRules.keyNameFilter
-
     /// Surveys `tables` of `dump`. `makeMeasurer` gives the walk the second pass will use (in
     /// measure mode; one per thread), or nil when positions are not shifted.
     static func run(_ dump: Dump, tables: [SourceTable], makeMeasurer: () -> sending JSONSanitizer?) -> DumpSurvey {
@@ -76,7 +72,7 @@ struct DumpSurvey {
                 stmt.withUTF8(column) { bytes in
                     guard let bytes, let start = bytes.firstIndex(where: { $0 > 0x20 }),
                           bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return }
-                    let mayHoldSecrets = keyFilter.mayContainName(bytes: bytes)
+                    let mayHoldSecrets = SecretRules.keyNameFilter.mayContainName(bytes: bytes)
                     // Most rows hold no secret and only need measuring: from their bytes, no tree.
                     if !mayHoldSecrets, !app, let measurer, measurer.measure(bytes: bytes) { return }
                     guard mayHoldSecrets || measurer != nil, let value = try? JSONParser.parse(bytes: bytes) else { return }
@@ -106,7 +102,7 @@ struct DumpSurvey {
         case .array(let elements): elements.forEach { learnNested($0) }
         case .string(let s):
             if let first = s.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-               keyFilter.mayContainName(s), let nested = try? JSONParser.parse(s) {
+               SecretRules.keyNameFilter.mayContainName(s), let nested = try? JSONParser.parse(s) {
                 learn(nested)
             }
         default: break
