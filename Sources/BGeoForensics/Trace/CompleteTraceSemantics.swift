@@ -98,6 +98,33 @@ struct CompleteTraceSemantics: TraceSemantics {
         return fixes
     }
 
+    mutating func settle(spilled: SpilledMillisecond<Fix>) throws(WorkFileError) -> String {
+        // First pass: what `foldAdjustments` picks — the first adjust line and the first accepted
+        // fix, by rank.
+        var line: Unplaced<Fix>?
+        var target: TraceRank?
+        try spilled.forEach { (fix: inout Unplaced<Fix>) throws(WorkFileError) in
+            if fix.isAdjustLine {
+                if line.map({ fix.rank < $0.rank }) ?? true { line = fix }
+            } else if TraceMerger.takesAdjustment(fix.output), target.map({ fix.rank < $0 }) ?? true {
+                target = fix.rank
+            }
+        }
+        let fold = target.flatMap { target in line.map { (target: target, line: $0) } }
+        let out = try spilled.newTape()
+        var runs = TraceOrder.TieRuns(out: out, held: spilled.held, folder: spilled.folder)
+        try spilled.forEach { (fix: inout Unplaced<Fix>) throws(WorkFileError) in
+            if let fold {
+                if fix.isAdjustLine, fix.rank == fold.line.rank { return }
+                if fix.rank == fold.target { TraceMerger.fold(adjustLine: fold.line.output, into: &fix.output, stats: &stats) }
+            }
+            try runs.add(fix.output)
+        }
+        try runs.finish()
+        try out.finish()
+        return out.path
+    }
+
     /// One millisecond: its first adjust line (log order) folds into its first accepted fix
     /// (gathering order); the other adjust lines stay fixes of their own.
     private mutating func foldAdjustments(_ batch: inout [Unplaced<Fix>], _ range: Range<Int>) {

@@ -180,7 +180,7 @@ extension TraceBuilder {
                                       geofenceCount: queue.geofences.count)
         let trace = CompleteTrace(dump: dump, fixes: stored, stats: stats, queue: facts, assemblyRuns: result.runs,
                                   spilledRecords: queue.fixes.spilled + queue.geofences.spilled + lines.spool.spilled,
-                                  assembledLive: result.live)
+                                  assembledLive: result.live, spilledMilliseconds: result.spilledMilliseconds)
         return trace
     }
 }

@@ -48,6 +48,13 @@ struct RecordedTraceSemantics: TraceSemantics {
 
     func settle(_ batch: [Unplaced<DecidedFix>]) -> [DecidedFix] { batch.map(\.output) }
 
+    func settle(spilled: SpilledMillisecond<DecidedFix>) throws(WorkFileError) -> String {
+        let out = try spilled.newTape()
+        try spilled.forEach { (fix: inout Unplaced<DecidedFix>) throws(WorkFileError) in out.append(fix.output) }
+        try out.finish()
+        return out.path
+    }
+
     /// Every stored fix passes here in trace order: the export bounds are gathered on the way, so
     /// a GPX header (written before its points) needs no pass of its own.
     mutating func place(_ fix: inout DecidedFix, at index: Int) { bounds.add(fix) }

@@ -62,12 +62,15 @@ public final class CompleteTrace: Sendable {
     let spilledRecords: Int
     /// Whether the first pass was made while the dump was read (nothing spilled).
     let assembledLive: Bool
+    /// Milliseconds with more fixes than the window holds, settled on disk (a stuck clock).
+    let spilledMilliseconds: Int
     /// The private copy whose folder holds the tape: kept as long as the trace is.
     private let copy: EvidenceCopy
 
     init(dump: Dump, fixes: StoredTrace<Fix>, stats: Trace.Stats, queue: QueueFacts, assemblyRuns: Int, spilledRecords: Int,
-         assembledLive: Bool = false) {
+         assembledLive: Bool = false, spilledMilliseconds: Int = 0) {
         copy = dump.privateCopy
+        self.spilledMilliseconds = spilledMilliseconds
         self.assembledLive = assembledLive
         self.fixes = fixes
         self.stats = stats

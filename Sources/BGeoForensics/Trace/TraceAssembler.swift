@@ -7,9 +7,9 @@ import Foundation
 /// 1. The streams are merged in time order. Copies of one uuid are held together while they
 ///    arrive (a `group`, closed `groupSeconds` after its first copy or when too many are open)
 ///    and resolved by the semantics into fixes.
-/// 2. Fixes wait in a min-heap until no fix of their millisecond can still come (the watermark:
+/// 2. Fixes wait (`WaitingFixes`) until no fix of their millisecond can still come (the watermark:
 ///    the stream's time, the oldest open group), then each batch is settled (adjust lines folded,
-///    ties ordered) and appended to the trace's tape.
+///    ties ordered) and appended to the trace's tape; a millisecond too large to hold, on disk.
 /// 3. A uuid whose copies fall into two groups (far apart in time, or a window overflowed) is
 ///    noticed by a fixed-size filter, confirmed by counting its groups, and then built again with
 ///    every copy of such uuids gathered on disk first and resolved as one group.
@@ -34,6 +34,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         let count: Int
         /// Runs it took (1 unless uuids had copies in two groups).
         let runs: Int
+        /// Milliseconds the last run settled on disk (too many fixes at one time to hold).
+        let spilledMilliseconds: Int
         /// Whether the first run was the live pass (made while the spools were filled).
         var live = false
     }
@@ -61,7 +63,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             unlink(run.leads)
             // Each further run only adds uuids to `excluded`; the cap is a guard, never reached.
             if apart.isEmpty || attempt >= 16 {
-                return Result(tape: run.tape, count: run.count, runs: attempt, live: first != nil)
+                return Result(tape: run.tape, count: run.count, runs: attempt, spilledMilliseconds: run.spilledMilliseconds,
+                              live: first != nil)
             }
             unlink(run.tape)
             excluded.formUnion(apart)
@@ -139,6 +142,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         let count: Int
         let leads: String
         let suspects: Set<String>
+        let spilledMilliseconds: Int
     }
 
     /// The groups open in one run, in the order they opened — which is also the order they close
@@ -232,10 +236,9 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         let filter = UUIDFilter(bits: windows.filterBits)
         var suspects: Set<String> = []
         var groups = OpenGroups()
-        var pending = RunQueue<PendingKey, Pending>()
+        var waiting = WaitingFixes<Semantics.Output>(held: windows.heldFixes, folder: folder)
         var count = 0
         var scratch: [Pending] = []
-        var batch: [Pending] = []
         var currentTime = -Double.infinity
 
         let queueReader = try queue.reader()
@@ -255,19 +258,14 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             }
         }
         nextApart()
-        func push(_ fix: consuming Pending) {
-            let key = fix.key
-            pending.push(fix, key: key)
-        }
-
-        func closeOldest() {
+        func closeOldest() throws(WorkFileError) {
             var group = groups.closeOldest()
             leads.beginRecord()
             leads.put(Int64(bitPattern: group.hashes.0))
             leads.put(Int64(bitPattern: group.hashes.1))
             leads.endRecord()
             semantics.resolve(&group.copies, into: &scratch)
-            while let fix = scratch.popLast() { push(fix) }
+            while let fix = scratch.popLast() { try waiting.push(fix) }
         }
         func store(_ output: inout Semantics.Output) {
             semantics.place(&output, at: count)
@@ -276,23 +274,10 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             tape.endRecord()
             count += 1
         }
-        /// Stores every pending fix of a millisecond before `limit` (all of them without one): no
-        /// fix of those can still come. Each millisecond is settled on its own; one of a single
-        /// fix (nearly all) is stored as it is.
-        func release(before limit: Int64?) {
-            while let top = pending.minKey {
-                let millisecond = Pending.millisecond(top.time)
-                if let limit, millisecond >= limit { return }
-                var fix = pending.pop().value
-                guard let next = pending.minKey, Pending.millisecond(next.time) == millisecond else {
-                    store(&fix.output)
-                    continue
-                }
-                batch.append(fix)
-                while let next = pending.minKey, Pending.millisecond(next.time) == millisecond { batch.append(pending.pop().value) }
-                for var output in semantics.settle(batch) { store(&output) }
-                batch.removeAll(keepingCapacity: true)
-            }
+        func release(before limit: Int64?) throws(WorkFileError) {
+            try waiting.release(before: limit, settle: { semantics.settle($0) },
+                                settleSpilled: { (spilled) throws(WorkFileError) in try semantics.settle(spilled: spilled) },
+                                store: store)
         }
         /// The index of the open group of `uuid`, opened now if it has none; nil when the uuid is
         /// excluded (its fixes come resolved from `resolved`).
@@ -305,9 +290,16 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             return groups.open(uuid, key: key, hashes: hashes, opened: currentTime)
         }
         while true {
-            let takeQueue: Bool
+            var takeQueue: Bool
             if let q = queueTime {
                 if let l = logTime { takeQueue = q <= l } else { takeQueue = true }
+                // A stuck clock (thousands of fixes at one time) would otherwise bring every queue
+                // copy before any line: once the window is half full, a line whose uuid waits in
+                // an open group goes first, so each group closes whole and none is split in two.
+                if takeQueue, q == logTime, groups.count > windows.openGroups / 2,
+                   let uuid = semantics.groupUUID(of: logHead!), groups.index(of: uuid, key: UUIDKey(uuid)) != nil {
+                    takeQueue = false
+                }
                 currentTime = takeQueue ? q : logTime!
             } else if let l = logTime {
                 takeQueue = false
@@ -316,14 +308,14 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                 break
             }
             while let time = apartHead?.time, time <= currentTime {
-                push(apartHead.take()!)
+                try waiting.push(apartHead.take()!)
                 nextApart()
             }
-            while let opened = groups.oldestOpened, opened < currentTime - windows.groupSeconds { closeOldest() }
+            while let opened = groups.oldestOpened, opened < currentTime - windows.groupSeconds { try closeOldest() }
             var watermark = currentTime
             if let opened = groups.oldestOpened { watermark = min(watermark, opened) }
             if let time = apartHead?.time { watermark = min(watermark, time) }
-            release(before: Pending.millisecond(watermark))
+            try release(before: Pending.millisecond(watermark))
 
             if takeQueue {
                 let copy = queueHead.take()!
@@ -337,22 +329,23 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                 if let uuid = semantics.groupUUID(of: line) {
                     if let index = group(of: uuid) { groups.add(log: line, at: index) }
                 } else {
-                    push(semantics.standalone(line))
+                    try waiting.push(semantics.standalone(line))
                 }
             }
-            if groups.count > windows.openGroups { closeOldest() }
+            if groups.count > windows.openGroups { try closeOldest() }
         }
         if let failure = queueReader.failure ?? logReader.failure ?? apartCursor?.failure { throw failure }
-        while groups.count > 0 { closeOldest() }
+        while groups.count > 0 { try closeOldest() }
         while apartHead != nil {
-            push(apartHead.take()!)
+            try waiting.push(apartHead.take()!)
             nextApart()
         }
-        release(before: nil)
+        try release(before: nil)
         try tape.finish()
         output?.finish()
         try leads.finish()
-        return Run(tape: tape.path, count: count, leads: leads.path, suspects: suspects)
+        return Run(tape: tape.path, count: count, leads: leads.path, suspects: suspects,
+                   spilledMilliseconds: waiting.spilledMilliseconds)
     }
 
     /// The suspects that really had copies in two groups or more (the filter's other answers

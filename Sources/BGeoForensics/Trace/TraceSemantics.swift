@@ -23,6 +23,9 @@ protocol TraceSemantics: SendableMetatype {
     /// milliseconds: folds adjust lines, orders ties. Returns the fixes in trace order. (A batch
     /// of one fix is already settled: the assembler stores it without asking.)
     mutating func settle(_ batch: [Unplaced<Output>]) -> [Output]
+    /// `settle` for one millisecond kept on disk (too many fixes to hold): the same fixes in the
+    /// same order, on a new tape whose path is returned.
+    mutating func settle(spilled: SpilledMillisecond<Output>) throws(WorkFileError) -> String
     /// The fix at `index` of the trace, about to be stored.
     mutating func place(_ output: inout Output, at index: Int)
     /// The copy's uuid, when it is a queue copy or a log copy (for the suspect pre-pass).

@@ -14,12 +14,18 @@ public struct TraceWindows: Sendable, Equatable {
     public var openGroups: Int
     /// Bits of the filter that notices a uuid seen in an earlier group.
     public var filterBits: Int
+    /// Fixes waiting to be placed at once: past it, the fixes of the first waiting millisecond (a
+    /// stuck clock puts every fix in one) are kept and settled on disk, tie groups sorted there in
+    /// runs of at most this many.
+    public var heldFixes: Int
 
-    public init(reorder: Int = 16_384, groupSeconds: Double = 300, openGroups: Int = 32_768, filterBits: Int = 1 << 27) {
+    public init(reorder: Int = 16_384, groupSeconds: Double = 300, openGroups: Int = 32_768, filterBits: Int = 1 << 27,
+                heldFixes: Int = 8_192) {
         self.reorder = reorder
         self.groupSeconds = groupSeconds
         self.openGroups = openGroups
         self.filterBits = filterBits
+        self.heldFixes = heldFixes
     }
 
     public static let standard = TraceWindows()

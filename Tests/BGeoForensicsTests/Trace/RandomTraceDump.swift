@@ -12,6 +12,8 @@ enum RandomTraceDump {
     struct Shape {
         var fixes = 900
         var geofences = 12
+        /// Every fix at one millisecond (a clock stuck on one value); lines may still be apart.
+        var stuckClock = false
     }
 
     static func write(to path: String, seed: UInt64, shape: Shape = Shape()) throws {
@@ -47,6 +49,7 @@ enum RandomTraceDump {
             if random.chance(0.03), times.count > 10 { t = times[random.int(0...(times.count - 1))] }  // a tie far back
             // A stretch hours before its neighbours: a clock that was wrong, then corrected.
             if (i / 40) % 9 == 4 { t -= 3 * 3600 + Double(i % 40) }
+            if shape.stuckClock { t = base }
             times.append(t)
             let id = uuid()
             let lat = 52.2 + random.double(-0.05...0.05), lon = 21.0 + random.double(-0.05...0.05)

@@ -8,8 +8,8 @@ import Testing
 @Suite struct StreamedTraceTests {
     /// Windows far smaller than the disorder in `RandomTraceDump`: every record that is out of order
     /// spills, groups close early and split, the uuid filter gives false alarms.
-    static let tiny = TraceWindows(reorder: 3, groupSeconds: 0.5, openGroups: 4, filterBits: 1 << 10)
-    static let small = TraceWindows(reorder: 64, groupSeconds: 30, openGroups: 64, filterBits: 1 << 14)
+    static let tiny = TraceWindows(reorder: 3, groupSeconds: 0.5, openGroups: 4, filterBits: 1 << 10, heldFixes: 3)
+    static let small = TraceWindows(reorder: 64, groupSeconds: 30, openGroups: 64, filterBits: 1 << 14, heldFixes: 64)
 
     static func expectSame(_ a: Fix, _ b: Fix, _ context: String) {
         #expect(a.index == b.index, "\(context): index")
@@ -65,6 +65,8 @@ import Testing
             previous = fix.time
         }
         #expect(ties > 20, "seed \(seed): only \(ties) fixes share a time with the one before")
+        // More fixes waited than the window holds: milliseconds were settled on disk.
+        #expect(tiny.spilledMilliseconds > 0, "seed \(seed): \(tiny.spilledMilliseconds) milliseconds settled on disk")
         // Records spilled: the live pass (made while reading) could not be exact and was set aside.
         #expect(!tiny.assembledLive, "seed \(seed): a live pass was kept although records spilled")
         _ = try StreamedTraceTests.compare(path: path, windows: StreamedTraceTests.small, context: "seed \(seed) small windows")
