@@ -11,8 +11,9 @@ import Foundation
 ///    the stream's time, the oldest open group), then each batch is settled (adjust lines folded,
 ///    ties ordered) and appended to the trace's tape; a millisecond too large to hold, on disk.
 /// 3. A uuid whose copies fall into two groups (far apart in time, or a window overflowed) is
-///    noticed by a fixed-size filter, confirmed by counting its groups, and then built again with
-///    every copy of such uuids gathered on disk first and resolved as one group.
+///    noticed by a fixed-size filter, confirmed by counting its groups (past
+///    `TraceWindows.apartUUIDs` such uuids are kept as a filter: `ApartUUIDs`), and then built
+///    again with every copy of such uuids gathered on disk first and resolved as one group.
 final class TraceAssembler<Semantics: TraceSemantics> {
     typealias Pending = Unplaced<Semantics.Output>
     fileprivate let prototype: Semantics
@@ -47,7 +48,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     /// `first`: the first pass already made (by a `LivePass`), with `semantics` as it left them.
     private func assemble(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>,
                           first: Run?) throws(WorkFileError) -> Result {
-        var excluded: Set<String> = []
+        // One entry per further run: the uuids that run gathers apart on top of the earlier ones.
+        var excluded: [ApartUUIDs] = []
         var attempt = 0
         while true {
             attempt += 1
@@ -59,7 +61,12 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                 let resolved = excluded.isEmpty ? nil : try resolveApart(excluded, queue: queue, log: log)
                 run = try self.run(queue: queue, log: log, excluded: excluded, resolved: resolved)
             }
-            let apart = run.suspects.isEmpty ? [] : try confirm(run.suspects, leads: run.leads)
+            // Suspects held by their text are confirmed against the groups' record; past the
+            // limit they stand as a filter (its false alarms cost a uuid gathered apart, no more).
+            let apart = run.suspects.isExact && !run.suspects.isEmpty
+                ? ApartUUIDs(exact: try confirm(run.suspects.exact, leads: run.leads), limit: windows.apartUUIDs,
+                             filterBits: apartFilterBits)
+                : run.suspects
             unlink(run.leads)
             // Each further run only adds uuids to `excluded`; the cap is a guard, never reached.
             if apart.isEmpty || attempt >= 16 {
@@ -67,7 +74,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                               live: first != nil)
             }
             unlink(run.tape)
-            excluded.formUnion(apart)
+            excluded.append(apart)
         }
     }
 
@@ -137,11 +144,15 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
     }
 
+    /// The size of an `ApartUUIDs` filter: a quarter of the uuid filter's (its false alarms cost
+    /// little, and one is kept per run).
+    private var apartFilterBits: Int { max(windows.filterBits / 4, 1 << 10) }
+
     fileprivate struct Run {
         let tape: String
         let count: Int
         let leads: String
-        let suspects: Set<String>
+        let suspects: ApartUUIDs
         let spilledMilliseconds: Int
     }
 
@@ -218,7 +229,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     }
 
     /// One pass over the merged streams; `output` follows the trace's tape as it is written.
-    fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: Set<String>,
+    fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: [ApartUUIDs],
                      resolved: SpillTable?, output: LiveFeed? = nil) throws(WorkFileError) -> Run {
         // However the pass ends, a follower does not wait for more (nothing once it is finished).
         defer { output?.abandon() }
@@ -234,7 +245,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
         let leads = try TapeWriter(path: folder.newFile("groups", extension: "tape"))
         let filter = UUIDFilter(bits: windows.filterBits)
-        var suspects: Set<String> = []
+        var suspects = ApartUUIDs(limit: windows.apartUUIDs, filterBits: apartFilterBits)
         var groups = OpenGroups()
         var waiting = WaitingFixes<Semantics.Output>(held: windows.heldFixes, folder: folder)
         var count = 0
@@ -284,9 +295,9 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         func group(of uuid: String) -> Int? {
             let key = UUIDKey(uuid)
             if let index = groups.index(of: uuid, key: key) { return index }
-            if !excluded.isEmpty, excluded.contains(uuid) { return nil }
             let hashes = key.map(UUIDFilter.hashes(key:)) ?? UUIDFilter.hashes(text: uuid)
-            if filter.insert(hashes: hashes) { suspects.insert(uuid) }
+            if !excluded.isEmpty, excluded.contains(where: { $0.contains(uuid, hashes: hashes) }) { return nil }
+            if filter.insert(hashes: hashes) { suspects.insert(uuid, hashes: hashes) }
             return groups.open(uuid, key: key, hashes: hashes, opened: currentTime)
         }
         while true {
@@ -371,7 +382,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
 
     /// Every copy of the `apart` uuids, gathered from both streams by uuid on disk and resolved
     /// as whole groups: the fixes, on disk in trace order, for the next run to merge in.
-    private func resolveApart(_ apart: Set<String>, queue: SortedSource<Semantics.QueueCopy>,
+    private func resolveApart(_ apart: [ApartUUIDs], queue: SortedSource<Semantics.QueueCopy>,
                               log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> SpillTable {
         let copies = try SpillTable(folder: folder, stem: "apart-copies")
         func key(_ uuid: String, stream: UInt8, id: Int64) -> SpillKey {

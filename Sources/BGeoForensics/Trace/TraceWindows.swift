@@ -18,14 +18,18 @@ public struct TraceWindows: Sendable, Equatable {
     /// stuck clock puts every fix in one) are kept and settled on disk, tie groups sorted there in
     /// runs of at most this many.
     public var heldFixes: Int
+    /// Uuids found apart (copies in two groups) held by their text; past it, by a filter of their
+    /// hashes (a false alarm gathers one more uuid apart).
+    public var apartUUIDs: Int
 
     public init(reorder: Int = 16_384, groupSeconds: Double = 300, openGroups: Int = 32_768, filterBits: Int = 1 << 27,
-                heldFixes: Int = 8_192) {
+                heldFixes: Int = 8_192, apartUUIDs: Int = 65_536) {
         self.reorder = reorder
         self.groupSeconds = groupSeconds
         self.openGroups = openGroups
         self.filterBits = filterBits
         self.heldFixes = heldFixes
+        self.apartUUIDs = apartUUIDs
     }
 
     public static let standard = TraceWindows()

@@ -51,6 +51,19 @@ final class UUIDFilter {
         return seen
     }
 
+    /// Whether a uuid with these `hashes` was perhaps recorded (nothing is recorded).
+    func contains(hashes: (UInt64, UInt64)) -> Bool {
+        let (h1, h2) = hashes
+        let block = words + Int(truncatingIfNeeded: (h1 & mask) >> 9) << 3
+        var h = h2
+        for _ in 0..<UUIDFilter.probes {
+            let bit = h & 511
+            if (block + Int(bit >> 6)).pointee & (UInt64(1) << (bit & 63)) == 0 { return false }
+            h >>= 9
+        }
+        return true
+    }
+
     /// Two independent 64-bit hashes of the uuid (double hashing gives the probes): of its key
     /// when it is canonical, else of its bytes.
     static func hashes(_ uuid: String) -> (UInt64, UInt64) {

@@ -8,7 +8,8 @@ import Testing
 @Suite struct StreamedTraceTests {
     /// Windows far smaller than the disorder in `RandomTraceDump`: every record that is out of order
     /// spills, groups close early and split, the uuid filter gives false alarms.
-    static let tiny = TraceWindows(reorder: 3, groupSeconds: 0.5, openGroups: 4, filterBits: 1 << 10, heldFixes: 3)
+    static let tiny = TraceWindows(reorder: 3, groupSeconds: 0.5, openGroups: 4, filterBits: 1 << 10, heldFixes: 3,
+                                   apartUUIDs: 2)
     static let small = TraceWindows(reorder: 64, groupSeconds: 30, openGroups: 64, filterBits: 1 << 14, heldFixes: 64)
 
     static func expectSame(_ a: Fix, _ b: Fix, _ context: String) {

@@ -1,0 +1,56 @@
+import BGeoReader
+
+/// The uuids whose copies are gathered apart (they fell, or may have fallen, into two groups):
+/// kept by their text while they are few, and past `TraceWindows.apartUUIDs` in a Bloom filter of
+/// their hashes, so memory stays bounded however many a dump has (a clock offset between the queue
+/// and the log puts every uuid here). A filter's false alarm only sends one more uuid through the
+/// gathering apart, which resolves any uuid exactly.
+struct ApartUUIDs {
+    /// The uuids by their text (all of them while `filter` is nil).
+    private(set) var exact: Set<String> = []
+    private var filter: UUIDFilter?
+    private let limit: Int
+    private let filterBits: Int
+
+    init(limit: Int, filterBits: Int) {
+        self.limit = limit
+        self.filterBits = filterBits
+    }
+
+    init(exact: Set<String>, limit: Int, filterBits: Int) {
+        self.init(limit: limit, filterBits: filterBits)
+        for uuid in exact { insert(uuid, hashes: UUIDFilter.hashes(uuid)) }
+    }
+
+    var isEmpty: Bool { exact.isEmpty && filter == nil }
+    /// Whether every uuid is held by its text (none only perhaps in).
+    var isExact: Bool { filter == nil }
+
+    /// Whether `uuid` (with its `UUIDFilter.hashes`) is in, or perhaps in once the filter holds them.
+    func contains(_ uuid: String, hashes: (UInt64, UInt64)) -> Bool {
+        if let filter { return filter.contains(hashes: hashes) }
+        return exact.contains(uuid)
+    }
+
+    mutating func insert(_ uuid: String, hashes: (UInt64, UInt64)) {
+        if let filter {
+            _ = filter.insert(hashes: hashes)
+            return
+        }
+        exact.insert(uuid)
+        if exact.count > limit {
+            let filter = UUIDFilter(bits: filterBits)
+            for uuid in exact { _ = filter.insert(hashes: UUIDFilter.hashes(uuid)) }
+            exact = []
+            self.filter = filter
+        }
+    }
+}
+
+extension [ApartUUIDs] {
+    /// Whether any run's set holds `uuid`.
+    func contains(_ uuid: String) -> Bool {
+        let hashes = UUIDFilter.hashes(uuid)
+        return contains { $0.contains(uuid, hashes: hashes) }
+    }
+}
