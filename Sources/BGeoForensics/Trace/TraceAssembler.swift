@@ -230,7 +230,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
 
     /// One pass over the merged streams; `output` follows the trace's tape as it is written.
     fileprivate func run(queue: SortedSource<Semantics.QueueCopy>, log: SortedSource<Semantics.LogCopy>, excluded: [ApartUUIDs],
-                     resolved: SpillTable?, output: LiveFeed? = nil) throws(WorkFileError) -> Run {
+                     resolved: SortedRuns?, output: LiveFeed? = nil) throws(WorkFileError) -> Run {
         // However the pass ends, a follower does not wait for more (nothing once it is finished).
         defer { output?.abandon() }
         // The semantics live in a local for the run: read through the class property, every call
@@ -383,8 +383,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
     /// Every copy of the `apart` uuids, gathered from both streams by uuid on disk and resolved
     /// as whole groups: the fixes, on disk in trace order, for the next run to merge in.
     private func resolveApart(_ apart: [ApartUUIDs], queue: SortedSource<Semantics.QueueCopy>,
-                              log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> SpillTable {
-        let copies = try SpillTable(folder: folder, stem: "apart-copies")
+                              log: SortedSource<Semantics.LogCopy>) throws(WorkFileError) -> SortedRuns {
+        let copies = SortedRuns(folder: folder, stem: "apart-copies")
         func key(_ uuid: String, stream: UInt8, id: Int64) -> SpillKey {
             var key = SpillKey()
             var text = uuid
@@ -414,7 +414,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             }
         }
         if let failure = queueReader.failure ?? logReader.failure { throw failure }
-        let resolved = try SpillTable(folder: folder, stem: "apart-fixes")
+        let resolved = SortedRuns(folder: folder, stem: "apart-fixes")
         var group = GroupCopies<Semantics.QueueCopy, Semantics.LogCopy>()
         var groupUUID: String?
         var scratch: [Pending] = []
@@ -443,7 +443,6 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }) {}
         if let failure = pendingError ?? cursor.failure { throw failure }
         try finishGroup()
-        try resolved.seal()
         return resolved
     }
 }
