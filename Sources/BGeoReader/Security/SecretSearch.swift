@@ -10,7 +10,7 @@ import Foundation
 ///
 /// A dump can hold hundreds of learned tokens and millions of cells: a window slides over the
 /// bytes by a table of two-byte blocks (Wu–Manber), so most positions are never looked at, and
-/// only positions where a form may start compare against the forms sharing their first four bytes.
+/// only positions where a form may start compare against the forms sharing their first `window` bytes.
 package final class SecretSearch: Sendable {
     /// A match: bytes `start..<end` of the searched buffer are (a form of) `secrets[secret]`.
     package struct Hit: Sendable, Equatable {
@@ -25,8 +25,10 @@ package final class SecretSearch: Sendable {
     /// Per form: the secret it encodes, and whether a cut-off prefix of it counts.
     private let formSecret: [Int32]
     private let formAllowsCut: [Bool]
-    /// Forms (indices) by their first four bytes.
-    private let byPrefix: [UInt32: [Int32]]
+    /// Forms (indices) by a hash of their first `window` bytes, which every hit holds: a position
+    /// is checked against the forms that can match there, not every form sharing four bytes
+    /// (tokens minted by one server share their first bytes: `tok_…`, `eyJhbGci…`).
+    private let byWindow: [UInt64: [Int32]]
     /// Bytes of the longest form (the overlap a chunked scan needs).
     package let longest: Int
     /// Every hit holds the first `window` bytes of its form (a whole form, or a cut-off prefix of
@@ -53,18 +55,18 @@ package final class SecretSearch: Sendable {
                 cut.append(allowsCut)
             }
         }
-        var prefixes: [UInt32: [Int32]] = [:]
+        let window = min(SecretSearch.cutPrefix, forms.map(\.count).min() ?? 4)
+        var byWindow: [UInt64: [Int32]] = [:]
         for (index, bytes) in forms.enumerated() {
-            let key = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-            prefixes[key, default: []].append(Int32(index))
+            let key = bytes.withUnsafeBufferPointer { SecretSearch.windowKey($0.baseAddress!, window) }
+            byWindow[key, default: []].append(Int32(index))
         }
         self.secrets = secrets
         self.forms = forms
         formSecret = owner
         formAllowsCut = cut
-        byPrefix = prefixes
+        self.byWindow = byWindow
         longest = forms.map(\.count).max() ?? 0
-        let window = min(SecretSearch.cutPrefix, forms.map(\.count).min() ?? 4)
         var shifts = [UInt8](repeating: UInt8(window - 1), count: 65536)
         for bytes in forms {
             for end in 2...window {
@@ -124,6 +126,13 @@ package final class SecretSearch: Sendable {
         return Array(encoded[first..<end])
     }
 
+    /// FNV-1a of `count` bytes (the window of a form or of the searched text).
+    @inline(__always) static func windowKey(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in 0..<count { hash = (hash ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
     @inline(__always) static func isAlphanumeric(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
     }
@@ -131,7 +140,7 @@ package final class SecretSearch: Sendable {
     /// Calls `body` with each hit in `bytes`, left to right, the longest at each position, none
     /// overlapping. The window's last two bytes decide how far it moves (most positions are never
     /// looked at); a position where a form's first bytes may end is checked against the forms
-    /// sharing its first four bytes.
+    /// whose first `window` bytes it holds.
     func forEachHit(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Hit) -> Void) {
         let count = bytes.count
         guard !forms.isEmpty, count >= window, let p = bytes.baseAddress else { return }
@@ -158,13 +167,13 @@ package final class SecretSearch: Sendable {
     /// The longest hit starting at `i`, if any.
     @inline(__always)
     private func bestHit(at i: Int, in p: UnsafePointer<UInt8>, count: Int) -> Hit? {
-        let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
-        guard let candidates = byPrefix[key] else { return nil }
+        guard let candidates = byWindow[SecretSearch.windowKey(p + i, window)] else { return nil }
         var best: Hit?
         for index in candidates {
             let form = forms[Int(index)]
             let length = form.withUnsafeBufferPointer { f in
-                var n = 4
+                // From the first byte: forms share a key by their window's hash, not its bytes.
+                var n = 0
                 let limit = min(f.count, count - i)
                 while n < limit, p[i + n] == f[n] { n += 1 }
                 return n
