@@ -47,9 +47,7 @@ struct ReportReplayPass {
         }
         let decided = DecidedFix(replayed: fix, decision: d)
         sketch.add(decided)
-        writer.beginRecord()
-        decided.write(to: writer)
-        writer.endRecord()
+        writer.append(decided)
     }
 
     /// The summary and the report's trace of a pass over all of `complete`.

@@ -28,12 +28,3 @@ struct SpilledMillisecond<Output: SpoolRecord> {
         try TapeWriter(path: folder.newFile("settled", extension: "tape"))
     }
 }
-
-extension TapeWriter {
-    /// Appends one record.
-    func append(_ value: some SpoolRecord) {
-        beginRecord()
-        value.write(to: self)
-        endRecord()
-    }
-}

@@ -280,9 +280,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         }
         func store(_ output: inout Semantics.Output) {
             semantics.place(&output, at: count)
-            tape.beginRecord()
-            output.write(to: tape)
-            tape.endRecord()
+            tape.append(output)
             count += 1
         }
         func release(before limit: Int64?) throws(WorkFileError) {

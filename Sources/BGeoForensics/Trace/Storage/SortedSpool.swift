@@ -102,9 +102,7 @@ final class SortedSpool<Record: SpoolRecord> {
             run!.feed = feed
             feed?.start(path: run!.path)
         }
-        run!.beginRecord()
-        record.write(to: run!)
-        run!.endRecord()
+        run!.append(record)
     }
 
     /// Drains the window; the spool becomes readable. Throws the first working-file error.

@@ -163,3 +163,12 @@ final class ByteSink: TapeSink {
         bytes.append(contentsOf: raw)
     }
 }
+
+extension TapeWriter {
+    /// Appends one record: the value's tape form.
+    @inline(__always) func append(_ value: some SpoolRecord) {
+        beginRecord()
+        value.write(to: self)
+        endRecord()
+    }
+}
