@@ -21,10 +21,8 @@ extension TraceOrder {
                     }
                     items.append(Fix(from: &record))
                 }
-                if n > 1 {
-                    var buffer = items
-                    mergeSort(&items, &buffer, 0, n)
-                }
+                // A subrange is sorted as the whole sort sorts it: `mergeSort` splits it alike.
+                arrangeTies(&items[items.startIndex..<items.endIndex])
                 let out = try TapeWriter(path: folder.newFile("ties", extension: "tape"))
                 for fix in items { out.append(fix) }
                 try out.finish()

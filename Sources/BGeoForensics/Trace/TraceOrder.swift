@@ -41,7 +41,7 @@ enum TraceOrder {
         group.replaceSubrange(group.startIndex..<group.endIndex, with: items)
     }
 
-    static func mergeSort(_ items: inout [Fix], _ buffer: inout [Fix], _ low: Int, _ high: Int) {
+    private static func mergeSort(_ items: inout [Fix], _ buffer: inout [Fix], _ low: Int, _ high: Int) {
         guard high - low > 1 else { return }
         let middle = (low + high) / 2
         mergeSort(&items, &buffer, low, middle)
