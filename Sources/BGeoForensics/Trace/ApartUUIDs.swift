@@ -49,8 +49,8 @@ struct ApartUUIDs {
 
 extension [ApartUUIDs] {
     /// Whether any run's set holds `uuid`.
-    func contains(_ uuid: String) -> Bool {
-        let hashes = UUIDFilter.hashes(uuid)
-        return contains { $0.contains(uuid, hashes: hashes) }
-    }
+    func contains(_ uuid: String) -> Bool { contains(uuid, hashes: UUIDFilter.hashes(uuid)) }
+
+    /// Whether any run's set holds `uuid`, whose `UUIDFilter.hashes` the caller has.
+    func contains(_ uuid: String, hashes: (UInt64, UInt64)) -> Bool { contains { $0.contains(uuid, hashes: hashes) } }
 }

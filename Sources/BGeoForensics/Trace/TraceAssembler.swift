@@ -294,7 +294,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             let key = UUIDKey(uuid)
             if let index = groups.index(of: uuid, key: key) { return index }
             let hashes = key.map(UUIDFilter.hashes(key:)) ?? UUIDFilter.hashes(text: uuid)
-            if !excluded.isEmpty, excluded.contains(where: { $0.contains(uuid, hashes: hashes) }) { return nil }
+            if !excluded.isEmpty, excluded.contains(uuid, hashes: hashes) { return nil }
             if filter.insert(hashes: hashes) { suspects.insert(uuid, hashes: hashes) }
             return groups.open(uuid, key: key, hashes: hashes, opened: currentTime)
         }

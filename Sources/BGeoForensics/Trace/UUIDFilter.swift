@@ -35,30 +35,31 @@ final class UUIDFilter {
     /// Records a uuid by its `hashes`; returns whether it was perhaps recorded before. The probes
     /// all fall in one 512-bit block (one cache line of a 16 MiB filter: a single memory miss).
     func insert(hashes: (UInt64, UInt64)) -> Bool {
-        let (h1, h2) = hashes
-        let block = words + Int(truncatingIfNeeded: (h1 & mask) >> 9) << 3
         var seen = true
-        var h = h2
-        for _ in 0..<UUIDFilter.probes {
-            let bit = h & 511
-            let word = block + Int(bit >> 6), flag = UInt64(1) << (bit & 63)
+        _ = probe(hashes) { word, flag in
             if word.pointee & flag == 0 {
                 seen = false
                 word.pointee |= flag
             }
-            h >>= 9
+            return true
         }
         return seen
     }
 
     /// Whether a uuid with these `hashes` was perhaps recorded (nothing is recorded).
     func contains(hashes: (UInt64, UInt64)) -> Bool {
-        let (h1, h2) = hashes
-        let block = words + Int(truncatingIfNeeded: (h1 & mask) >> 9) << 3
-        var h = h2
+        probe(hashes) { word, flag in word.pointee & flag != 0 }
+    }
+
+    /// Visits the word and bit of each of the uuid's probes, all in one 512-bit block, while
+    /// `visit` returns true; returns whether it did for every probe.
+    @inline(__always)
+    private func probe(_ hashes: (UInt64, UInt64), _ visit: (UnsafeMutablePointer<UInt64>, UInt64) -> Bool) -> Bool {
+        let block = words + Int(truncatingIfNeeded: (hashes.0 & mask) >> 9) << 3
+        var h = hashes.1
         for _ in 0..<UUIDFilter.probes {
             let bit = h & 511
-            if (block + Int(bit >> 6)).pointee & (UInt64(1) << (bit & 63)) == 0 { return false }
+            guard visit(block + Int(bit >> 6), UInt64(1) << (bit & 63)) else { return false }
             h >>= 9
         }
         return true
