@@ -62,10 +62,8 @@ final class SortedRuns {
                                    UnsafeRawBufferPointer(rebasing: bytes[b.start..<(b.start + b.keyCount)])) < 0
             }
             for row in rows {
-                out.beginRecord()
-                out.put(bytes: UnsafeRawBufferPointer(rebasing: bytes[row.start..<(row.start + row.keyCount)]))
-                out.put(bytes: UnsafeRawBufferPointer(rebasing: bytes[(row.start + row.keyCount)..<row.end]))
-                out.endRecord()
+                SortedRuns.write(key: UnsafeRawBufferPointer(rebasing: bytes[row.start..<(row.start + row.keyCount)]),
+                                 payload: UnsafeRawBufferPointer(rebasing: bytes[(row.start + row.keyCount)..<row.end]), to: out)
             }
         }
         try out.finish()
@@ -78,16 +76,19 @@ final class SortedRuns {
     private func merge(_ paths: [String]) throws(WorkFileError) -> String {
         let cursor = try Cursor(runs: paths)
         let out = try TapeWriter(path: folder.newFile(stem, extension: "run"))
-        while cursor.nextRecord({ key, payload in
-            out.beginRecord()
-            out.put(bytes: key)
-            out.put(bytes: payload)
-            out.endRecord()
-        }) {}
+        while cursor.nextRecord({ key, payload in SortedRuns.write(key: key, payload: payload, to: out) }) {}
         if let failure = cursor.failure { throw failure }
         try out.finish()
         for path in paths { unlink(path) }
         return out.path
+    }
+
+    /// A run's record: the key, then the payload (`Cursor` reads them back).
+    private static func write(key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, to out: TapeWriter) {
+        out.beginRecord()
+        out.put(bytes: key)
+        out.put(bytes: payload)
+        out.endRecord()
     }
 
     /// memcmp order, a prefix before the longer key (SQLite's BLOB order).
