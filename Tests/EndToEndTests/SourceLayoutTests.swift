@@ -49,10 +49,10 @@ import Testing
 
     /// Issue 24: SQL reading the dump's tables lives in the reader module (`BGeoReader`) alone. The
     /// only other places with SQL write and read their own files: copies (the `BGeoSanitize` module,
-    /// `BGeoResync`'s working copy, `BGeoSimulation`'s `Simulate/` and `Fuzz/`) and the trace's spill
-    /// tables (`Trace/Storage/`); `bgeo-bench` hands its baselines' SQL to the sqlite3 shell.
+    /// `BGeoResync`'s working copy, `BGeoSimulation`'s `Simulate/` and `Fuzz/`) and the spill tables
+    /// (`BGeoReader/Storage/`); `bgeo-bench` hands its baselines' SQL to the sqlite3 shell.
     @Test func onlyTheReaderQueriesTheDump() throws {
-        let ownFiles = ["/BGeoReader/", "/BGeoSQLite/", "/BGeoSanitize/", "/BGeoResync/", "/BGeoSimulation/", "/Trace/Storage/", "/bgeo-bench/"]
+        let ownFiles = ["/BGeoReader/", "/BGeoSQLite/", "/BGeoSanitize/", "/BGeoResync/", "/BGeoSimulation/", "/bgeo-bench/"]
         var readers: [String] = []
         for file in Self.swiftFiles() where !ownFiles.contains(where: { file.contains($0) }) {
             let text = try String(contentsOfFile: file, encoding: .utf8)

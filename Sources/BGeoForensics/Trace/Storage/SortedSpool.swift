@@ -201,3 +201,12 @@ final class SortedSource<Record: SpoolRecord>: Sendable {
         var failure: WorkFileError? { run?.failure ?? spill?.failure }
     }
 }
+
+extension TapeWriter {
+    /// Appends one record: the value's tape form.
+    @inline(__always) func append(_ value: some SpoolRecord) {
+        beginRecord()
+        value.write(to: self)
+        endRecord()
+    }
+}

@@ -1,4 +1,3 @@
-import BGeoReader
 import Foundation
 import BGeoSQLite
 
@@ -7,18 +6,18 @@ import BGeoSQLite
 /// Inserting costs a B-tree insert; reading back walks the key order. Only the rare rows a
 /// bounded window cannot place come here, so its speed matters less than its bounded memory
 /// (SQLite's own page cache, a couple of MB).
-final class SpillTable {
-    let path: String
+package final class SpillTable {
+    package let path: String
     private let database: Database
     private var insert: Statement?
     private var inTransaction = false
     private let payload = ByteSink()
     /// Rows inserted.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// Set once the file belongs to a `WorkFileLease` (`handOver`): this table no longer removes it.
     private var handedOver = false
 
-    init(folder: WorkFolder, stem: String) throws(WorkFileError) {
+    package init(folder: WorkFolder, stem: String) throws(WorkFileError) {
         path = folder.newFile(stem, extension: "db")
         do {
             database = try Database(path: path, mode: .readWriteCreate)
@@ -38,14 +37,14 @@ final class SpillTable {
     /// Commits what was added and hands the file to a lease that removes it when its last holder
     /// lets go. Each pass then reads it through a connection of its own (`cursor(of:)`), so passes
     /// on several threads share no connection. Nothing is added afterwards.
-    func handOver() throws(WorkFileError) -> WorkFileLease {
+    package func handOver() throws(WorkFileError) -> WorkFileLease {
         try seal()
         handedOver = true
         return WorkFileLease(path: path)
     }
 
     /// The rows of a handed-over table in key order, through a read-only connection of their own.
-    static func cursor(of file: WorkFileLease) throws(WorkFileError) -> Cursor {
+    package static func cursor(of file: WorkFileLease) throws(WorkFileError) -> Cursor {
         do {
             let database = try Database(path: file.path, mode: .readOnly)
             let statement = try database.prepare("SELECT key, payload FROM spill ORDER BY key")
@@ -56,7 +55,7 @@ final class SpillTable {
     }
 
     /// Adds one row; `encode` writes its payload. Keys must be unique.
-    func add(key: SpillKey, _ encode: (ByteSink) -> Void) throws(WorkFileError) {
+    package func add(key: SpillKey, _ encode: (ByteSink) -> Void) throws(WorkFileError) {
         do {
             if !inTransaction {
                 try database.execute("BEGIN")
@@ -74,7 +73,7 @@ final class SpillTable {
     }
 
     /// Commits what was added: call before reading.
-    func seal() throws(WorkFileError) {
+    package func seal() throws(WorkFileError) {
         guard inTransaction else { return }
         do {
             try database.execute("COMMIT")
@@ -85,7 +84,7 @@ final class SpillTable {
     }
 
     /// The rows in key order (from `from` on, when given).
-    func cursor(from key: SpillKey? = nil) throws(WorkFileError) -> Cursor {
+    package func cursor(from key: SpillKey? = nil) throws(WorkFileError) -> Cursor {
         try seal()
         do {
             let statement = try database.prepare(key == nil ? "SELECT key, payload FROM spill ORDER BY key"
@@ -98,7 +97,7 @@ final class SpillTable {
     }
 
     /// Whether a row with exactly this key exists.
-    func contains(_ key: SpillKey) throws(WorkFileError) -> Bool {
+    package func contains(_ key: SpillKey) throws(WorkFileError) -> Bool {
         try seal()
         do {
             let statement = try database.prepare("SELECT 1 FROM spill WHERE key = ?")
@@ -110,10 +109,10 @@ final class SpillTable {
     }
 
     /// Steps through rows in key order.
-    final class Cursor {
+    package final class Cursor {
         private let statement: Statement
         private let path: String
-        private(set) var failure: WorkFileError?
+        package private(set) var failure: WorkFileError?
         /// The connection and file of a handed-over table's pass (the statement holds its
         /// connection unowned), released after the statement.
         private let connection: Database?
@@ -127,7 +126,7 @@ final class SpillTable {
         }
 
         /// Calls `body` with the next row's payload (valid during the call); false at the end.
-        func next(_ body: (TapeRecordReader) -> Void) -> Bool {
+        package func next(_ body: (TapeRecordReader) -> Void) -> Bool {
             do {
                 guard try statement.step() else { return false }
             } catch {
@@ -142,22 +141,22 @@ final class SpillTable {
 
 /// An order-preserving byte key: fields appended so that comparing the bytes (SQLite compares
 /// BLOBs with memcmp) orders rows like comparing the fields in turn.
-struct SpillKey: Sendable {
-    private(set) var bytes: [UInt8] = []
+package struct SpillKey: Sendable {
+    package private(set) var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(24) }
+    package init() { bytes.reserveCapacity(24) }
 
     /// A Double in total order (sign bit flipped for positives, all bits for negatives); -0 as +0.
-    mutating func append(_ value: Double) {
+    package mutating func append(_ value: Double) {
         let bits = (value == 0 ? 0.0 : value).bitPattern
         append(bits >> 63 == 0 ? bits | (1 << 63) : ~bits)
     }
 
-    mutating func append(_ value: Int64) { append(UInt64(bitPattern: value) ^ (1 << 63)) }
+    package mutating func append(_ value: Int64) { append(UInt64(bitPattern: value) ^ (1 << 63)) }
 
-    mutating func append(_ value: UInt64) {
+    package mutating func append(_ value: UInt64) {
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
-    mutating func append(bytes raw: some Collection<UInt8>) { bytes.append(contentsOf: raw) }
+    package mutating func append(bytes raw: some Collection<UInt8>) { bytes.append(contentsOf: raw) }
 }

@@ -1,4 +1,3 @@
-import BGeoReader
 import Foundation
 
 /// Appends length-prefixed binary records to a working file through a 1 MiB buffer: the
@@ -6,23 +5,24 @@ import Foundation
 /// Fields are written in the machine's byte order — a tape is read back by the process that
 /// wrote it, never shipped. A write error is kept and thrown by `finish`, so the hot path has
 /// no `throws`.
-final class TapeWriter: TapeSink {
-    let path: String
+package final class TapeWriter: TapeSink {
+    package let path: String
     private let descriptor: Int32
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var used = 0
-    private var recordStart = -1
+    // Used by the inlined writes (fields are put per record, from other modules).
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline var used = 0
+    @exclusivity(unchecked) @usableFromInline var recordStart = -1
     private var failure: WorkFileError?
     /// Records written so far.
-    private(set) var records = 0
+    package private(set) var records = 0
     /// Bytes written so far (records and their length prefixes).
-    private(set) var bytes = 0
-    static let flushSize = 1 << 20
+    package private(set) var bytes = 0
+    package static let flushSize = 1 << 20
     /// Told how much of the tape is on disk after each flush (a live spool run's follower).
-    var feed: LiveFeed?
+    package var feed: LiveFeed?
 
-    init(path: String) throws(WorkFileError) {
+    package init(path: String) throws(WorkFileError) {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .fromErrno(path) }
@@ -36,14 +36,14 @@ final class TapeWriter: TapeSink {
     }
 
     /// Starts a record; end it with `endRecord()`.
-    @inline(__always) func beginRecord() {
+    @inlinable @inline(__always) package func beginRecord() {
         reserve(4)
         recordStart = used
         used += 4
     }
 
     /// Ends the record: patches its length and flushes a full buffer.
-    @inline(__always) func endRecord() {
+    @inline(__always) package func endRecord() {
         let length = UInt32(used - recordStart - 4)
         buffer.storeBytes(of: length, toByteOffset: recordStart, as: UInt32.self)
         records += 1
@@ -51,11 +51,11 @@ final class TapeWriter: TapeSink {
         if used >= TapeWriter.flushSize { flush() }
     }
 
-    @inline(__always) private func reserve(_ count: Int) {
+    @inlinable @inline(__always) func reserve(_ count: Int) {
         if used + count > capacity { grow(used + count) }
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline func grow(_ needed: Int) {
         var newCapacity = capacity
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
@@ -65,32 +65,32 @@ final class TapeWriter: TapeSink {
         capacity = newCapacity
     }
 
-    @inline(__always) func put(_ value: Double) {
+    @inlinable @inline(__always) package func put(_ value: Double) {
         reserve(8)
         buffer.storeBytes(of: value.bitPattern, toByteOffset: used, as: UInt64.self)
         used += 8
     }
 
-    @inline(__always) func put(_ value: Int64) {
+    @inlinable @inline(__always) package func put(_ value: Int64) {
         reserve(8)
         buffer.storeBytes(of: value, toByteOffset: used, as: Int64.self)
         used += 8
     }
 
-    @inline(__always) func put(_ value: UInt8) {
+    @inlinable @inline(__always) package func put(_ value: UInt8) {
         reserve(1)
         buffer.storeBytes(of: value, toByteOffset: used, as: UInt8.self)
         used += 1
     }
 
-    @inline(__always) func put(_ value: UInt16) {
+    @inlinable @inline(__always) package func put(_ value: UInt16) {
         reserve(2)
         buffer.storeBytes(of: value, toByteOffset: used, as: UInt16.self)
         used += 2
     }
 
     /// A byte string: its length (up to 4 GiB) then its bytes.
-    @inline(__always) func put(bytes: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always) package func put(bytes: UnsafeRawBufferPointer) {
         reserve(4 + bytes.count)
         buffer.storeBytes(of: UInt32(bytes.count), toByteOffset: used, as: UInt32.self)
         used += 4
@@ -125,14 +125,14 @@ final class TapeWriter: TapeSink {
     }
 
     /// Flushes everything; throws the first write error of the tape's life.
-    func finish() throws(WorkFileError) {
+    package func finish() throws(WorkFileError) {
         flush()
         if let failure { throw failure }
     }
 }
 
 /// Where records are encoded: a tape file, or bytes in memory (a spilled row's payload).
-protocol TapeSink: AnyObject {
+package protocol TapeSink: AnyObject {
     func put(_ value: Double)
     func put(_ value: Int64)
     func put(_ value: UInt8)
@@ -142,7 +142,7 @@ protocol TapeSink: AnyObject {
 
 extension TapeSink {
     /// A string as its UTF-8 bytes.
-    @inline(__always) func put(_ text: String) {
+    @inlinable @inline(__always) package func put(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ put(bytes: UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { put(bytes: UnsafeRawBufferPointer($0)) }
@@ -150,25 +150,17 @@ extension TapeSink {
 }
 
 /// Encodes one record into memory (for a spill table row).
-final class ByteSink: TapeSink {
-    private(set) var bytes: [UInt8] = []
+package final class ByteSink: TapeSink {
+    /// The record so far (set by the inlined writes only).
+    @exclusivity(unchecked) @usableFromInline package internal(set) var bytes: [UInt8] = []
 
-    func reset() { bytes.removeAll(keepingCapacity: true) }
-    @inline(__always) func put(_ value: Double) { withUnsafeBytes(of: value.bitPattern) { bytes.append(contentsOf: $0) } }
-    @inline(__always) func put(_ value: Int64) { withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } }
-    @inline(__always) func put(_ value: UInt8) { bytes.append(value) }
-    @inline(__always) func put(_ value: UInt16) { withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } }
-    @inline(__always) func put(bytes raw: UnsafeRawBufferPointer) {
+    package func reset() { bytes.removeAll(keepingCapacity: true) }
+    @inlinable @inline(__always) package func put(_ value: Double) { withUnsafeBytes(of: value.bitPattern) { bytes.append(contentsOf: $0) } }
+    @inlinable @inline(__always) package func put(_ value: Int64) { withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } }
+    @inlinable @inline(__always) package func put(_ value: UInt8) { bytes.append(value) }
+    @inlinable @inline(__always) package func put(_ value: UInt16) { withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } }
+    @inline(__always) package func put(bytes raw: UnsafeRawBufferPointer) {
         withUnsafeBytes(of: UInt32(raw.count)) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: raw)
-    }
-}
-
-extension TapeWriter {
-    /// Appends one record: the value's tape form.
-    @inline(__always) func append(_ value: some SpoolRecord) {
-        beginRecord()
-        value.write(to: self)
-        endRecord()
     }
 }

@@ -1,4 +1,3 @@
-import BGeoReader
 import Foundation
 
 /// Rows with order-preserving byte keys (`SpillKey`), added in any order and read back in key
@@ -7,7 +6,7 @@ import Foundation
 /// (more are first merged into longer ones). Unlike a `SpillTable`'s B-tree, rows added in random
 /// order cost no random reads and writes: each row is written once per merge level. Keys must be
 /// unique; like SQLite's BLOB order, keys compare by their bytes, a prefix first.
-final class SortedRuns {
+package final class SortedRuns {
     private let folder: WorkFolder
     private let stem: String
     private let budget: Int
@@ -19,9 +18,9 @@ final class SortedRuns {
     /// Sorted runs on disk, oldest first.
     private var runs: [String] = []
     /// Rows added.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(folder: WorkFolder, stem: String, budget: Int = 4 << 20, fanIn: Int = 8) {
+    package init(folder: WorkFolder, stem: String, budget: Int = 4 << 20, fanIn: Int = 8) {
         self.folder = folder
         self.stem = stem
         self.budget = max(budget, 1)
@@ -31,7 +30,7 @@ final class SortedRuns {
     deinit { for run in runs { unlink(run) } }
 
     /// Adds one row; `encode` writes its payload.
-    func add(key: SpillKey, _ encode: (ByteSink) -> Void) throws(WorkFileError) {
+    package func add(key: SpillKey, _ encode: (ByteSink) -> Void) throws(WorkFileError) {
         payload.reset()
         encode(payload)
         let start = pool.count
@@ -43,7 +42,7 @@ final class SortedRuns {
     }
 
     /// The rows in key order. Nothing is added afterwards.
-    func cursor() throws(WorkFileError) -> Cursor {
+    package func cursor() throws(WorkFileError) -> Cursor {
         if !rows.isEmpty || runs.isEmpty { try writeRun() }
         while runs.count > fanIn {
             let merged = try merge(Array(runs.prefix(fanIn)))
@@ -92,7 +91,7 @@ final class SortedRuns {
     }
 
     /// memcmp order, a prefix before the longer key (SQLite's BLOB order).
-    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
         if common > 0 {
             let order = memcmp(a.baseAddress!, b.baseAddress!, common)
@@ -102,11 +101,11 @@ final class SortedRuns {
     }
 
     /// Steps through the rows of several runs in key order.
-    final class Cursor {
+    package final class Cursor {
         private let readers: [TapeReader]
         /// Each run's current row (nil once the run is done).
         private var heads: [(key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)?]
-        private(set) var failure: WorkFileError?
+        package private(set) var failure: WorkFileError?
 
         fileprivate init(runs: [String]) throws(WorkFileError) {
             var readers: [TapeReader] = []
@@ -142,7 +141,7 @@ final class SortedRuns {
         }
 
         /// Calls `body` with the next row's payload (valid during the call); false at the end.
-        func next(_ body: (TapeRecordReader) -> Void) -> Bool {
+        package func next(_ body: (TapeRecordReader) -> Void) -> Bool {
             nextRecord { _, payload in
                 body(TapeRecordReader(base: payload.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: payload.count))
             }

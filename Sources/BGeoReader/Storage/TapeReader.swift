@@ -1,23 +1,23 @@
-import BGeoReader
 import Foundation
 
 /// Reads back a `TapeWriter`'s records in order, through a 1 MiB buffer. Each record is handed
 /// over as a `TapeRecordReader` valid until the next one is read.
-final class TapeReader {
-    let path: String
+package final class TapeReader {
+    package let path: String
     private let descriptor: Int32
-    private var buffer: UnsafeMutableRawPointer
+    // Used by the inlined `next` (records are read one by one, from other modules).
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutableRawPointer
     private var capacity: Int
-    private var start = 0
-    private var end = 0
+    @exclusivity(unchecked) @usableFromInline var start = 0
+    @exclusivity(unchecked) @usableFromInline var end = 0
     private var atEnd = false
     /// Bytes read from the file so far.
     private var offset = 0
     /// The feed of a tape still being written: at the end of what is there, wait for more.
     private let follow: LiveFeed?
-    private(set) var failure: WorkFileError?
+    package private(set) var failure: WorkFileError?
 
-    init(path: String, follow: LiveFeed? = nil) throws(WorkFileError) {
+    package init(path: String, follow: LiveFeed? = nil) throws(WorkFileError) {
         self.path = path
         self.follow = follow
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -35,7 +35,7 @@ final class TapeReader {
     }
 
     /// The next record, or nil at the end of the tape (or at a read error, kept in `failure`).
-    @inline(__always) func next() -> TapeRecordReader? {
+    @inlinable @inline(__always) package func next() -> TapeRecordReader? {
         if end - start < 4 || end - start < 4 + Int(buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self)) {
             guard refill() else { return nil }
         }
@@ -46,7 +46,7 @@ final class TapeReader {
     }
 
     /// Moves the unread bytes to the front and reads more until a whole record is buffered.
-    private func refill() -> Bool {
+    @usableFromInline func refill() -> Bool {
         while true {
             let available = end - start
             if available >= 4 {
@@ -92,52 +92,52 @@ final class TapeReader {
 }
 
 /// The fields of one tape record, read in the order they were written.
-struct TapeRecordReader {
-    let base: UnsafeRawPointer
-    let count: Int
-    private var offset = 0
+package struct TapeRecordReader {
+    package let base: UnsafeRawPointer
+    package let count: Int
+    @usableFromInline var offset = 0
 
-    init(base: UnsafeRawPointer, count: Int) {
+    @inlinable @inline(__always) package init(base: UnsafeRawPointer, count: Int) {
         self.base = base
         self.count = count
     }
 
-    @inline(__always) mutating func double() -> Double {
+    @inlinable @inline(__always) package mutating func double() -> Double {
         defer { offset += 8 }
         return Double(bitPattern: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    @inline(__always) mutating func int64() -> Int64 {
+    @inlinable @inline(__always) package mutating func int64() -> Int64 {
         defer { offset += 8 }
         return base.loadUnaligned(fromByteOffset: offset, as: Int64.self)
     }
 
-    @inline(__always) mutating func uint8() -> UInt8 {
+    @inlinable @inline(__always) package mutating func uint8() -> UInt8 {
         defer { offset += 1 }
         return base.load(fromByteOffset: offset, as: UInt8.self)
     }
 
-    @inline(__always) mutating func uint16() -> UInt16 {
+    @inlinable @inline(__always) package mutating func uint16() -> UInt16 {
         defer { offset += 2 }
         return base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
     }
 
     /// A byte string, valid while the record is.
-    @inline(__always) mutating func bytes() -> UnsafeRawBufferPointer {
+    @inlinable @inline(__always) package mutating func bytes() -> UnsafeRawBufferPointer {
         let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         defer { offset += 4 + length }
         return UnsafeRawBufferPointer(start: base + offset + 4, count: length)
     }
 
     /// A string written with `TapeWriter.put(_: String)` (valid UTF-8 by construction).
-    @inline(__always) mutating func string() -> String {
+    @inlinable @inline(__always) package mutating func string() -> String {
         let raw = bytes()
         guard raw.count > 0 else { return "" }
         return String(decoding: raw.bindMemory(to: UInt8.self), as: UTF8.self)
     }
 
     /// Skips a byte string.
-    @inline(__always) mutating func skipBytes() {
+    @inlinable @inline(__always) package mutating func skipBytes() {
         let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         offset += 4 + length
     }

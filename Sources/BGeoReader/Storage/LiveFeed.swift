@@ -1,4 +1,3 @@
-import BGeoReader
 import Foundation
 
 /// A spool's sorted run while it is still being written, for an assembler that follows it on
@@ -8,7 +7,7 @@ import Foundation
 /// spill, a working-file error or reading that stops early abandons the feed: the follower sees
 /// its end, and the caller builds the trace from the finished spools instead.
 package final class LiveFeed: Sendable {
-    enum Stage: Sendable { case open, finished, abandoned }
+    package enum Stage: Sendable { case open, finished, abandoned }
 
     private struct Progress {
         var path: String?
@@ -17,7 +16,7 @@ package final class LiveFeed: Sendable {
     }
     private let progress = ConditionState(Progress())
 
-    init() {}
+    package init() {}
 
     /// The run's tape exists (the writer created it).
     package func start(path: String) {
@@ -25,31 +24,31 @@ package final class LiveFeed: Sendable {
     }
 
     /// `bytes` of the tape are written.
-    func publish(_ bytes: Int) {
+    package func publish(_ bytes: Int) {
         progress.change { $0.published = bytes }
     }
 
     /// The whole run is written and nothing spilled.
-    func finish() { end(.finished) }
+    package func finish() { end(.finished) }
 
     /// The live run cannot be exact (a record spilled, a file failed) or will not be finished;
     /// nothing once the feed is finished.
-    func abandon() { end(.abandoned) }
+    package func abandon() { end(.abandoned) }
 
     private func end(_ final: Stage) {
         progress.change { if $0.stage == .open { $0.stage = final } }
     }
 
-    var wasAbandoned: Bool { progress.read { $0.stage == .abandoned } }
+    package var wasAbandoned: Bool { progress.read { $0.stage == .abandoned } }
 
     /// The tape's path once it exists; nil when the feed ended without one (no records, or abandoned).
-    func waitForPath() -> String? {
+    package func waitForPath() -> String? {
         progress.read(when: { $0.path != nil || $0.stage != .open }) { $0.stage == .abandoned ? nil : $0.path }
     }
 
     /// Waits until more than `offset` bytes are published; false when no more will come (the feed
     /// finished at or before `offset`, or was abandoned).
-    func waitForMore(than offset: Int) -> Bool {
+    package func waitForMore(than offset: Int) -> Bool {
         progress.read(when: { $0.published > offset || $0.stage != .open }) { $0.stage != .abandoned && $0.published > offset }
     }
 }
