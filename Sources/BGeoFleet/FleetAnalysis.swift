@@ -24,9 +24,9 @@ public enum FleetAnalysis {
         }
         // One scan of the log's config lines serves both when it can (`SecretsAndConfig`).
         let (redactor, configuration) = SecretsAndConfig.learnedNow(dump, showSecrets: showSecrets)
-        let summary = DumpSummary(dump: dump, redactor: redactor)
-        let scan: ReportScan, replay: ReplaySummary
+        let summary: DumpSummary, scan: ReportScan, replay: ReplaySummary
         do {
+            summary = try DumpSummary(dump: dump, redactor: redactor)
             scan = try ReportScan.read(dump, gapSeconds: TimelineOptions().gapThreshold, redactor: redactor)
             replay = try StreamedReplay.summarize(scan.trace, [configuration]).summaries[0]
         } catch {
@@ -98,7 +98,15 @@ public enum FleetAnalysis {
             "filterPolicy": .string(filter.policy.rawValue), "disableLocationFilter": .bool(filter.disableLocationFilter),
             "tokenRefresh": .bool(RefreshContract.isConfigured(config)),
         ]
-        row["warnings"] = .from(dump.warnings.all.count)
+        // Counted here, after the reads above (the state's may warn too).
+        let warnings: WarningList
+        do {
+            warnings = try dump.warnings.list()
+        } catch {
+            return Output(row: FleetRow.failure(path: path, size: nil, sha256: nil, walSha256: nil, status: .failed,
+                                                error: error.description, exitCode: 1), findings: [])
+        }
+        row["warnings"] = .from(warnings.count)
 
         var findings: [JSONObject] = []
         for (finding, span) in zip(timeline.findings, spans) {

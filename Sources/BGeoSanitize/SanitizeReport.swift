@@ -19,7 +19,9 @@ public struct SanitizeReport: Sendable {
     /// SHA-256 of each input after the run, by path.
     public var inputsAfter: [String: String]
     var check: OutputCheck
-    public var warnings: [DumpWarning]
+    /// The dump's warnings, their messages shown through `redactor` (they may quote a row).
+    public var warnings: WarningList
+    var redactor: Redactor
     public var seconds: Double
 
     public var outputSHA256: String { check.sha256 }
@@ -31,7 +33,29 @@ public struct SanitizeReport: Sendable {
     /// The tally of one table (empty when the dump has no such table).
     public func table(_ name: String) -> TableTally? { tables.first { $0.table == name } }
 
+    /// The `--json` document, its warnings listed in the tree (for a report known small;
+    /// `writeJSON` streams them).
     public var json: JSONValue {
+        var listed: [JSONValue] = []
+        try? warnings.forEach { listed.append(redacted($0).json) }
+        return jsonTree(warnings: .array(listed))
+    }
+
+    /// Writes the `--json` document, its warnings streamed as they are read.
+    public func writeJSON(to output: TextOutput) throws {
+        let redactor = self.redactor
+        try StreamedJSONDocument.write(jsonTree(warnings: StreamedJSONDocument.placeholder(0)), arrays: [
+            .init(.pretty(Redactor(enabled: false))) { emit in try warnings.forEach { emit(SanitizeReport.redacted($0, by: redactor).json) } },
+        ], to: output)
+    }
+
+    private func redacted(_ warning: DumpWarning) -> DumpWarning { SanitizeReport.redacted(warning, by: redactor) }
+
+    private static func redacted(_ warning: DumpWarning, by redactor: Redactor) -> DumpWarning {
+        DumpWarning(table: warning.table, rowId: warning.rowId, message: redactor.redact(text: warning.message))
+    }
+
+    private func jsonTree(warnings listed: JSONValue) -> JSONValue {
         [
             "dump": .string(dump),
             "output": .string(output),
@@ -50,7 +74,7 @@ public struct SanitizeReport: Sendable {
                  "sha256After": .from(inputsAfter[input.path]), "unchanged": .bool(inputsAfter[input.path] == input.sha256)]
             }),
             "evidenceUnchanged": .bool(evidenceUnchanged),
-            "warnings": .array(warnings.map(\.json)),
+            "warnings": listed,
             "seconds": .double((seconds * 100).rounded() / 100),
         ]
     }
@@ -80,7 +104,7 @@ public struct SanitizeReport: Sendable {
         }
         if !warnings.isEmpty {
             lines.append("  warnings (\(warnings.count)) — read as far as possible:")
-            for warning in warnings.prefix(20) { lines.append("    \(warning)") }
+            for warning in warnings.prefix(20) { lines.append("    \(redacted(warning))") }
             if warnings.count > 20 { lines.append("    … and \(warnings.count - 20) more (see --json)") }
         }
         lines.append(String(format: "  done in %.2f s", seconds))

@@ -88,9 +88,7 @@ public enum Sanitizer {
             dump: dumpPath, output: outputPath, layout: dump.layout, options: options, coordinates: transform.json,
             coordinatesNote: transform.note, tables: tallies, skippedTables: schema.skipped,
             secretsLearned: survey.redactor.knownSecrets.count, inputs: inputs, inputsAfter: after, check: check,
-            warnings: dump.warnings.all.map {
-                DumpWarning(table: $0.table, rowId: $0.rowId, message: survey.redactor.redact(text: $0.message))
-            },
+            warnings: try dump.warnings.list(), redactor: survey.redactor,
             seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 

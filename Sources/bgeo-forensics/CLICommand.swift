@@ -71,8 +71,15 @@ enum CommandSupport {
     /// Prints warnings to stderr after a listing, so stdout stays clean for pipes. One warning is
     /// one short line whatever it quotes (see `TerminalText.prose`).
     static func reportWarnings(_ dump: Dump) {
-        let all = dump.warnings.all
-        guard !all.isEmpty else { return }
+        guard dump.warnings.count > 0 else { return }
+        let all: WarningList
+        do {
+            all = try dump.warnings.list()
+        } catch {
+            stderr.line("warning: some rows could not be read completely, and the list of them could not be read back: " + TerminalText.prose("\(error)"))
+            stderr.flush()
+            return
+        }
         stderr.line("warning: \(all.count) row\(all.count == 1 ? "" : "s") could not be read completely:")
         for warning in all.prefix(20) { stderr.line("  " + TerminalText.prose(warning.description)) }
         if all.count > 20 { stderr.line("  … and \(all.count - 20) more (see `bgeo-forensics inspect`).") }

@@ -1,8 +1,17 @@
 import BGeoReader
 
 extension DumpSummary {
-    /// The human-readable summary `inspect` prints.
+    /// The human-readable summary `inspect` prints, whole (for a summary known small; `writeText`
+    /// streams the warnings).
     public var text: String {
+        var text = ""
+        try? writeText { text += $0 }
+        return text
+    }
+
+    /// Calls `write` with the summary's text in parts — all but the warnings, then each warning's
+    /// line — each ending in a newline; the warnings are read as they are written.
+    public func writeText(_ write: (String) -> Void) throws {
         var lines: [String] = []
         lines.append("Dump:    \(path)")
         lines.append("Format:  \(layout.displayName)" + (layout.isLegacy ? " — older SDK build: no `kind` column\(layout.hasState ? "" : ", no state table")" : ""))
@@ -66,11 +75,12 @@ extension DumpSummary {
         lines.append("")
         if warnings.isEmpty {
             lines.append("Warnings: none — every row decoded.")
-        } else {
-            lines.append("Warnings (\(warnings.count)) — these rows were skipped or read in part:")
-            for warning in warnings { lines.append("  " + TerminalText.prose(warning.description)) }
+            write(lines.joined(separator: "\n") + "\n")
+            return
         }
-        return lines.joined(separator: "\n") + "\n"
+        lines.append("Warnings (\(warnings.count)) — these rows were skipped or read in part:")
+        write(lines.joined(separator: "\n") + "\n")
+        try warnings.forEach { write("  " + TerminalText.prose($0.description) + "\n") }
     }
 }
 

@@ -36,7 +36,8 @@ public struct DumpSummary: Sendable {
     /// State as JSON, redacted: config, auth fingerprints, failures, next attempt, device, odometer.
     public var state: JSONValue
     public var configSource: ConfigSource
-    public var warnings: [DumpWarning]
+    /// The dump's warnings once the summary was read (listed from disk when there are many).
+    public var warnings: WarningList
     /// Set when `sanitize` wrote this dump.
     public var sanitized: SanitizationMarker?
 
@@ -50,18 +51,18 @@ public struct DumpSummary: Sendable {
     public let redactor: Redactor
 
     /// A summary redacted by `redactor`.
-    public init(dump: Dump, redactor: Redactor) {
-        self.init(dump: dump, given: redactor)
+    public init(dump: Dump, redactor: Redactor) throws(WorkFileError) {
+        try self.init(dump: dump, given: redactor)
     }
 
     /// A summary redacted by the dump's own redactor, whose log secrets are learned as the log is
     /// counted (`LogSecrets`: every row is read there anyway, and the redactor is needed only
     /// for the state, after it), not by a scan of their own; `enabled` false: nothing is redacted.
-    public init(dump: Dump, redacting enabled: Bool) {
-        self.init(dump: dump, given: enabled ? nil : Redactor(enabled: false))
+    public init(dump: Dump, redacting enabled: Bool) throws(WorkFileError) {
+        try self.init(dump: dump, given: enabled ? nil : Redactor(enabled: false))
     }
 
-    private init(dump: Dump, given: Redactor?) {
+    private init(dump: Dump, given: Redactor?) throws(WorkFileError) {
         path = dump.path
         layout = dump.layout
         let mark = dump.warnings.count
@@ -92,7 +93,7 @@ public struct DumpSummary: Sendable {
                                       redactor: redactor, reference: reference)
         // Last: the hashes are computed beside the scans.
         inputs = dump.inputs
-        warnings = dump.warnings.all
+        warnings = try dump.warnings.list()
     }
 
     static func scanQueue(_ dump: Dump) -> QueueStats {
@@ -169,8 +170,21 @@ public struct DumpSummary: Sendable {
         return .object(object)
     }
 
-    /// The `inspect --json` document.
+    /// The `inspect --json` document, its warnings listed in the tree (for a summary known small;
+    /// `writeJSON` streams them).
     public var json: JSONValue {
+        var listed: [JSONValue] = []
+        try? warnings.forEach { listed.append($0.json) }
+        return jsonTree(warnings: .array(listed))
+    }
+
+    /// Writes the `inspect --json` document, its warnings streamed as they are read.
+    public func writeJSON(to output: TextOutput) throws {
+        try StreamedJSONDocument.write(jsonTree(warnings: StreamedJSONDocument.placeholder(0)),
+                                       arrays: [warnings.streamedArray(redactor)], to: output)
+    }
+
+    private func jsonTree(warnings listed: JSONValue) -> JSONValue {
         var root = JSONObject()
         root["dump"] = .string(path)
         root["format"] = .string(layout.format.rawValue)
@@ -195,7 +209,7 @@ public struct DumpSummary: Sendable {
             "last": .from(log.last), "pendingUpload": .int(Int64(log.pendingUpload)),
         ]
         root["state"] = state
-        root["warnings"] = .array(warnings.map(\.json))
+        root["warnings"] = listed
         return .object(root)
     }
 }

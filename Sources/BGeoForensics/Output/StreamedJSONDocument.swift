@@ -49,12 +49,18 @@ public struct StreamedJSONDocument {
         let pretty = JSONWriter(pretty: true)
         var text: [UInt8] = []
         pretty.write(tree, into: &text, indent: 0)
-        var rest = 0
+        // Each array where its placeholder stands, in the text's order (not the arrays' numbers:
+        // a caller's own arrays may stand before or after those it is given).
+        var placed: [(at: Int, literal: [UInt8], array: Array)] = []
         for (n, array) in arrays.enumerated() {
             let literal = Swift.Array(pretty.literal(marker(n)).utf8)
             guard let at = text.withUnsafeBufferPointer({ t in
-                literal.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: t, from: rest) }
+                literal.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: t, from: 0) }
             }) else { continue }
+            placed.append((at, literal, array))
+        }
+        var rest = 0
+        for (at, literal, array) in placed.sorted(by: { $0.at < $1.at }) {
             // The member line's indentation: elements one level deeper, the closing bracket at it.
             let lineStart = text[rest..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? rest
             let level = text[lineStart...].prefix { $0 == 0x20 }.count / 2

@@ -34,10 +34,11 @@ public struct ReplayComparison: Sendable {
 
     /// `extra` members, then `compare: {recorded, whatIf, odometerChange, differenceCount,
     /// differences[]}` (each run's summary, its decisions when asked), then `after` members; the
-    /// long arrays are streamed.
-    public func writeJSON(to output: TextOutput, extra: JSONObject, after: JSONObject, includeDecisions: Bool, top: Int,
-                          redactor: Redactor) throws {
-        var arrays: [StreamedJSONDocument.Array] = []
+    /// long arrays are streamed. `extra` and `after` may hold placeholders for `arrays`
+    /// (`StreamedJSONDocument.placeholder(n)` for `arrays[n]`).
+    public func writeJSON(to output: TextOutput, extra: JSONObject, after: JSONObject, arrays given: [StreamedJSONDocument.Array] = [],
+                          includeDecisions: Bool, top: Int, redactor: Redactor) throws {
+        var arrays = given
         func run(_ summary: ReplaySummary) -> JSONValue {
             var object = summary.summaryObject(top: top)
             if includeDecisions {

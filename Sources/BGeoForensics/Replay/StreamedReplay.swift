@@ -75,14 +75,16 @@ public enum StreamedReplay {
     }
 
     /// `replay --json`: `extra` members first, then the summary, then (when `includeDecisions`)
-    /// every decision on its own line, replayed again as they are written.
+    /// every decision on its own line, replayed again as they are written. `extra` may hold
+    /// placeholders for `arrays` (`StreamedJSONDocument.placeholder(n)` for `arrays[n]`).
     public static func writeJSON(_ summary: ReplaySummary, trace: CompleteTrace, to output: TextOutput, extra: JSONObject,
-                                 includeDecisions: Bool, top: Int, redactor: Redactor) throws {
+                                 arrays given: [StreamedJSONDocument.Array] = [], includeDecisions: Bool, top: Int,
+                                 redactor: Redactor) throws {
         var object = extra
         for member in summary.summaryObject(top: top) { object[member.key] = member.value }
-        var arrays: [StreamedJSONDocument.Array] = []
+        var arrays = given
         if includeDecisions {
-            object["decisions"] = StreamedJSONDocument.placeholder(0)
+            object["decisions"] = StreamedJSONDocument.placeholder(arrays.count)
             arrays.append(.init(.compactLines(redactor)) { emit in
                 try forEachDecision(trace, config: summary.config) { fix, d in emit(ReplaySummary.decisionJSON(fix, d)) }
             })

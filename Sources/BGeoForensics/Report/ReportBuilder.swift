@@ -37,7 +37,7 @@ public enum ReportBuilder {
         let depthLevels = scan.depthLevels
         var summary = ReportOverview(dump: dump, queue: complete.queue, timeline: timeline, redactor: redactor)
         let firstTime = [summary.queue.oldestTime, summary.log.firstTime].compactMap { $0 }.min()
-        let findings = ReportFindings.from(timeline: timeline, warnings: dump.warnings.all)
+        let findings = try ReportFindings.from(timeline: timeline, warnings: dump.warnings.list())
         var forced: Set<String> = []
         for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
         var forcedUUIDs = Set(findings.flatMap(\.uuids))
@@ -85,7 +85,7 @@ public enum ReportBuilder {
         let logTable = buildLogTable(logRows, offsets: &offsets)
         let attemptsTable = buildAttemptsTable(attempts, cap: options.maxTableRows)
         let inputs = dump.inputs  // hashed beside the scans; a failure is a warning, so before the list
-        summary.warnings = dump.warnings.all
+        summary.warnings = try dump.warnings.list()
         var evidenceText: [String: String] = [:]
         for table in [queueTable, logTable] {
             for (i, anchor) in table.anchors.enumerated() where forced.contains(anchor) || uuidAnchors.values.contains(anchor) {

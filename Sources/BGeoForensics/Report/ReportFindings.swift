@@ -8,7 +8,7 @@ public enum ReportFindings {
     /// uuids listed per finding.
     public static let uuidLimit = 4
 
-    public static func from(timeline: Timeline, warnings: [DumpWarning]) -> [ReportFinding] {
+    public static func from(timeline: Timeline, warnings: WarningList) throws -> [ReportFinding] {
         var out: [ReportFinding] = timeline.findings.map { f in
             let logIds = f.allLogIds
             let uuids = f.allUuids
@@ -24,21 +24,22 @@ public enum ReportFindings {
                                  responsible: f.responsible, action: f.action)
         }
         if !warnings.isEmpty {
-            // A row can have several warnings (unreadable JSON, then not replayed): rows are counted once.
+            // A row can have several warnings (unreadable JSON, then not replayed): rows are counted
+            // once (`WarningList.rowCount`); the first few are linked, in the warnings' order.
             var rows: [EvidenceRef] = []
-            var seen: Set<String> = []
-            for w in warnings {
-                guard let id = w.rowId else { continue }
+            try warnings.forEach { w in
+                guard rows.count < evidenceLimit, let id = w.rowId else { return }
                 let ref: EvidenceRef = w.table == "log_entries" ? .log(rowId: id) : .queue(rowId: id)
-                if seen.insert(ref.anchor).inserted { rows.append(ref) }
+                if !rows.contains(where: { $0.anchor == ref.anchor }) { rows.append(ref) }
             }
-            let others = warnings.filter { $0.rowId == nil }.count
+            let others = warnings.rowlessCount
             let otherText = "\(others) other input problem\(others == 1 ? "" : "s")"
+            let rowCount = warnings.rowCount
             let summary = rows.isEmpty
                 ? "\(otherText) found; everything else was read (see Warnings)."
-                : "\(rows.count) row\(rows.count == 1 ? "" : "s") could not be read completely\(others > 0 ? " and \(otherText) found" : ""); everything else was read (see Warnings)."
+                : "\(rowCount) row\(rowCount == 1 ? "" : "s") could not be read completely\(others > 0 ? " and \(otherText) found" : ""); everything else was read (see Warnings)."
             out.append(ReportFinding(code: "dump.unreadable_rows", severity: .warning, summary: summary,
-                                     evidence: Array(rows.prefix(evidenceLimit)), responsible: .unknown,
+                                     evidence: rows, responsible: .unknown,
                                      action: "Read the Warnings section; ask the customer for a fresh dump if these rows matter."))
         }
         return sorted(out)

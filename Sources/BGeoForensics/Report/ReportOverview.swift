@@ -28,7 +28,8 @@ public struct ReportOverview: Sendable {
     /// State as JSON, redacted (as `inspect` shows it).
     public var state: JSONValue
     public var configSource: ConfigSource
-    public var warnings: [DumpWarning]
+    /// The dump's warnings once the report's reads are done (set by `ReportBuilder` then).
+    public var warnings = WarningList.none
 
     /// The newest time anywhere in the dump.
     public var newestTime: Double? { [queue.newestTime, log.lastTime].compactMap { $0 }.max() }
@@ -48,6 +49,5 @@ public struct ReportOverview: Sendable {
         configSource = recorded.source
         state = DumpSummary.stateJSON(dump.engineState(), config: recorded.config, source: recorded.source, redactor: redactor,
                                       reference: [q.newestTime, timeline.lastAt].compactMap { $0 }.max())
-        warnings = dump.warnings.all
     }
 }

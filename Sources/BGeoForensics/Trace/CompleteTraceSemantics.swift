@@ -14,10 +14,22 @@ struct CompleteTraceSemantics: TraceSemantics {
 
     var stats = Trace.Stats()
     /// Warnings about conflicting copies, with the log row they are about (they are reported in
-    /// log order, as the in-memory merge meets them).
-    var warnings: [DumpWarning] = []
+    /// log order, as the in-memory merge meets them). Made at the first: an assembly run begun
+    /// again from the semantics it started with starts with none.
+    private(set) var warnings: ConflictWarnings?
+    /// Where the warnings go past those held (none: all are held).
+    private let folder: WorkFolder?
     /// The queue's pending records as the trace keeps them (for the report's header).
     var queueFacts = QueueFacts()
+
+    init(folder: WorkFolder? = nil) {
+        self.folder = folder
+    }
+
+    private mutating func warn(_ warning: DumpWarning) {
+        if warnings == nil { warnings = ConflictWarnings(folder: folder) }
+        warnings!.append(warning)
+    }
 
     func uuid(of copy: Fix) -> String { copy.uuid }
 
@@ -36,7 +48,7 @@ struct CompleteTraceSemantics: TraceSemantics {
             if var fix = group.firstQueue.take() {
                 let rank = TraceRank.queue(fix.rowId!)
                 if let line = group.firstLog.take(), let warning = TraceMerger.merge(line, into: &fix, stats: &stats) {
-                    warnings.append(warning)
+                    warn(warning)
                 }
                 out.append(Unplaced(time: fix.time, rank: rank, output: fix))
             } else {
@@ -68,7 +80,7 @@ struct CompleteTraceSemantics: TraceSemantics {
             folded = lines.dropFirst()
         }
         for line in folded {
-            if let warning = TraceMerger.merge(line, into: &fix, stats: &stats) { warnings.append(warning) }
+            if let warning = TraceMerger.merge(line, into: &fix, stats: &stats) { warn(warning) }
         }
         out.append(Unplaced(time: fix.time, rank: rank, output: fix))
     }

@@ -134,7 +134,7 @@ extension TraceBuilder {
     static func liveAssembly(dump: Dump, windows: TraceWindows, output: LiveFeed? = nil)
         -> (feeds: (queue: LiveFeed, log: LiveFeed), pass: TraceAssembler<CompleteTraceSemantics>.LivePass) {
         let feeds = (queue: LiveFeed(), log: LiveFeed())
-        let assembler = TraceAssembler(CompleteTraceSemantics(), windows: windows, folder: dump.workFiles)
+        let assembler = TraceAssembler(CompleteTraceSemantics(folder: dump.workFiles), windows: windows, folder: dump.workFiles)
         return (feeds, TraceAssembler.LivePass(assembler, queue: feeds.queue, log: feeds.log, output: output))
     }
 
@@ -158,7 +158,7 @@ extension TraceBuilder {
             result = try live.assemble(queue: queueFixes, log: lineSource)
             semantics = live.semantics
         } else {
-            let assembler = TraceAssembler(CompleteTraceSemantics(), windows: windows, folder: folder)
+            let assembler = TraceAssembler(CompleteTraceSemantics(folder: folder), windows: windows, folder: folder)
             result = try assembler.assemble(queue: queueFixes, log: lineSource)
             semantics = assembler.semantics
         }
@@ -169,11 +169,7 @@ extension TraceBuilder {
         stats.logAdjusts = lines.parsed.adjusts
         stats.skippedLines = lines.parsed.skipped
         // In memory the conflicts are met line by line, in log order.
-        for warning in semantics.warnings.enumerated().sorted(by: { a, b in
-            (a.element.rowId ?? 0, a.offset) < (b.element.rowId ?? 0, b.offset)
-        }) {
-            warnings.add(warning.element)
-        }
+        try semantics.warnings?.report(to: warnings)
         var facts = semantics.queueFacts
         facts.absorb(queue.geofenceFacts)
         let stored = StoredTrace<Fix>(tape: result.tape, count: result.count, geofences: geofences,

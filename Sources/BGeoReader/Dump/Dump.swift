@@ -20,7 +20,7 @@ public final class Dump {
     public var hashFailure: DumpError? { evidence.hashFailure }
     public let layout: DumpLayout
     /// Problems found so far, one per row and message.
-    public let warnings = WarningLog()
+    public let warnings: WarningLog
     /// Connection to what is read: the evidence in place (read-only, immutable) or the private copy.
     public let database: Database
     private let evidence: EvidenceCopy
@@ -47,6 +47,7 @@ public final class Dump {
         self.path = path
         let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashing: hashing, inPlace: readsInPlace)
         self.evidence = evidence
+        warnings = WarningLog(folder: WorkFolders.shared.folder(for: evidence.privateFolder))
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
         // The committed state first: every check below reads the copy's bytes (and a rollback
@@ -138,6 +139,7 @@ public final class Dump {
         self.path = path
         self.layout = layout
         self.evidence = evidence
+        warnings = WarningLog(folder: WorkFolders.shared.folder(for: evidence.privateFolder))
         do {
             database = try evidence.openDatabase()
             try database.execute("PRAGMA query_only = 1")

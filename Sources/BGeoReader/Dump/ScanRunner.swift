@@ -74,7 +74,8 @@ package enum ScanRunner {
     /// `mark`, in their order, where that read would have put them.
     package static func placeAsIfFirst(_ dump: Dump, since mark: Int, madeByFoldedRead: (DumpWarning) -> Bool) {
         let moved = WarningLog()
-        for warning in dump.warnings.all.dropFirst(mark) where madeByFoldedRead(warning) { moved.add(warning) }
+        // A tape that cannot be read back leaves the warnings where they are (their order only).
+        try? dump.warnings.forEachKept(from: mark) { warning in if madeByFoldedRead(warning) { moved.add(warning) } }
         dump.warnings.place(moved, at: mark)
     }
 

@@ -69,9 +69,12 @@ extension Dump {
 
     /// Of `warnings` (this connection's), those the secrets' own scan would have made, in their
     /// order: for a scan on another connection that learned the secrets (`SecretRowLearning`).
-    package func madeBySecretsScan(among warnings: [DumpWarning]) -> [DumpWarning] {
+    package func madeBySecretsScan(among warnings: WarningLog) -> [DumpWarning] {
         guard let made = madeBySecretsScan() else { return [] }
-        return warnings.filter(made)
+        var kept: [DumpWarning] = []
+        // A tape that cannot be read back leaves those warnings where they are (their order only).
+        try? warnings.forEachKept(from: 0) { if made($0) { kept.append($0) } }
+        return kept
     }
 
     /// Whether a warning is one the secrets' own scan makes: on a log row that states secrets, or

@@ -31,7 +31,7 @@ package struct SecretRowLearning: Sendable {
     /// Ends the learning on the read's connection `reader`: keeps the warnings of the rows it
     /// read (and of the log's damage), for `PendingRedactor.fold` to place.
     package mutating func finish(on reader: Dump) {
-        warnings = reader.madeBySecretsScan(among: reader.warnings.all)
+        warnings = reader.madeBySecretsScan(among: reader.warnings)
     }
 
     /// Learns from a row it reads, built into an entry.

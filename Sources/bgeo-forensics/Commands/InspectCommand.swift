@@ -12,12 +12,14 @@ enum InspectCommand: CLICommand {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let dump = try CommandSupport.openDump(arguments, announceSanitized: false)
         // The log's secrets are learned as the log is counted.
-        let summary = DumpSummary(dump: dump, redacting: !arguments.flag("--show-secrets"))
+        let summary = try DumpSummary(dump: dump, redacting: !arguments.flag("--show-secrets"))
+        let out = CommandSupport.stdout
         if arguments.flag("--json") {
-            CommandSupport.printJSON(summary.json)
+            try summary.writeJSON(to: out)
         } else {
-            CommandSupport.stdout.write(summary.redactor.redact(text: summary.text))
+            try summary.writeText { out.write(summary.redactor.redact(text: $0)) }
         }
+        out.flush()
         return 0
     }
 }

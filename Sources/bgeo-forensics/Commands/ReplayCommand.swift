@@ -69,7 +69,8 @@ enum ReplayCommand: CLICommand {
             let comparison = try ReplayComparison(trace: trace, recorded: recorded, whatIf: whatIf, top: top)
             progress.finish()
             if json {
-                try comparison.writeJSON(to: out, extra: header, after: ["warnings": .array(dump.warnings.all.map(\.json))],
+                try comparison.writeJSON(to: out, extra: header, after: ["warnings": StreamedJSONDocument.placeholder(0)],
+                                         arrays: [dump.warnings.list().streamedArray(redactor)],
                                          includeDecisions: listFixes, top: top, redactor: redactor)
                 out.flush()
             } else {
@@ -85,9 +86,9 @@ enum ReplayCommand: CLICommand {
         progress.finish()
         if json {
             // Warnings are known once the trace is read, so they can precede the streamed decisions.
-            header["warnings"] = .array(dump.warnings.all.map(\.json))
-            try StreamedReplay.writeJSON(summary, trace: trace, to: out, extra: header, includeDecisions: listFixes, top: top,
-                                         redactor: redactor)
+            header["warnings"] = StreamedJSONDocument.placeholder(0)
+            try StreamedReplay.writeJSON(summary, trace: trace, to: out, extra: header, arrays: [dump.warnings.list().streamedArray(redactor)],
+                                         includeDecisions: listFixes, top: top, redactor: redactor)
             out.flush()
             return 0
         }

@@ -54,7 +54,10 @@ enum SanitizeCommand: CLICommand {
         }
         CommandSupport.stderr.write(report.text)
         CommandSupport.stderr.flush()
-        if arguments.flag("--json") { CommandSupport.printJSON(report.json) }
+        if arguments.flag("--json") {
+            try report.writeJSON(to: CommandSupport.stdout)
+            CommandSupport.stdout.flush()
+        }
         guard report.evidenceUnchanged else {
             CommandSupport.stderr.line(SanitizeError.evidenceChanged(path: report.dump).description)
             CommandSupport.stderr.flush()

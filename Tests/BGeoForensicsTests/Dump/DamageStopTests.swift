@@ -41,7 +41,7 @@ import Testing
         let dir = TestDirectory("damage-stop-commands")
         let path = try Self.damagedLog(dir)
         let inspected = try Dump(path: path)
-        _ = DumpSummary(dump: inspected, redacting: true)
+        _ = try DumpSummary(dump: inspected, redacting: true)
         let expected = Self.stops(inspected)
         #expect(expected.map(\.rowId) == [3557])
 

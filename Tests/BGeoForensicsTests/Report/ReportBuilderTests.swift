@@ -84,7 +84,7 @@ import Testing
         let doc = try ReportBuilder.build(dump: dump, options: ReportOptions(generatedAt: 0))
         let finding = try #require(doc.findings.first { $0.code == "dump.unreadable_rows" })
         let rows = summary.damagedQueueRowIds.count + summary.damagedLogRowIds.count
-        #expect(doc.summary.warnings.filter { $0.table == "log_entries" && $0.rowId == 52 }.count == 2)
+        #expect(doc.summary.warnings.all.filter { $0.table == "log_entries" && $0.rowId == 52 }.count == 2)
         #expect(finding.summary == "\(rows) rows could not be read completely and 1 other input problem found; everything else was read (see Warnings).")
         let anchors = finding.evidence.map(\.anchor)
         #expect(anchors.count == ReportFindings.evidenceLimit)
@@ -110,7 +110,7 @@ import Testing
         #expect(fixes.map(\.fix.latitude) == reference.fixes.map(\.fix.latitude))
         #expect(fixes.map(\.fix.evidence.anchor) == reference.fixes.map(\.fix.evidence.anchor))
         // Every warning the stand-alone trace gives is in the report (which adds the timeline's).
-        #expect(Set(alone.warnings.all).isSubset(of: Set(doc.summary.warnings)))
+        #expect(Set(alone.warnings.all).isSubset(of: Set(doc.summary.warnings.all)))
     }
 
     /// Past one batch (8,192 lines) the parsed lines cross threads in several batches while the
