@@ -168,6 +168,12 @@ struct BoundedList<Element: Sendable>: Sendable {
 
     mutating func append(contentsOf values: [Element]) { values.forEach { append($0) } }
 
+    /// Appends the first `values` of `total` (the rest counted only).
+    mutating func append(contentsOf values: [Element], of total: Int) {
+        values.forEach { append($0) }
+        count += max(0, total - values.count)
+    }
+
     var omitted: Int { count - values.count }
 }
 

@@ -220,13 +220,15 @@ extension TimelineBuilder {
             add(.headless, entry, "headless dispatch: \(name) (app code not running)")
             mark(.headless, entry, name)
         case "queue.drop":
-            tracker.drop(entry, data, authorizationConfigured: authorizationConfigured)
-            let uuids = UploadTracker.strings(data?["uuids"])
-            let status = UploadTracker.int(data?["status"])
+            // Read by a field scan: a drop may name a million uuids (`DropRowFields`).
+            let fields = DropRowFields(entry, kept: Evidence.defaultLimit)
+            tracker.drop(entry, fields, authorizationConfigured: authorizationConfigured)
+            let uuids = fields.uuids, uuidCount = fields.uuidCount
+            let status = fields.status
             add(.poisonDrop, entry,
-                "dropped \(uuids.count) poison record\(uuids.count == 1 ? "" : "s")"
+                "dropped \(uuidCount) poison record\(uuidCount == 1 ? "" : "s")"
                     + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
-                    + (uuids.count > 5 ? " …" : ""),
+                    + (uuidCount > 5 ? " …" : ""),
                 key: "drop\u{1}\(entry.rowId)")
         case "queue.prune":
             let reason = data?["reason"]?.stringValue ?? "unknown"

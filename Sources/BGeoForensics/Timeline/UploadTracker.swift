@@ -88,8 +88,13 @@ struct UploadTracker {
         /// sentence per row for a list that keeps 20 was a tenth of the timeline's row handling.
         /// (The arguments must not read the tracker: they are made inside its change.)
         mutating func add(_ rule: PolicyRule, _ description: @autoclosure () -> String, logIds: @autoclosure () -> [Int64],
-                          uuids: @autoclosure () -> [String] = []) {
-            lists[rule, default: EvidenceList(limit: 20)].add { Evidence(note: description(), logIds: logIds(), uuids: uuids()) }
+                          uuids: @autoclosure () -> [String] = [], moreUUIDs: Int = 0) {
+            lists[rule, default: EvidenceList(limit: 20)].add {
+                var evidence = Evidence(note: description(), logIds: logIds(), uuids: uuids())
+                // Distinct uuids counted where they were read, beyond those handed over.
+                evidence.omittedUuids += moreUUIDs
+                return evidence
+            }
         }
     }
     private(set) var violations = Violations()
@@ -318,12 +323,12 @@ struct UploadTracker {
         }
     }
 
-    mutating func drop(_ entry: LogEntry, _ data: JSONValue?, authorizationConfigured: Bool) {
-        let uuids = UploadTracker.strings(data?["uuids"])
-        let status = UploadTracker.int(data?["status"]) ?? lastResponse?.status
+    mutating func drop(_ entry: LogEntry, _ fields: DropRowFields, authorizationConfigured: Bool) {
+        let uuidCount = fields.uuidCount
+        let status = fields.status ?? lastResponse?.status
         stats.dropRows.append(entry.rowId)
-        stats.dropUuids.append(contentsOf: uuids)
-        stats.droppedRecords += max(uuids.count, UploadTracker.int(data?["count"]) ?? 0)
+        stats.dropUuids.append(contentsOf: fields.uuids, of: uuidCount)
+        stats.droppedRecords += max(uuidCount, fields.count ?? 0)
         if let status { stats.dropStatuses[status, default: 0] += 1 }
         if stats.dropFirst == nil { stats.dropFirst = entry.time }
         stats.dropLast = entry.time
@@ -335,13 +340,13 @@ struct UploadTracker {
         if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
             stats.dropsBreakingPolicy += 1
             violations.add(.retryableDropped,
-                           "\(uuids.count) record\(uuids.count == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(engine) policy retries",
-                           logIds: logIds, uuids: uuids)
-        } else if rules.dropIsUnsplit(uuidCount: uuids.count) {
+                           "\(uuidCount) record\(uuidCount == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(engine) policy retries",
+                           logIds: logIds, uuids: fields.distinctUUIDs, moreUUIDs: fields.distinctCount - fields.distinctUUIDs.count)
+        } else if rules.dropIsUnsplit(uuidCount: uuidCount) {
             stats.dropsBreakingPolicy += 1
             violations.add(.poisonNotSplit,
-                           "\(uuids.count) records dropped together (row \(entry.rowId)) after a poison \(status.map(UploadTracker.statusText) ?? "response"); the batch should have been re-sent one record at a time",
-                           logIds: logIds, uuids: uuids)
+                           "\(uuidCount) records dropped together (row \(entry.rowId)) after a poison \(status.map(UploadTracker.statusText) ?? "response"); the batch should have been re-sent one record at a time",
+                           logIds: logIds, uuids: fields.distinctUUIDs, moreUUIDs: fields.distinctCount - fields.distinctUUIDs.count)
             pendingSplit = nil
         }
     }

@@ -1,0 +1,97 @@
+import BGeoReader
+
+/// What the timeline reads of a `queue.drop` row — its uuids, `status` and `count` — picked out of
+/// the row's data by one field scan (`FieldScanner`), as `UploadRowFields` reads a request: a row
+/// naming a million uuids costs their 16-byte keys while they are counted, not a JSON tree and a
+/// string per uuid. The readings are those of the parsed value (`UploadTracker.strings`, `int`).
+struct DropRowFields {
+    /// The first `kept` uuids (string elements of `uuids`), in order.
+    private(set) var uuids: [String] = []
+    /// How many string elements `uuids` has.
+    private(set) var uuidCount = 0
+    /// The first `kept` distinct uuids, in order of first appearance.
+    private(set) var distinctUUIDs: [String] = []
+    /// How many distinct uuids there are.
+    private(set) var distinctCount = 0
+    private(set) var status: Int?
+    private(set) var count: Int?
+
+    private static let scanner = FieldScanner(paths: ["uuids", "status", "count"])
+
+    /// The fields of `entry`'s data, keeping the first `kept` uuids (and distinct uuids).
+    init(_ entry: LogEntry, kept: Int) {
+        let scanned: DropRowFields? = entry.withData { data in
+            guard let data else { return DropRowFields() }
+            // The tree reads a repeated key's first value, the scanner its last; an escaped key
+            // the tree decodes, the scanner does not: such a row is read through the tree.
+            guard DropRowFields.namesEachFieldOncePlainly(data) else { return nil }
+            return DropRowFields.scanner.withFields(of: data) { slots in
+                var fields = DropRowFields()
+                guard let slots else { return fields }
+                fields.read(slots, in: data, kept: kept)
+                return fields
+            }
+        }
+        self = scanned ?? DropRowFields(tree: entry.data, kept: kept)
+    }
+
+    /// The fields as the parsed value states them (the rule the scan keeps).
+    init(tree data: JSONValue?, kept: Int) {
+        let all = UploadTracker.strings(data?["uuids"])
+        uuids = Array(all.prefix(kept))
+        uuidCount = all.count
+        let distinct = Evidence.unique(all)
+        distinctUUIDs = Array(distinct.prefix(kept))
+        distinctCount = distinct.count
+        status = UploadTracker.int(data?["status"])
+        count = UploadTracker.int(data?["count"])
+    }
+
+    private init() {}
+
+    /// Whether the top-level keys of `data` (an object, or anything the scan refuses whole) hold
+    /// no escape and name `uuids`, `status` and `count` at most once each.
+    private static func namesEachFieldOncePlainly(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
+        var c = JSONByteCursor(bytes: data)
+        c.skipWhitespace()
+        guard c.peek == UInt8(ascii: "{") else { return true }
+        c.index += 1
+        c.skipWhitespace()
+        if c.peek == UInt8(ascii: "}") { return true }
+        var seen = Set<String>()
+        while true {
+            c.skipWhitespace()
+            guard let key = c.scanKey() else { return true }
+            let name = UnsafeBufferPointer(rebasing: data[key])
+            if name.contains(UInt8(ascii: "\\")) { return false }
+            let text = String(decoding: name, as: UTF8.self)
+            if scanner.paths.contains(text), !seen.insert(text).inserted { return false }
+            c.skipWhitespace()
+            guard c.skipValue(depth: 1) else { return true }
+            c.skipWhitespace()
+            guard c.peek == UInt8(ascii: ",") else { return true }
+            c.index += 1
+        }
+    }
+
+    private mutating func read(_ slots: UnsafeBufferPointer<FieldScanner.Field>, in data: UnsafeBufferPointer<UInt8>, kept: Int) {
+        // Distinct uuids counted by their keys, sorted once at the end (memory: 16 bytes a uuid);
+        // a text that is not a canonical uuid is counted by itself.
+        var keys: [UUIDKey] = []
+        var others: Set<String> = []
+        var firstSeen: Set<String> = []
+        slots[0].forEachStringElement(in: data) { text in
+            let uuid = text()
+            if uuids.count < kept { uuids.append(uuid) }
+            uuidCount += 1
+            if distinctUUIDs.count < kept, firstSeen.insert(uuid).inserted { distinctUUIDs.append(uuid) }
+            if let key = UUIDKey(uuid) { keys.append(key) } else { others.insert(uuid) }
+        }
+        keys.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        var distinct = others.count
+        for i in keys.indices where i == 0 || keys[i] != keys[i - 1] { distinct += 1 }
+        distinctCount = distinct
+        status = UploadRowFields.int(slots[1], in: data)
+        count = UploadRowFields.int(slots[2], in: data)
+    }
+}
