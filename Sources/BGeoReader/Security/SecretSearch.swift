@@ -21,14 +21,17 @@ package final class SecretSearch: Sendable {
 
     /// The secrets, in the order given (a `Hit` names one by index).
     package let secrets: [String]
-    private let forms: [[UInt8]]
+    /// Every form's bytes, back to back: form `i` is `formBytes[formStart[i] ..< formStart[i + 1]]`.
+    /// One buffer, not an array per form: a run that learns 100,000 tokens holds a million forms.
+    private let formBytes: [UInt8]
+    private let formStart: [Int]
     /// Per form: the secret it encodes, and whether a cut-off prefix of it counts.
     private let formSecret: [Int32]
     private let formAllowsCut: [Bool]
     /// Forms (indices) by a hash of their first `window` bytes, which every hit holds: a position
     /// is checked against the forms that can match there, not every form sharing four bytes
     /// (tokens minted by one server share their first bytes: `tok_…`, `eyJhbGci…`).
-    private let byWindow: [UInt64: [Int32]]
+    private let byWindow: WindowTable
     /// Bytes of the longest form (the overlap a chunked scan needs).
     package let longest: Int
     /// Every hit holds the first `window` bytes of its form (a whole form, or a cut-off prefix of
@@ -47,33 +50,39 @@ package final class SecretSearch: Sendable {
     init(secrets list: some Sequence<String>) {
         var seen = Set<String>()
         let secrets = list.filter { $0.utf8.count >= 4 && seen.insert($0).inserted }
-        var forms: [[UInt8]] = [], owner: [Int32] = [], cut: [Bool] = []
+        var formBytes: [UInt8] = [], formStart: [Int] = [0], owner: [Int32] = [], cut: [Bool] = []
+        var shortest = Int.max, longest = 0
         for (index, secret) in secrets.enumerated() {
             for (form, allowsCut) in SecretSearch.forms(of: Array(secret.utf8)) where form.count >= 4 {
-                forms.append(form)
+                formBytes.append(contentsOf: form)
+                formStart.append(formBytes.count)
                 owner.append(Int32(index))
                 cut.append(allowsCut)
+                shortest = min(shortest, form.count)
+                longest = max(longest, form.count)
             }
         }
-        let window = min(SecretSearch.cutPrefix, forms.map(\.count).min() ?? 4)
-        var byWindow: [UInt64: [Int32]] = [:]
-        for (index, bytes) in forms.enumerated() {
-            let key = bytes.withUnsafeBufferPointer { SecretSearch.windowKey($0.baseAddress!, window) }
-            byWindow[key, default: []].append(Int32(index))
+        let window = min(SecretSearch.cutPrefix, owner.isEmpty ? 4 : shortest)
+        var shifts = [UInt8](repeating: UInt8(window - 1), count: 65536)
+        var keys: [UInt64] = []
+        keys.reserveCapacity(owner.count)
+        formBytes.withUnsafeBufferPointer { bytes in
+            for form in owner.indices {
+                let start = formStart[form]
+                keys.append(SecretSearch.windowKey(bytes.baseAddress! + start, window))
+                for end in 2...window {
+                    let block = Int(bytes[start + end - 2]) << 8 | Int(bytes[start + end - 1])
+                    shifts[block] = min(shifts[block], UInt8(window - end))
+                }
+            }
         }
         self.secrets = secrets
-        self.forms = forms
+        self.formBytes = formBytes
+        self.formStart = formStart
         formSecret = owner
         formAllowsCut = cut
-        self.byWindow = byWindow
-        longest = forms.map(\.count).max() ?? 0
-        var shifts = [UInt8](repeating: UInt8(window - 1), count: 65536)
-        for bytes in forms {
-            for end in 2...window {
-                let block = Int(bytes[end - 2]) << 8 | Int(bytes[end - 1])
-                shifts[block] = min(shifts[block], UInt8(window - end))
-            }
-        }
+        byWindow = WindowTable(keys: keys)
+        self.longest = longest
         self.window = window
         self.shifts = shifts
     }
@@ -143,7 +152,7 @@ package final class SecretSearch: Sendable {
     /// whose first `window` bytes it holds.
     func forEachHit(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Hit) -> Void) {
         let count = bytes.count
-        guard !forms.isEmpty, count >= window, let p = bytes.baseAddress else { return }
+        guard !formSecret.isEmpty, count >= window, let p = bytes.baseAddress else { return }
         shifts.withUnsafeBufferPointer { shifts in
             // The window covers bytes[end - window ..< end].
             var end = window
@@ -167,18 +176,19 @@ package final class SecretSearch: Sendable {
     /// The longest hit starting at `i`, if any.
     @inline(__always)
     private func bestHit(at i: Int, in p: UnsafePointer<UInt8>, count: Int) -> Hit? {
-        guard let candidates = byWindow[SecretSearch.windowKey(p + i, window)] else { return nil }
+        guard let candidates = byWindow.forms(of: SecretSearch.windowKey(p + i, window)) else { return nil }
         var best: Hit?
         for index in candidates {
-            let form = forms[Int(index)]
-            let length = form.withUnsafeBufferPointer { f in
+            let start = formStart[Int(index)], formCount = formStart[Int(index) + 1] - start
+            let length = formBytes.withUnsafeBufferPointer { bytes in
                 // From the first byte: forms share a key by their window's hash, not its bytes.
+                let f = bytes.baseAddress! + start
                 var n = 0
-                let limit = min(f.count, count - i)
+                let limit = min(formCount, count - i)
                 while n < limit, p[i + n] == f[n] { n += 1 }
                 return n
             }
-            let whole = length == form.count
+            let whole = length == formCount
             let cut = !whole && formAllowsCut[Int(index)] && length >= SecretSearch.cutPrefix
                 && (i + length == count || !SecretSearch.isAlphanumeric(p[i + length]))
             guard whole || cut, length > (best.map { $0.end - $0.start } ?? 0) else { continue }
@@ -233,7 +243,7 @@ package final class SecretSearch: Sendable {
 
     /// Occurrences of any secret in `bytes` and its decoded readings, up to `limit`.
     package func countMatches(in raw: UnsafeRawBufferPointer, limit: Int = .max) -> Int {
-        guard !forms.isEmpty else { return 0 }
+        guard !formSecret.isEmpty else { return 0 }
         let bytes = raw.bindMemory(to: UInt8.self)
         var found = 0
         forEachHit(in: bytes) { _ in found += 1 }
@@ -246,8 +256,66 @@ package final class SecretSearch: Sendable {
 
     /// True when `text` holds any secret in any form.
     func matches(_ text: String) -> Bool {
-        guard !forms.isEmpty else { return false }
+        guard !formSecret.isEmpty else { return false }
         var copy = text
         return copy.withUTF8 { countMatches(in: UnsafeRawBufferPointer($0), limit: 1) > 0 }
+    }
+}
+
+/// The forms of a `SecretSearch` by the hash of their first bytes: the forms of one hash are a
+/// run of `forms`, found through an open-addressing table of the hashes (flat arrays: a million
+/// forms cost a few bytes each, not an array each).
+private struct WindowTable: Sendable {
+    /// Per slot: a hash, and the run of `forms` holding its forms (`runStart` -1: empty slot).
+    private let slotKeys: [UInt64]
+    private let runStart: [Int32]
+    private let runEnd: [Int32]
+    /// Form indices grouped by hash, each group in the forms' order.
+    private let forms: [Int32]
+    private let mask: Int
+
+    /// `keys[i]` is the hash of form `i`.
+    init(keys: [UInt64]) {
+        var size = 16
+        while size < keys.count * 2 { size <<= 1 }
+        mask = size - 1
+        var slotKeys = [UInt64](repeating: 0, count: size)
+        var counts = [Int32](repeating: -1, count: size)
+        var slotOfForm = [Int32](repeating: 0, count: keys.count)
+        for (form, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: key) & (size - 1)
+            while counts[slot] >= 0 && slotKeys[slot] != key { slot = (slot + 1) & (size - 1) }
+            if counts[slot] < 0 { slotKeys[slot] = key; counts[slot] = 0 }
+            counts[slot] += 1
+            slotOfForm[form] = Int32(slot)
+        }
+        // Runs laid out slot by slot; each form placed in its slot's run, in the forms' order.
+        var runStart = [Int32](repeating: -1, count: size), runEnd = [Int32](repeating: -1, count: size)
+        var next: Int32 = 0
+        for slot in 0..<size where counts[slot] >= 0 {
+            runStart[slot] = next
+            runEnd[slot] = next
+            next += counts[slot]
+        }
+        var forms = [Int32](repeating: 0, count: keys.count)
+        for form in keys.indices {
+            let slot = Int(slotOfForm[form])
+            forms[Int(runEnd[slot])] = Int32(form)
+            runEnd[slot] += 1
+        }
+        self.slotKeys = slotKeys
+        self.runStart = runStart
+        self.runEnd = runEnd
+        self.forms = forms
+    }
+
+    /// The forms whose first bytes hash to `key`, in the forms' order; nil when none.
+    @inline(__always) func forms(of key: UInt64) -> ArraySlice<Int32>? {
+        var slot = Int(truncatingIfNeeded: key) & mask
+        while runStart[slot] >= 0 {
+            if slotKeys[slot] == key { return forms[Int(runStart[slot])..<Int(runEnd[slot])] }
+            slot = (slot + 1) & mask
+        }
+        return nil
     }
 }
