@@ -20,9 +20,6 @@ final class ConflictWarnings {
         heldLimit = max(held, 1)
     }
 
-    /// How many were met.
-    var count: Int { met }
-
     func append(_ warning: DumpWarning) {
         defer { met += 1 }
         guard let runs = runs ?? spill() else {

@@ -61,12 +61,11 @@ public struct WarningList: Sendable {
             for warning in leading { try body(warning) }
             return
         }
+        // The tape's reading throws only its own errors: the body's are carried out beside it.
         var failure: (any Error)?
-        do {
-            try tape.read(0..<count) { warning throws(WorkFileError) in
-                guard failure == nil else { return }
-                do { try body(warning) } catch { failure = error }
-            }
+        try tape.read(0..<count) { warning throws(WorkFileError) in
+            guard failure == nil else { return }
+            do { try body(warning) } catch { failure = error }
         }
         if let failure { throw failure }
     }
@@ -127,34 +126,5 @@ public struct WarningList: Sendable {
         }) {}
         if let failure = ordered.failure { throw failure }
         return WarningList(count: tape.records, rowCount: rowCount, rowlessCount: rowlessCount, leading: leading, tape: tape)
-    }
-}
-
-extension DumpWarning {
-    /// The warning's bytes in an order that keeps equal warnings together, and a row's warnings
-    /// (row, then table, then message; each text prefixed by its length, so none runs into the next).
-    var sortKey: [UInt8] {
-        var key: [UInt8] = [rowId == nil ? 0 : 1]
-        withUnsafeBytes(of: (UInt64(bitPattern: rowId ?? 0) ^ (1 << 63)).bigEndian) { key.append(contentsOf: $0) }
-        for text in [table, message] {
-            let bytes = Array(text.utf8)
-            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { key.append(contentsOf: $0) }
-            key.append(contentsOf: bytes)
-        }
-        return key
-    }
-
-    package func write(to sink: some TapeSink) {
-        sink.put(table)
-        sink.put(rowId == nil ? UInt8(0) : 1)
-        sink.put(rowId ?? 0)
-        sink.put(message)
-    }
-
-    package init(from record: inout TapeRecordReader) {
-        let table = record.string()
-        let hasRow = record.uint8() != 0
-        let row = record.int64()
-        self.init(table: table, rowId: hasRow ? row : nil, message: record.string())
     }
 }
