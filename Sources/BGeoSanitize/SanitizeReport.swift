@@ -33,9 +33,9 @@ public struct SanitizeReport: Sendable {
     /// The tally of one table (empty when the dump has no such table).
     public func table(_ name: String) -> TableTally? { tables.first { $0.table == name } }
 
-    /// The `--json` document, its warnings listed in the tree (for a report known small;
-    /// `writeJSON` streams them).
-    public var json: JSONValue {
+    /// The `--json` document, its warnings listed in the tree: for tests (a tape that cannot be
+    /// read ends the list early; `writeJSON` streams them and says so).
+    package var json: JSONValue {
         var listed: [JSONValue] = []
         try? warnings.forEach { listed.append(redacted($0).json) }
         return jsonTree(warnings: .array(listed))
@@ -44,8 +44,9 @@ public struct SanitizeReport: Sendable {
     /// Writes the `--json` document, its warnings streamed as they are read.
     public func writeJSON(to output: TextOutput) throws {
         let redactor = self.redactor
+        // The messages through the survey's redactor, as the text shows them (already redacted).
         try StreamedJSONDocument.write(jsonTree(warnings: StreamedJSONDocument.placeholder(0)), arrays: [
-            .init(.pretty(Redactor(enabled: false))) { emit in try warnings.forEach { emit(SanitizeReport.redacted($0, by: redactor).json) } },
+            warnings.streamedArray(.disabled) { SanitizeReport.redacted($0, by: redactor).json },
         ], to: output)
     }
 

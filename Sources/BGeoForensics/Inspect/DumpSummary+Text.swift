@@ -1,9 +1,9 @@
 import BGeoReader
 
 extension DumpSummary {
-    /// The human-readable summary `inspect` prints, whole (for a summary known small; `writeText`
-    /// streams the warnings).
-    public var text: String {
+    /// The human-readable summary `inspect` prints, whole: for tests (a tape that cannot be read
+    /// ends the list early; `writeText` streams the warnings and says so).
+    package var text: String {
         var text = ""
         try? writeText { text += $0 }
         return text

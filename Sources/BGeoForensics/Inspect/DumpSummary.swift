@@ -170,9 +170,9 @@ public struct DumpSummary: Sendable {
         return .object(object)
     }
 
-    /// The `inspect --json` document, its warnings listed in the tree (for a summary known small;
-    /// `writeJSON` streams them).
-    public var json: JSONValue {
+    /// The `inspect --json` document, its warnings listed in the tree: for tests (a tape that
+    /// cannot be read ends the list early; `writeJSON` streams them and says so).
+    package var json: JSONValue {
         var listed: [JSONValue] = []
         try? warnings.forEach { listed.append($0.json) }
         return jsonTree(warnings: .array(listed))

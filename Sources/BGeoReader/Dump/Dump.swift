@@ -47,7 +47,7 @@ public final class Dump {
         self.path = path
         let evidence = try EvidenceCopy(path: path, privateParent: privateParent, hashing: hashing, inPlace: readsInPlace)
         self.evidence = evidence
-        warnings = WarningLog(folder: WorkFolders.shared.folder(for: evidence.privateFolder))
+        warnings = WarningLog(folder: evidence.workFiles)
         for ignored in evidence.ignored { warnings.add(table: ignored.path, rowId: nil, ignored.reason) }
         guard let main = evidence.files.first, main.bytes > 0 else { throw .empty(path: path) }
         // The committed state first: every check below reads the copy's bytes (and a rollback
@@ -139,7 +139,7 @@ public final class Dump {
         self.path = path
         self.layout = layout
         self.evidence = evidence
-        warnings = WarningLog(folder: WorkFolders.shared.folder(for: evidence.privateFolder))
+        warnings = WarningLog(folder: evidence.workFiles)
         do {
             database = try evidence.openDatabase()
             try database.execute("PRAGMA query_only = 1")
@@ -223,6 +223,10 @@ public final class Dump {
 
     /// The folder holding the private copy (inside `$TMPDIR` or the `privateParent` given).
     public var privateFolder: String { evidence.privateFolder }
+
+    /// The folder for this dump's working files (`EvidenceCopy.workFiles`), shared by every
+    /// connection to the same copy.
+    package var workFiles: WorkFolder { evidence.workFiles }
 
     /// The private copy itself: what a stored trace holds to keep its working files (which live
     /// in the copy's folder) for as long as it is read, on any thread, without this connection.

@@ -79,11 +79,7 @@ public final class WarningLog: Sendable {
 
     /// Every warning once, in order: for tests and logs known to be small (a listing that may be
     /// long is streamed from `list()`). A tape that cannot be read ends it early.
-    package var all: [DumpWarning] {
-        var all: [DumpWarning] = []
-        try? list().forEach { all.append($0) }
-        return all
-    }
+    package var all: [DumpWarning] { (try? list())?.all ?? [] }
 
     /// The warnings as kept from position `start` on, repeats included, in order: for a rule
     /// that moves some of them (`ScanRunner.placeAsIfFirst`).

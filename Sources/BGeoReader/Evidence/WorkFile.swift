@@ -58,10 +58,10 @@ package final class WorkFileLease: Sendable {
     deinit { unlink(path) }
 }
 
-extension Dump {
-    /// The folder for this dump's working files (spilled and stored traces), shared by every
-    /// connection to the same copy.
-    package var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
+extension EvidenceCopy {
+    /// The folder for the working files of this copy (spilled and stored traces, warnings past
+    /// those held), shared by every connection to it.
+    var workFiles: WorkFolder { WorkFolders.shared.folder(for: privateFolder) }
 }
 
 /// One `WorkFolder` per private folder (so two connections to one copy never pick the same name).
