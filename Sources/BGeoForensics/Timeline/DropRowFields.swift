@@ -20,11 +20,8 @@ struct DropRowFields {
 
     /// The fields of `entry`'s data, keeping the first `kept` uuids (and distinct uuids).
     init(_ entry: LogEntry, kept: Int) {
-        let scanned: DropRowFields? = entry.withData { data in
+        self = entry.withData { data in
             guard let data else { return DropRowFields() }
-            // The tree reads a repeated key's first value, the scanner its last; an escaped key
-            // the tree decodes, the scanner does not: such a row is read through the tree.
-            guard DropRowFields.namesEachFieldOncePlainly(data) else { return nil }
             return DropRowFields.scanner.withFields(of: data) { slots in
                 var fields = DropRowFields()
                 guard let slots else { return fields }
@@ -32,7 +29,6 @@ struct DropRowFields {
                 return fields
             }
         }
-        self = scanned ?? DropRowFields(tree: entry.data, kept: kept)
     }
 
     /// The fields as the parsed value states them (the rule the scan keeps).
@@ -48,31 +44,6 @@ struct DropRowFields {
     }
 
     private init() {}
-
-    /// Whether the top-level keys of `data` (an object, or anything the scan refuses whole) hold
-    /// no escape and name `uuids`, `status` and `count` at most once each.
-    private static func namesEachFieldOncePlainly(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
-        var c = JSONByteCursor(bytes: data)
-        c.skipWhitespace()
-        guard c.peek == UInt8(ascii: "{") else { return true }
-        c.index += 1
-        c.skipWhitespace()
-        if c.peek == UInt8(ascii: "}") { return true }
-        var seen = Set<String>()
-        while true {
-            c.skipWhitespace()
-            guard let key = c.scanKey() else { return true }
-            let name = UnsafeBufferPointer(rebasing: data[key])
-            if name.contains(UInt8(ascii: "\\")) { return false }
-            let text = String(decoding: name, as: UTF8.self)
-            if scanner.paths.contains(text), !seen.insert(text).inserted { return false }
-            c.skipWhitespace()
-            guard c.skipValue(depth: 1) else { return true }
-            c.skipWhitespace()
-            guard c.peek == UInt8(ascii: ",") else { return true }
-            c.index += 1
-        }
-    }
 
     private mutating func read(_ slots: UnsafeBufferPointer<FieldScanner.Field>, in data: UnsafeBufferPointer<UInt8>, kept: Int) {
         // Distinct uuids counted by their keys, sorted once at the end (memory: 16 bytes a uuid);

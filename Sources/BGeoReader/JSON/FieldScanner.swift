@@ -255,37 +255,66 @@ public struct FieldScanner: Sendable {
         return true
     }
 
+    /// The index of the wanted name the key at `range` is among `count` names from `first`
+    /// (`name(i)` gives one's place in `keys`), or -1. An escaped key is compared as the parser
+    /// decodes it (`"\u0075uid"` is `uuid`); one that does not decode is no wanted name.
+    @inline(__always)
+    private static func wanted(_ c: JSONByteCursor, _ range: Range<Int>, escaped: Bool, _ keys: UnsafeBufferPointer<UInt8>,
+                               _ first: Int, _ count: Int, _ name: (Int) -> (start: Int, length: Int)) -> Int {
+        if !escaped {
+            for i in first..<(first + count) {
+                let (start, length) = name(i)
+                if matches(c, range, keys, start, length) { return i }
+            }
+            return -1
+        }
+        guard var decoded = Field.decodeEscaped(UnsafeBufferPointer(rebasing: c.bytes[(range.lowerBound - 1)..<(range.upperBound + 1)]))
+        else { return -1 }
+        return decoded.withUTF8 { text in
+            for i in first..<(first + count) {
+                let (start, length) = name(i)
+                if text.elementsEqual(UnsafeBufferPointer(rebasing: keys[start..<(start + length)])) { return i }
+            }
+            return -1
+        }
+    }
+
     private static func scanTopObject(_ c: inout JSONByteCursor, _ t: Tables, _ values: UnsafeMutableBufferPointer<Field>) -> Bool {
         c.index += 1
         c.skipWhitespace()
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
-        while true {
-            c.skipWhitespace()
-            guard let keyRange = c.scanKey() else { return false }
-            var found = -1
-            for i in 0..<t.tops.count where matches(c, keyRange, t.keys, t.tops[i].keyStart, t.tops[i].keyLength) {
-                found = i
-                break
-            }
-            c.skipWhitespace()
-            if found >= 0 {
-                let top = t.tops[found]
-                if top.childCount > 0, c.peek == UInt8(ascii: "{") {
-                    if top.slot >= 0 { values[top.slot].kind = .composite }
-                    guard scanChildObject(&c, t, top.childStart, top.childCount, values) else { return false }
-                } else if top.slot >= 0 {
-                    guard c.scanCapturedValue(into: &values[top.slot]) else { return false }
+        // A repeated key's first value is the one read, as the parser's tree reads it: a wanted
+        // name met again is skipped (a name with children included, whose first object counts).
+        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: t.tops.count) { met in
+            met.initialize(repeating: false)
+            while true {
+                c.skipWhitespace()
+                var escaped = false
+                guard let keyRange = c.scanKey(sawEscape: &escaped) else { return false }
+                var found = wanted(c, keyRange, escaped: escaped, t.keys, 0, t.tops.count) { (t.tops[$0].keyStart, t.tops[$0].keyLength) }
+                if found >= 0 {
+                    if met[found] { found = -1 } else { met[found] = true }
+                }
+                c.skipWhitespace()
+                if found >= 0 {
+                    let top = t.tops[found]
+                    if top.childCount > 0, c.peek == UInt8(ascii: "{") {
+                        if top.slot >= 0 { values[top.slot].kind = .composite }
+                        guard scanChildObject(&c, t, top.childStart, top.childCount, values) else { return false }
+                    } else if top.slot >= 0 {
+                        guard c.scanCapturedValue(into: &values[top.slot]) else { return false }
+                    } else {
+                        guard c.skipValue(depth: 1) else { return false }
+                    }
                 } else {
                     guard c.skipValue(depth: 1) else { return false }
                 }
-            } else {
-                guard c.skipValue(depth: 1) else { return false }
-            }
-            c.skipWhitespace()
-            switch c.peek {
-            case UInt8(ascii: ","): c.index += 1
-            case UInt8(ascii: "}"): c.index += 1; return true
-            default: return false
+                c.skipWhitespace()
+                switch c.peek {
+                case UInt8(ascii: ","): c.index += 1
+                case UInt8(ascii: "}"): c.index += 1; return true
+                default: return false
+                }
             }
         }
     }
@@ -297,12 +326,12 @@ public struct FieldScanner: Sendable {
         if c.peek == UInt8(ascii: "}") { c.index += 1; return true }
         while true {
             c.skipWhitespace()
-            guard let keyRange = c.scanKey() else { return false }
-            var slot = -1
-            for i in start..<(start + count) where matches(c, keyRange, t.keys, t.children[i].keyStart, t.children[i].keyLength) {
-                slot = t.children[i].slot
-                break
-            }
+            var escaped = false
+            guard let keyRange = c.scanKey(sawEscape: &escaped) else { return false }
+            let found = wanted(c, keyRange, escaped: escaped, t.keys, start, count) { (t.children[$0].keyStart, t.children[$0].keyLength) }
+            // Each child is read once per object (its parent's first), so a captured slot is a
+            // repeated name: its first value stays.
+            let slot = found >= 0 && values[t.children[found].slot].isMissing ? t.children[found].slot : -1
             c.skipWhitespace()
             if slot >= 0 {
                 guard c.scanCapturedValue(into: &values[slot]) else { return false }

@@ -25,11 +25,18 @@ package struct JSONByteCursor {
         }
     }
 
-    /// A member name followed by ':'; returns the raw byte range (escaped keys never match).
+    /// A member name followed by ':'; returns its raw byte range (inside the quotes, escapes as written).
     package mutating func scanKey() -> Range<Int>? {
+        var escaped = false
+        return scanKey(sawEscape: &escaped)
+    }
+
+    /// `scanKey`, telling whether the key holds an escape (its bytes are then not its name).
+    @inline(__always)
+    mutating func scanKey(sawEscape: inout Bool) -> Range<Int>? {
         guard peek == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
-        guard skipString() else { return nil }
+        guard skipString(sawEscape: &sawEscape) else { return nil }
         let end = index - 1
         skipWhitespace()
         guard peek == UInt8(ascii: ":") else { return nil }

@@ -43,4 +43,29 @@ import Testing
         let values = try #require(scanner.scan(text))
         #expect(values == [.missing, .missing, .missing])
     }
+
+    /// Regression (stop 51): the scanner read a repeated name's last value and compared an
+    /// escaped name by its raw bytes, where the parser's tree — which every other path reads —
+    /// takes the first value and decodes the name: an upload row saying `"status":500,
+    /// "status":200` was a failure to the timeline's fast path and a success to the tree.
+    @Test func aRepeatedNameReadsItsFirstValueAndAnEscapedNameIsItsDecodedText() throws {
+        let scanner = FieldScanner(paths: ["status", "coords.latitude", "coords.speed", "uuid"])
+        let cases: [(String, [ScannedValue])] = [
+            (#"{"status":500,"status":200}"#, [.number(500), .missing, .missing, .missing]),
+            (#"{"st\u0061tus":401,"status":200}"#, [.number(401), .missing, .missing, .missing]),
+            (#"{"status":null,"st\u0061tus":1}"#, [.null, .missing, .missing, .missing]),
+            (#"{"coords":{"latitude":1,"latitude":2},"coords":{"latitude":3,"speed":4}}"#, [.missing, .number(1), .missing, .missing]),
+            (#"{"coords":5,"coords":{"latitude":3}}"#, [.missing, .missing, .missing, .missing]),
+            (#"{"c\u006f\u006frds":{"l\u0061titude":7},"\u0075uid":"a","uuid":"b"}"#, [.missing, .number(7), .missing, .string("a")]),
+            (#"{"st\u0061tu":1,"statuss":2,"\u0073tatus\u0000":3}"#, [.missing, .missing, .missing, .missing]),
+        ]
+        for (text, expected) in cases {
+            let values = try #require(scanner.scan(text), "\(text)")
+            #expect(values == expected, "\(text)")
+            let tree = try JSONParser.parse(text)
+            #expect(scanner.paths.map { FieldScannerDifferentialTests.expected(tree, $0) } == expected, "tree: \(text)")
+        }
+        // A name that does not decode (an unpaired surrogate) is no wanted name; the grammar allows it.
+        #expect(scanner.scan(#"{"\ud800":1,"uuid":"u"}"#) == [.missing, .missing, .missing, .string("u")])
+    }
 }

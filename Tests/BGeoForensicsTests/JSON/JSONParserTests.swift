@@ -131,7 +131,7 @@ import Testing
         var node: JSONValue? = tree
         for part in parts {
             guard case .object(let object)? = node else { return .missing }
-            // The scanner keeps the last of repeated keys at the top level, like the parser.
+            // A repeated name's first value, as the parser's subscript reads it (and the scanner).
             node = object[part]
         }
         switch node {

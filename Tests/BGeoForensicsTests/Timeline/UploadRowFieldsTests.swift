@@ -51,22 +51,20 @@ import Testing
                       "\"7\"", "\" 42 \"", "\"4x\"", "\"1e2\"", "\"nan\"", "\"inf\"", "null", "true", "false",
                       "\"ok\"", "\"a\\\"b\"", "\"\\u00e9t\\u00e9\"", "\"\\ud83d\\ude00\"", "{}", "[]", "{\"a\":[1,{\"b\":2}]}"]
         var members: [String] = []
+        // Names may repeat (the first value is the one read) and be escaped (`\u0075rl` is `url`).
         let keys = ["uuids", "count", "url", "status", "ms", "response", "retry_after", "retryAfter", "Retry-After",
-                    "failures", "delay_s", "uuid", "other", "url2"]
-        var used = Set<String>()
+                    "failures", "delay_s", "uuid", "other", "url2", "\\u0075uids", "\\u0075rl", "st\\u0061tus", "retry\\u0041fter"]
         for _ in 0..<rng.int(0...7) {
             let key = pick(keys)
-            // One member per name: JSON leaves a repeated name's reading open.
-            guard used.insert(key).inserted else { continue }
             let value: String
-            if key == "uuids" {
+            if key.hasSuffix("uids") {
                 var elements: [String] = []
                 for _ in 0..<rng.int(0...30) {
                     elements.append(pick(["\"1c1f8a3e-8d0a-4e55-9c5e-0b7f6d2a9e11\"", "\"u\(rng.int(0...99))\"", "\"\\u0041b\"", "7",
                                           "null", "[\"n\"]", "{\"x\":\"y\"}", "\"\"", "\"\\ud800\\udc00\""]))
                 }
                 value = pick(["[" + elements.joined(separator: pick([",", " , ", ",\n"])) + "]", "\"not an array\"", "{\"0\":\"a\"}", "null"])
-            } else if key == "url" {
+            } else if key.hasSuffix("rl") {
                 value = pick(["\"https://user:pw@ingest.example.com/v1?token=abc\"", "\"https://a.example/x\"", "5", "null"])
             } else {
                 value = pick(scalar)
@@ -120,4 +118,20 @@ import Testing
         let read = object.withUTF8 { UploadRowFields(data: $0, uuidLimit: 1) }
         #expect(read.isObject && read.status == 503 && read.uuids == ["a"] && read.uuidCount == 2 && read.retryAfter == 30)
     }
+
+    /// Regression (stop 51): the fast path read a repeated `status` by its last value, the tree by
+    /// its first: `{"status":500,"status":200}` was a success on one path and a failure on the other.
+    @Test func aRepeatedOrEscapedNameReadsAsTheTreeReadsIt() {
+        for (text, status) in [(#"{"status":500,"status":200}"#, 500), (#"{"st\u0061tus":401,"status":200}"#, 401),
+                               (#"{"status":"503","st\u0061tus":200}"#, 503)] {
+            var copy = text
+            #expect(copy.withUTF8 { UploadRowFields(data: $0, uuidLimit: 0).status } == status, "\(text)")
+            #expect(Reference(tree: text, uuidLimit: 0).status == status, "\(text)")
+        }
+        var text = #"{"uuids":["a"],"\u0075uids":["b","c"],"retry_after":null,"retryAfter":9}"#
+        let fields = text.withUTF8 { UploadRowFields(data: $0, uuidLimit: 5) }
+        #expect(fields.uuids == ["a"] && fields.uuidCount == 1)
+        #expect(Reference(fields) == Reference(tree: text, uuidLimit: 5))
+    }
 }
+
