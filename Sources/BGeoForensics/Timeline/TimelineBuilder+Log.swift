@@ -305,6 +305,7 @@ extension TimelineBuilder {
     /// only added, stretches only grow — and is dropped. The newest mark stays: a run extends it.
     func pruneMarks() {
         let window = options.contextWindow
+        coverage.settle()
         let newest = marks.count - 1
         var kept = 0
         for index in marks.indices {

@@ -204,6 +204,7 @@ public final class TimelineBuilder {
             scanQueue()
             scanLog(piped)
         }
+        coverage.settle()
         tracker.finish()
     }
 
