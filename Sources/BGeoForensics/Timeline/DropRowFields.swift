@@ -4,7 +4,9 @@ import BGeoReader
 /// the row's data by one field scan (`FieldScanner`), as `UploadRowFields` reads a request: a row
 /// naming a million uuids costs their 16-byte keys while they are counted, not a JSON tree and a
 /// string per uuid. The readings are those of the parsed value (`UploadTracker.strings`, `int`).
-struct DropRowFields {
+struct DropRowFields: Sendable {
+    /// The data was a JSON object (the scan that read it validated it).
+    private(set) var isObject = false
     /// The first `kept` uuids (string elements of `uuids`), in order.
     private(set) var uuids: [String] = []
     /// How many string elements `uuids` has.
@@ -20,14 +22,18 @@ struct DropRowFields {
 
     /// The fields of `entry`'s data, keeping the first `kept` uuids (and distinct uuids).
     init(_ entry: LogEntry, kept: Int) {
-        self = entry.withData { data in
-            guard let data else { return DropRowFields() }
-            return DropRowFields.scanner.withFields(of: data) { slots in
-                var fields = DropRowFields()
-                guard let slots else { return fields }
-                fields.read(slots, in: data, kept: kept)
-                return fields
-            }
+        self = entry.withData { DropRowFields(data: $0, kept: kept) }
+    }
+
+    /// The fields of a row's `data` bytes (nil: the row has none), read from its cells or an entry.
+    init(data: UnsafeBufferPointer<UInt8>?, kept: Int) {
+        guard let data else { return }
+        self = DropRowFields.scanner.withFields(of: data) { slots in
+            var fields = DropRowFields()
+            guard let slots else { return fields }
+            fields.isObject = true
+            fields.read(slots, in: data, kept: kept)
+            return fields
         }
     }
 

@@ -10,7 +10,7 @@ public struct LogObserver {
     /// Called with each wanted entry.
     public let see: (LogEntry) -> Void
     /// Sees, instead of `see`, the wanted rows the timeline reads from their cells (`location` and
-    /// `queue.insert` lines, the engine rows), after the timeline has; `dataChecked`: the row's
+    /// `queue.insert` lines, `queue.drop` and the engine rows), after the timeline has; `dataChecked`: the row's
     /// data was checked already. Returns true when it checked the data itself (its parse validated
     /// the JSON, before any warning of its own), so the read does not check it again. Without
     /// it, those rows come to `see` as entries.
@@ -41,7 +41,7 @@ public struct LogObserver {
     /// report's profile); nil when it reads no cells.
     var shownCells: ShownCells? {
         guard let seeCells else { return nil }
-        return ShownCells(location: wants("location"), queueInsert: wants("queue.insert"),
+        return ShownCells(location: wants("location"), queueInsert: wants("queue.insert"), drop: wants("queue.drop"),
                           engines: EngineRowKinds(EngineRowKind.allCases.filter { wants($0.event) }), see: seeCells)
     }
 
@@ -49,6 +49,7 @@ public struct LogObserver {
     struct ShownCells {
         let location: Bool
         let queueInsert: Bool
+        let drop: Bool
         let engines: EngineRowKinds
         /// `LogObserver.seeCells`.
         let see: (LogRowView, _ dataChecked: Bool) -> Bool
@@ -58,6 +59,7 @@ public struct LogObserver {
             switch item {
             case .location: return location
             case .queueInsert: return queueInsert
+            case .drop: return drop
             case .engine(let kind, _, _): return engines.contains(kind)
             case .upload, .entry: return false
             }

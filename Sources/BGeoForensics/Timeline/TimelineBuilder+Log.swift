@@ -13,7 +13,8 @@ extension TimelineBuilder {
         let observer = logObserver
         func fromCells(_ event: String) -> Bool { observer?.leavesToCells(event) ?? true }
         return TimelineLogItem.Reading(locations: fromCells("location"), queueInserts: fromCells("queue.insert"),
-                                       engines: EngineRowKinds(EngineRowKind.allCases.filter { fromCells($0.event) }), uuidsRead: uuidsRead)
+                                       engines: EngineRowKinds(EngineRowKind.allCases.filter { fromCells($0.event) }),
+                                       drops: fromCells("queue.drop"), uuidsRead: uuidsRead)
     }
 
     /// The log pass: the items a piped read stood for first (`TimelineBuilder+PipedLog`), then
@@ -68,6 +69,10 @@ extension TimelineBuilder {
             noteRow(at: row.time)
             clockSteps.note(time: row.time, row: row.rowId)
             handleEngine(kind, row, fields)
+        case .drop(let row, let fields):
+            noteRow(at: row.time)
+            clockSteps.note(time: row.time, row: row.rowId)
+            handleDrop(row, fields)
         case .entry(let entry):
             noteRow(at: entry.time)
             handle(entry)
@@ -89,6 +94,8 @@ extension TimelineBuilder {
             addLocation(entry)
         case "queue.insert", "http.request", "http.response", "http.backoff":
             handleHot(entry)
+        case "queue.drop":
+            handleDrop(entry, DropRowFields(entry, kept: Evidence.defaultLimit))
         default:
             if let kind = EngineRowKind(event: entry.event) {
                 handleEngine(kind, entry, entry.withData { EngineRowFields(kind, data: $0) })
@@ -142,6 +149,19 @@ extension TimelineBuilder {
         if let kind = UploadRowKind(event: entry.event) {
             handleUpload(kind, entry, UploadRowFields(entry, uuidLimit: uuidsRead))
         }
+    }
+
+    /// A `queue.drop` row, from its cells or from an entry: read by a field scan, a drop may name
+    /// a million uuids (`DropRowFields`).
+    func handleDrop(_ row: some LogRowStamp, _ fields: DropRowFields) {
+        tracker.drop(row, fields, authorizationConfigured: authorizationConfigured)
+        let uuids = fields.uuids, uuidCount = fields.uuidCount
+        let status = fields.status
+        add(.poisonDrop, row,
+            "dropped \(uuidCount) poison record\(uuidCount == 1 ? "" : "s")"
+                + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
+                + (uuidCount > 5 ? " …" : ""),
+            key: "drop\u{1}\(row.rowId)")
     }
 
     /// A frequent engine row (`EngineRowKind`), from its cells or from an entry.
@@ -219,17 +239,6 @@ extension TimelineBuilder {
             let name = data?["event"]?.stringValue ?? "event"
             add(.headless, entry, "headless dispatch: \(name) (app code not running)")
             mark(.headless, entry, name)
-        case "queue.drop":
-            // Read by a field scan: a drop may name a million uuids (`DropRowFields`).
-            let fields = DropRowFields(entry, kept: Evidence.defaultLimit)
-            tracker.drop(entry, fields, authorizationConfigured: authorizationConfigured)
-            let uuids = fields.uuids, uuidCount = fields.uuidCount
-            let status = fields.status
-            add(.poisonDrop, entry,
-                "dropped \(uuidCount) poison record\(uuidCount == 1 ? "" : "s")"
-                    + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
-                    + (uuidCount > 5 ? " …" : ""),
-                key: "drop\u{1}\(entry.rowId)")
         case "queue.prune":
             let reason = data?["reason"]?.stringValue ?? "unknown"
             let count = UploadTracker.int(data?["count"]) ?? 0

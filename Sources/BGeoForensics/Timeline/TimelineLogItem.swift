@@ -10,6 +10,9 @@ enum TimelineLogItem: Sendable {
     case queueInsert(LoggedRow)
     /// An `http.request`, `http.response` or `http.backoff` row.
     case upload(UploadRowKind, LoggedRow, UploadRowFields)
+    /// A `queue.drop` row: its uuids counted, a few kept (a drop may name a million: read from
+    /// the cells, the row is not also copied into an entry's text).
+    case drop(LoggedRow, DropRowFields)
     /// A frequent engine row.
     case engine(EngineRowKind, LoggedRow, EngineRowFields)
     /// Any other row, built.
@@ -22,6 +25,8 @@ enum TimelineLogItem: Sendable {
         var queueInserts = true
         /// The engine rows read from their cells.
         var engines = EngineRowKinds.all
+        /// `queue.drop` rows.
+        var drops = true
         /// How many uuids an upload row's fields keep.
         var uuidsRead: Int
     }
@@ -41,6 +46,10 @@ enum TimelineLogItem: Sendable {
             // The field scan checked an object; anything else is checked as the read would.
             if !fields.isObject { row.checkData(warnings) }
             self = .upload(kind, LoggedRow(row), fields)
+        case .drop where reading.drops:
+            let fields = row.withData { DropRowFields(data: $0, kept: Evidence.defaultLimit) }
+            if !fields.isObject { row.checkData(warnings) }
+            self = .drop(LoggedRow(row), fields)
         case .engine(let kind) where reading.engines.contains(kind):
             let fields = row.withData { EngineRowFields(kind, data: $0) }
             if !fields.isObject { row.checkData(warnings) }
@@ -63,6 +72,7 @@ enum TimelineLogItem: Sendable {
         switch self {
         case .location, .queueInsert, .engine: return 0
         case .upload(_, _, let fields): return fields.uuids.reduce(0) { $0 + $1.utf8.count } + (fields.response?.utf8.count ?? 0)
+        case .drop(_, let fields): return (fields.uuids + fields.distinctUUIDs).reduce(0) { $0 + $1.utf8.count }
         case .entry(let entry):
             return entry.tsText.utf8.count + entry.src.utf8.count + entry.event.utf8.count
                 + (entry.message?.utf8.count ?? 0) + (entry.dataText?.utf8.count ?? 0)

@@ -5,13 +5,13 @@ import Foundation
 /// (the location-line, upload and engine checks read it three or four times a row, each a
 /// comparison with a list of names).
 enum TimelineRowEvent: Equatable {
-    case location, queueInsert
+    case location, queueInsert, drop
     case upload(UploadRowKind)
     case engine(EngineRowKind)
 
     /// Every name this type knows, with what it stands for.
     private static let names: [(name: StaticString, event: TimelineRowEvent)] =
-        [("location", .location), ("queue.insert", .queueInsert)]
+        [("location", .location), ("queue.insert", .queueInsert), ("queue.drop", .drop)]
         + UploadRowKind.allCases.map { (name: $0.staticEvent, event: .upload($0)) }
         + EngineRowKind.allCases.map { (name: $0.staticEvent, event: .engine($0)) }
 

@@ -323,7 +323,7 @@ struct UploadTracker {
         }
     }
 
-    mutating func drop(_ entry: LogEntry, _ fields: DropRowFields, authorizationConfigured: Bool) {
+    mutating func drop(_ entry: some LogRowStamp, _ fields: DropRowFields, authorizationConfigured: Bool) {
         let uuidCount = fields.uuidCount
         let status = fields.status ?? lastResponse?.status
         stats.dropRows.append(entry.rowId)

@@ -10,7 +10,7 @@ import Testing
 /// never; every row when it names none. Each in row order, after the timeline handled it.
 @Suite struct LogObserverTests {
     static let events = ["location", "queue.insert", "heartbeat", "connectivity", "filter.reject", "filter.adjust",
-                         "auth.refresh", "auth.refresh.result", "http.request", "http.response", "app", "config"]
+                         "auth.refresh", "auth.refresh.result", "http.request", "http.response", "app", "config", "queue.drop"]
 
     /// Each event twice over, in turn; returns the rows' ids by event.
     static func write(_ path: String) throws -> [String: [Int64]] {
@@ -26,6 +26,7 @@ import Testing
                 case "location", "filter.reject", "filter.adjust":
                     "{\"uuid\":\"u\(round)\",\"timestamp\":\"\(stamp)\",\"latitude\":52.1,\"longitude\":21.0,\"accuracy\":5}"
                 case "http.response": "{\"status\":200,\"count\":1,\"uuids\":[\"u\(round)\"]}"
+                case "queue.drop": "{\"status\":422,\"uuids\":[\"u\(round)\"]}"
                 default: "{\"count\":\(round + 1)}"
                 }
                 ids[event, default: []].append(try w.insertLog(ts: stamp, level: 4, event: event, data: data))
@@ -36,7 +37,8 @@ import Testing
         return ids
     }
 
-    @Test(arguments: [["location", "filter.reject", "app"], ["queue.insert", "heartbeat", "auth.refresh.result", "http.response"], nil])
+    @Test(arguments: [["location", "filter.reject", "app"], ["queue.insert", "heartbeat", "auth.refresh.result", "http.response"],
+                      ["queue.drop", "config"], nil])
     func shownTheRowsOfItsEventsOnly(_ named: [String]?) throws {
         let dir = TestDirectory("log-observer-\(named?.joined(separator: "-") ?? "all")")
         let path = dir.file("bgeo.db")
@@ -51,7 +53,7 @@ import Testing
         }, entries: { entry in asEntries.append(entry.rowId) })
         _ = builder.build()
         let uploads: Set<String> = ["http.request", "http.response"]
-        let cellEvents = Set(["location", "queue.insert"] + EngineRowKind.allCases.map(\.event))
+        let cellEvents = Set(["location", "queue.insert", "queue.drop"] + EngineRowKind.allCases.map(\.event))
         let wanted = (named ?? Self.events).filter { !uploads.contains($0) }
         let expectedCells = wanted.filter(cellEvents.contains).flatMap { ids[$0]! }.sorted()
         let expectedEntries = wanted.filter { !cellEvents.contains($0) }.flatMap { ids[$0]! }.sorted()

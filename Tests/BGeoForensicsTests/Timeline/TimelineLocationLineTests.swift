@@ -31,10 +31,13 @@ import Testing
                 "{\"reason\":\"accuracy\"}", "{\"reason\":7}", "{\"success\":true,\"status\":200}",
                 "{\"success\":0,\"status\":\" 400 \"}", "{\"success\":\"1\",\"status\":9007199254740993}",
                 "{\"success\":null,\"status\":401.0}", "[{\"success\":true}]",
+                // What a queue.drop row states (read from its cells on the direct path too).
+                "{\"uuids\":[\"a\",\"b\",\"a\",7],\"status\":422,\"count\":3}", "{\"uuids\":\"a\",\"status\":\" 500 \"}",
+                "{\"\\u0075uids\":[\"x\"],\"uuids\":[\"z\"],\"st\\u0061tus\":409,\"status\":200}",
             ])
             let event = pick(["location", "location", "location", "Location", "locatio", "heartbeat", "queue.insert",
                               "motionchange", "http.request", "connectivity", "filter.reject", "filter.adjust",
-                              "auth.refresh", "auth.refresh.result", "auth.refresh.result", "heartbeats"])
+                              "auth.refresh", "auth.refresh.result", "auth.refresh.result", "heartbeats", "queue.drop", "queue.drop"])
             try w.insertLog(ts: pick([stamp, stamp, stamp, "bad time"]), level: pick([3, 4, 5]), event: event,
                             message: pick([nil, "MOVING", "m"]), data: data)
         }
@@ -51,18 +54,21 @@ import Testing
         let observed = try Dump(path: path)
         let directTimeline = TimelineBuilder(dump: direct).build()
         let builder = TimelineBuilder(dump: observed)
-        var seen = 0, uploadRowsSeen = 0, engineRowsSeen = 0
+        var seen = 0, uploadRowsSeen = 0, engineRowsSeen = 0, dropRowsSeen = 0
         builder.logObserver = LogObserver { entry in
             seen += 1
             if UploadRowKind(event: entry.event) != nil { uploadRowsSeen += 1 }
             if EngineRowKind(event: entry.event) != nil { engineRowsSeen += 1 }
+            if entry.event == "queue.drop" { dropRowsSeen += 1 }
         }
         let observedTimeline = builder.build()
-        // Every row but the upload rows (1 in 17 here), which are read from their cells on both
-        // paths; the engine rows (6 in 17), asked for, come as entries (read from cells without one).
+        // Every row but the upload rows (1 in 19 here), which are read from their cells on both
+        // paths; the engine rows (6 in 19) and queue.drop rows (2 in 19), asked for, come as
+        // entries (read from cells without one).
         #expect(seen > 2000)
         #expect(uploadRowsSeen == 0)
         #expect(engineRowsSeen > 800)
+        #expect(dropRowsSeen > 200)
         #expect(directTimeline.json().jsonText == observedTimeline.json().jsonText)
         #expect(direct.warnings.all == observed.warnings.all)
         #expect(!direct.warnings.all.isEmpty)

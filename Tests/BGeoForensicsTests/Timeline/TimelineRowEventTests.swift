@@ -13,13 +13,14 @@ import Testing
     @Test func everyKnownNameGivesItsKind() {
         #expect(Self.event("location") == .location)
         #expect(Self.event("queue.insert") == .queueInsert)
+        #expect(Self.event("queue.drop") == .drop)
         for kind in UploadRowKind.allCases { #expect(Self.event(kind.event) == .upload(kind), "\(kind)") }
         for kind in EngineRowKind.allCases { #expect(Self.event(kind.event) == .engine(kind), "\(kind)") }
     }
 
     @Test func anyOtherTextGivesNone() {
         let others: [String?] = [nil, "", "locatio", "locations", "Location", "LOCATION", "location ", "queue.insert2",
-                                 "http.requesT", "http.reqeust", "auth.refresh.resul", "auth.refresh.results", "heartbeet",
+                                 "http.requesT", "http.reqeust", "auth.refresh.resul", "auth.refresh.results", "heartbeet", "queue.dro", "queue.drops",
                                  "filter.rejects", "config", "session.start", "app", "connectivitY", "queue.insers"]
         for text in others { #expect(Self.event(text) == nil, "\(text ?? "NULL")") }
     }
