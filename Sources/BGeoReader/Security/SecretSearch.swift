@@ -280,26 +280,28 @@ private struct WindowTable: Sendable {
         while size < keys.count * 2 { size <<= 1 }
         mask = size - 1
         var slotKeys = [UInt64](repeating: 0, count: size)
-        var counts = [Int32](repeating: -1, count: size)
-        var slotOfForm = [Int32](repeating: 0, count: keys.count)
-        for (form, key) in keys.enumerated() {
-            var slot = Int(truncatingIfNeeded: key) & (size - 1)
-            while counts[slot] >= 0 && slotKeys[slot] != key { slot = (slot + 1) & (size - 1) }
-            if counts[slot] < 0 { slotKeys[slot] = key; counts[slot] = 0 }
-            counts[slot] += 1
-            slotOfForm[form] = Int32(slot)
+        // First each slot's forms are counted in `runEnd` (-1: an empty slot); then the runs are
+        // laid out slot by slot (`runStart`) and `runEnd` becomes each run's cursor as its forms
+        // are placed, in the forms' order, ending where the run ends. A count table and each
+        // form's slot beside them were 22 MB of the peak at 1,600,000 forms (stop 51).
+        var runEnd = [Int32](repeating: -1, count: size)
+        for key in keys {
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while runEnd[slot] >= 0 && slotKeys[slot] != key { slot = (slot + 1) & mask }
+            if runEnd[slot] < 0 { slotKeys[slot] = key; runEnd[slot] = 0 }
+            runEnd[slot] += 1
         }
-        // Runs laid out slot by slot; each form placed in its slot's run, in the forms' order.
-        var runStart = [Int32](repeating: -1, count: size), runEnd = [Int32](repeating: -1, count: size)
+        var runStart = [Int32](repeating: -1, count: size)
         var next: Int32 = 0
-        for slot in 0..<size where counts[slot] >= 0 {
+        for slot in 0..<size where runEnd[slot] >= 0 {
             runStart[slot] = next
-            runEnd[slot] = next
-            next += counts[slot]
+            next += runEnd[slot]
+            runEnd[slot] = runStart[slot]
         }
         var forms = [Int32](repeating: 0, count: keys.count)
-        for form in keys.indices {
-            let slot = Int(slotOfForm[form])
+        for (form, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while runStart[slot] < 0 || slotKeys[slot] != key { slot = (slot + 1) & mask }
             forms[Int(runEnd[slot])] = Int32(form)
             runEnd[slot] += 1
         }
