@@ -21,6 +21,11 @@ struct DumpShape: Sendable {
     /// A new session (`session.start` / `session.relaunch` + `motionchange`) every N fixes.
     var sessionEvery: Int?
     var legacy = false
+    /// Two hours without a fix after every N fixes (a tracking gap each time).
+    var gapEvery: Int?
+    /// The log's fix lines hold the first half of the fixes and the queue the second half (a log
+    /// kept from before the queue was cleared): each source's gaps are news to the other's.
+    var splitSources = false
     /// The share of the fixes after which the engine stops uploading (the phone support gets):
     /// what follows stays queued, so every shape has a queue to read.
     var uploadsStopAt = 0.8
@@ -39,6 +44,8 @@ struct DumpShape: Sendable {
                   uploadEvery: 1000, legacy: true, uploadsStopAt: 0.5),
         DumpShape(name: "sessions", summary: "many short sessions (a relaunch every 20 fixes), an attempt every 20",
                   uploadEvery: 20, sessionEvery: 20, uploadsStopAt: 0.5),
+        DumpShape(name: "gaps", summary: "a gap every 10 fixes; the log's fix lines the first half, the queue the second",
+                  uploadEvery: nil, gapEvery: 10, splitSources: true),
     ]
 
     static func named(_ name: String) -> DumpShape? { all.first { $0.name == name } }
@@ -68,6 +75,8 @@ struct DumpShape: Sendable {
         var latitude = 52.2297, longitude = 21.0122, odometer = 0.0
         for index in 0..<fixes {
             clock.advance(milliseconds: 5_000)
+            if let every = gapEvery, index > 0, index % every == 0 { clock.advance(milliseconds: 2 * 3_600_000) }
+            let logged = !splitSources || index < fixes / 2, queues = !splitSources || index >= fixes / 2
             if let every = sessionEvery, index % every == 0 {
                 try writer.insertLog(ts: clock.text, level: 3, event: index % (every * 2) == 0 ? "session.start" : "session.relaunch",
                                      data: #"{"reason":"shape"}"#)
@@ -83,7 +92,9 @@ struct DumpShape: Sendable {
                 {"uuid":"\(uuid)","timestamp":"\(at)","latitude":\(lat),"longitude":\(lon),"accuracy":8.0,"speed":1.0,\
                 "heading":90.0,"altitude":100.0,"odometer":\(odo),"is_moving":true,"raw_latitude":\(lat),"raw_longitude":\(lon)}
                 """
-            if let every = lateEvery, index % every == every / 2 {
+            if !logged {
+                // Its fix is only in the queue.
+            } else if let every = lateEvery, index % every == every / 2 {
                 late.append((at, line))
             } else {
                 try writer.insertLog(ts: at, level: 4, event: "location", data: line)
@@ -109,7 +120,7 @@ struct DumpShape: Sendable {
                 "battery":{"level":0.5,"is_charging":false},"is_moving":true,"extras":{"fleetId":"shape-7"}}
                 """
             batch.append(uuid)
-            queued.append((uuid, json, at))
+            if queues { queued.append((uuid, json, at)) }
             guard let every = uploadEvery, batch.count >= every, Double(index) < Double(fixes) * uploadsStopAt else {
                 if queued.count >= 10_000, uploadEvery == nil || Double(index) >= Double(fixes) * uploadsStopAt { try flush(&queued, writer) }
                 continue
