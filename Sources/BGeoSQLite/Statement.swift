@@ -27,6 +27,10 @@ public final class Statement {
         try bind(cells: values.map(\.cell))
     }
 
+    /// Ends the current run of the statement (its read transaction with it) so it can be run
+    /// again; its bindings stay.
+    public func reset() { sqlite3_reset(handle) }
+
     /// Advances to the next row; false when done.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)

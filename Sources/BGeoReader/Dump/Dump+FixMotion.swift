@@ -28,8 +28,10 @@ extension Dump {
 
     /// Reads one row's JSON (`sql`, bound to `rowId`) with `read`.
     private func readMotion(sql: String, rowId: Int64, read: (UnsafeBufferPointer<UInt8>) -> FixMotion?) -> FixMotion? {
-        guard let stmt = try? database.prepare(sql), (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true,
-              var text = stmt.text(0) else { return nil }
+        guard let stmt = motionReads[sql] ?? (try? database.prepare(sql)) else { return nil }
+        motionReads[sql] = stmt
+        defer { stmt.reset() }
+        guard (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true, var text = stmt.text(0) else { return nil }
         return text.withUTF8(read)
     }
 }

@@ -35,6 +35,10 @@ public final class Dump {
     /// Tables whose salvage another connection already announced for this dump (`PendingRedactor`):
     /// this one salvages them silently, as a second scan on one connection would.
     var salvageAnnounced: Set<String> = []
+    /// The one-row reads of a fix's motion (`Dump+FixMotion`), compiled once per connection: the
+    /// timeline reads two per gap (stop 51: a statement compiled per read was a tenth of
+    /// `timeline` on a dump of 25,000 gaps).
+    var motionReads: [String: Statement] = [:]
 
     /// Opens `path` as evidence: reads a whole dump with no -wal or -journal where it lies (read-only,
     /// immutable, through a held descriptor), else copies it (and its -wal and -journal) into a
