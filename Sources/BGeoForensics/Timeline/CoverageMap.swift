@@ -13,8 +13,8 @@ import Foundation
 /// fixes, 15.9 s at 320,000, 89 % of it in `memmove`).
 struct CoverageMap: Sendable {
     /// What is remembered of a fix at a stretch's edge. Stored in 48 bytes (the optionals as
-    /// flags beside plain values, not five padded optionals in 80): a map of many gaps holds two
-    /// per stretch.
+    /// flags beside plain values, zero when absent, not five padded optionals in 80): a map of
+    /// many gaps holds two per stretch.
     struct Edge: Sendable, Equatable {
         var time: Double
         private var storedLatitude: Double
@@ -29,74 +29,31 @@ struct CoverageMap: Sendable {
         init(time: Double, moving: Bool? = nil, queueRow: Int64? = nil, logRow: Int64? = nil,
              latitude: Double? = nil, longitude: Double? = nil) {
             self.time = time
-            storedLatitude = 0
-            storedLongitude = 0
-            storedQueueRow = 0
-            storedLogRow = 0
-            flags = 0
-            self.moving = moving
-            self.queueRow = queueRow
-            self.logRow = logRow
-            self.latitude = latitude
-            self.longitude = longitude
+            storedLatitude = latitude ?? 0
+            storedLongitude = longitude ?? 0
+            storedQueueRow = queueRow ?? 0
+            storedLogRow = logRow ?? 0
+            flags = (latitude == nil ? 0 : Edge.hasLatitude) | (longitude == nil ? 0 : Edge.hasLongitude)
+                | (queueRow == nil ? 0 : Edge.hasQueueRow) | (logRow == nil ? 0 : Edge.hasLogRow)
+                | (moving == nil ? 0 : Edge.knowsMotion) | (moving == true ? Edge.isMoving : 0)
         }
 
         private func value<T>(_ stored: T, _ flag: UInt8) -> T? { flags & flag != 0 ? stored : nil }
 
-        private static func flags(_ flags: UInt8, _ flag: UInt8, present: Bool) -> UInt8 { present ? flags | flag : flags & ~flag }
-
         /// The fix's own motion state (nil: unknown, or not read yet for a queued fix).
-        var moving: Bool? {
-            get { flags & Edge.knowsMotion != 0 ? flags & Edge.isMoving != 0 : nil }
-            set {
-                flags &= ~(Edge.knowsMotion | Edge.isMoving)
-                if let newValue { flags |= Edge.knowsMotion | (newValue ? Edge.isMoving : 0) }
-            }
-        }
+        var moving: Bool? { flags & Edge.knowsMotion != 0 ? flags & Edge.isMoving != 0 : nil }
         /// The queue row, for a fix whose details are looked up only when it borders a gap.
-        var queueRow: Int64? {
-            get { value(storedQueueRow, Edge.hasQueueRow) }
-            set {
-                storedQueueRow = newValue ?? 0
-                flags = Edge.flags(flags, Edge.hasQueueRow, present: newValue != nil)
-            }
-        }
+        var queueRow: Int64? { value(storedQueueRow, Edge.hasQueueRow) }
         /// The `location` log row, likewise.
-        var logRow: Int64? {
-            get { value(storedLogRow, Edge.hasLogRow) }
-            set {
-                storedLogRow = newValue ?? 0
-                flags = Edge.flags(flags, Edge.hasLogRow, present: newValue != nil)
-            }
-        }
-        var latitude: Double? {
-            get { value(storedLatitude, Edge.hasLatitude) }
-            set {
-                storedLatitude = newValue ?? 0
-                flags = Edge.flags(flags, Edge.hasLatitude, present: newValue != nil)
-            }
-        }
-        var longitude: Double? {
-            get { value(storedLongitude, Edge.hasLongitude) }
-            set {
-                storedLongitude = newValue ?? 0
-                flags = Edge.flags(flags, Edge.hasLongitude, present: newValue != nil)
-            }
-        }
-
-        static func == (a: Edge, b: Edge) -> Bool {
-            a.time == b.time && a.moving == b.moving && a.queueRow == b.queueRow && a.logRow == b.logRow
-                && a.latitude == b.latitude && a.longitude == b.longitude
-        }
+        var logRow: Int64? { value(storedLogRow, Edge.hasLogRow) }
+        var latitude: Double? { value(storedLatitude, Edge.hasLatitude) }
+        var longitude: Double? { value(storedLongitude, Edge.hasLongitude) }
 
         /// The edge with what its row records filled in where it is missing (`found` nil: as is).
         func completed(with found: FixMotion?) -> Edge {
             guard let found else { return self }
-            var completed = self
-            if completed.moving == nil { completed.moving = found.moving }
-            if completed.latitude == nil { completed.latitude = found.latitude }
-            if completed.longitude == nil { completed.longitude = found.longitude }
-            return completed
+            return Edge(time: time, moving: moving ?? found.moving, queueRow: queueRow, logRow: logRow,
+                        latitude: latitude ?? found.latitude, longitude: longitude ?? found.longitude)
         }
 
         /// Details known > a log row to read them from > a queue row: at the same instant the

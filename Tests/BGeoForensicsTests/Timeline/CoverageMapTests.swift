@@ -1,4 +1,5 @@
 import Testing
+@testable import BGeoReader
 @testable import BGeoForensics
 @testable import BGeoSimulation
 
@@ -134,14 +135,15 @@ import Testing
     @Test func anEdgeKeepsWhatItWasGiven() {
         let full = CoverageMap.Edge(time: 5, moving: false, queueRow: -3, logRow: 0, latitude: -0.0, longitude: 180)
         #expect(full.moving == false && full.queueRow == -3 && full.logRow == 0 && full.latitude == -0.0 && full.longitude == 180)
-        var none = CoverageMap.Edge(time: 5)
+        let none = CoverageMap.Edge(time: 5)
         #expect(none.moving == nil && none.queueRow == nil && none.logRow == nil && none.latitude == nil && none.longitude == nil)
         #expect(none != full && none.richness == 0 && full.richness == 2)
-        none.moving = true
-        none.logRow = 9
-        #expect(none.moving == true && none.logRow == 9 && none.richness == 2)
-        none.moving = nil
-        #expect(none.moving == nil && none.richness == 1)
+        #expect(CoverageMap.Edge(time: 5, logRow: 9).richness == 1 && CoverageMap.Edge(time: 5, moving: true).moving == true)
+        // Completed from its row only where it knows nothing.
+        let found = FixMotion(moving: true, latitude: 1, longitude: 2)
+        #expect(full.completed(with: found) == full)
+        #expect(none.completed(with: found) == CoverageMap.Edge(time: 5, moving: true, latitude: 1, longitude: 2))
+        #expect(none.completed(with: nil) == none)
         #expect(MemoryLayout<CoverageMap.Edge>.stride <= 48)
     }
 }
