@@ -63,6 +63,8 @@ enum FuzzBench {
             }
         }
         if keep, summary.failed > 0 { print("failing cases kept in \(scratch)") }
+        // Each case's folder goes when it passes; the campaign's own goes once empty.
+        _ = rmdir(scratch)
         print(String(format: "%@ (seed %llu, %d cases in %.0f s)", summary.line, seed, count, summary.seconds))
         return summary.failed == 0 ? 0 : 1
     }
