@@ -314,7 +314,9 @@ extension TimelineBuilder {
     /// only added, stretches only grow — and is dropped. The newest mark stays: a run extends it.
     func pruneMarks() {
         let window = options.contextWindow
-        coverage.settle()
+        // The coverage as settled so far: fixes still waiting to be merged (older than its newest
+        // stretch) only keep a mark a little longer. Settling here would merge every stretch per
+        // prune, however few fixes wait.
         let newest = marks.count - 1
         var kept = 0
         for index in marks.indices {
