@@ -37,18 +37,6 @@ struct DropRowFields: Sendable {
         }
     }
 
-    /// The fields as the parsed value states them (the rule the scan keeps).
-    init(tree data: JSONValue?, kept: Int) {
-        let all = UploadTracker.strings(data?["uuids"])
-        uuids = Array(all.prefix(kept))
-        uuidCount = all.count
-        let distinct = Evidence.unique(all)
-        distinctUUIDs = Array(distinct.prefix(kept))
-        distinctCount = distinct.count
-        status = UploadTracker.int(data?["status"])
-        count = UploadTracker.int(data?["count"])
-    }
-
     private init() {}
 
     private mutating func read(_ slots: UnsafeBufferPointer<FieldScanner.Field>, in data: UnsafeBufferPointer<UInt8>, kept: Int) {

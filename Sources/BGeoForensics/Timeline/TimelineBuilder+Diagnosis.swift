@@ -7,11 +7,9 @@ extension TimelineBuilder {
     /// Every gap with its context: the diagnosis judges them all (a gap while moving must not
     /// hide behind the listing limit); only the listing is cut to `gapLimit`.
     func buildGaps() -> [TrackingGap] {
-        // Read from the stretches in place: a list of every gap's two edges beside them was 16 MB
-        // at 130,000 gaps (stop 51).
         coverage.settle()
-        let intervals = coverage.intervals
-        guard intervals.count > 1 else { return [] }
+        let edges = coverage.gaps
+        guard !edges.isEmpty else { return [] }
         // In time order, ties in row order. The marks come in row order, nearly always in time
         // order too: then they are the list, not a sorted copy beside them (two copies of 560,000
         // marks while every gap's context was built, stop 51).
@@ -24,10 +22,10 @@ extension TimelineBuilder {
         // fixes, 7.6 times its time at a quarter of the gaps).
         let motionPositions = sorted.indices.filter { TimelineBuilder.isMotion(sorted[$0].kind) }
         var gaps: [TrackingGap] = []
-        gaps.reserveCapacity(intervals.count - 1)
-        for index in 1..<intervals.count {
-            var before = intervals[index - 1].last
-            var after = intervals[index].first
+        gaps.reserveCapacity(edges.count)
+        for edge in edges {
+            var before = edge.before
+            var after = edge.after
             func complete(_ edge: CoverageMap.Edge) -> CoverageMap.Edge {
                 guard edge.moving == nil || edge.latitude == nil else { return edge }
                 // A log row stands for the edge when it has one (its line is the richer record).

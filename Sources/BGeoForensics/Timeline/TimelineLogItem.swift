@@ -72,7 +72,8 @@ enum TimelineLogItem: Sendable {
         switch self {
         case .location, .queueInsert, .engine: return 0
         case .upload(_, _, let fields): return fields.uuids.reduce(0) { $0 + $1.utf8.count } + (fields.response?.utf8.count ?? 0)
-        case .drop(_, let fields): return (fields.uuids + fields.distinctUUIDs).reduce(0) { $0 + $1.utf8.count }
+        case .drop(_, let fields):
+            return fields.uuids.reduce(0) { $0 + $1.utf8.count } + fields.distinctUUIDs.reduce(0) { $0 + $1.utf8.count }
         case .entry(let entry):
             return entry.tsText.utf8.count + entry.src.utf8.count + entry.event.utf8.count
                 + (entry.message?.utf8.count ?? 0) + (entry.dataText?.utf8.count ?? 0)
