@@ -99,13 +99,12 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         for member in newMembers { set(member, places: &places) }
     }
 
-    /// The members with their values transformed, as assigning them in order gives (`assign`).
+    /// The members with their values transformed, each where it stands: a name written twice
+    /// stays twice, so a copy (the redactor's) says what the object says — its readers, the
+    /// subscript and `json_extract`, read the first. Collapsing a repeated name to its first
+    /// place and last value made a redacted `{"status":500,…,"status":200}` read 200 (stop 51).
     public func mappingValues(_ transform: (_ key: String, _ value: JSONValue) -> JSONValue) -> JSONObject {
-        var out = JSONObject()
-        out.members.reserveCapacity(members.count)
-        var places = KeyPlaces()
-        for member in members { out.set((member.key, transform(member.key, member.value)), places: &places) }
-        return out
+        JSONObject(members.map { (key: $0.key, value: transform($0.key, $0.value)) })
     }
 
     /// Where `assign` finds the keys already set: small objects (nearly all) look along their

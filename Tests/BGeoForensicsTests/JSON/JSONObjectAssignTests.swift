@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import BGeoReader
 
-/// `JSONObject.assign` and `mappingValues` copy an object as assigning its members one by one
-/// through the subscript does, in linear time (regression, stop 48: the redactor copied objects
+/// `JSONObject.assign` sets members as the subscript does, `mappingValues` maps each member where
+/// it stands, both in linear time (regression, stop 48: the redactor copied objects
 /// through the subscript, whose look-up along the members made a 100,000-key object quadratic).
 @Suite struct JSONObjectAssignTests {
     /// What the subscript gives, member by member (the definition `assign` keeps).
@@ -28,10 +28,14 @@ import Testing
         }
     }
 
-    @Test func mappingValuesKeepsOrderAndTheFirstPlaceOfARepeatedKey() {
+    /// Regression (stop 51): a repeated name was collapsed to its first place and last value, so
+    /// the redacted copy of `{"status":500,…,"status":200}` (every listing's) read 200 where the
+    /// timeline, the subscript and `json_extract` read 500. Every member now stays where it stands.
+    @Test func mappingValuesKeepsEveryMemberWhereItStands() {
         let object = JSONObject([(key: "a", value: .int(1)), (key: "b", value: .int(2)), (key: "a", value: .int(3))])
         let doubled = object.mappingValues { _, value in .int(Int64((value.intValue ?? 0) * 2)) }
-        #expect(doubled == JSONObject([(key: "a", value: .int(6)), (key: "b", value: .int(4))]))
+        #expect(doubled == JSONObject([(key: "a", value: .int(2)), (key: "b", value: .int(4)), (key: "a", value: .int(6))]))
+        #expect(doubled["a"] == .int(2))
     }
 
     /// 200,000 members in well under a second (the subscript's way: minutes).

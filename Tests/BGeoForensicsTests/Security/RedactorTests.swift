@@ -201,4 +201,20 @@ import Testing
         #expect(Redactor.scrubPairsInBytes("a\r\ntoken=abcdefgh") == nil)
         #expect(Redactor.scrubPairs("token=abcdefgh\r\nnext") == Redactor.scrubPairsInFull("token=abcdefgh\r\nnext"))
     }
+
+    /// Regression (stop 51): the redacted copy collapsed a repeated name to its first place and
+    /// last value, so `logs` listed `{"status":200,…}` for a response whose status the timeline and
+    /// `json_extract` read as 500. It now keeps every member where it stands, each redacted.
+    @Test func aRepeatedNameKeepsEveryValueWhereItStands() throws {
+        let stored = #"{"status":500,"token":"tok_abcdefghijkl","status":200,"headers":{"Authorization":"Bearer x1","Authorization":"Bearer y2"}}"#
+        let redacted = Redactor().redact(try JSONParser.parse(stored))
+        let object = try #require(redacted.objectValue)
+        #expect(object.keys == ["status", "token", "status", "headers"])
+        #expect(object["status"] == .int(500))
+        #expect(object.members[2].value == .int(200))
+        #expect(object["token"]?.stringValue == Redactor.fingerprint("tok_abcdefghijkl"))
+        let headers = try #require(object["headers"]?.objectValue)
+        #expect(headers.keys == ["Authorization", "Authorization"])
+        #expect(!redacted.jsonText.contains("x1") && !redacted.jsonText.contains("y2"))
+    }
 }
