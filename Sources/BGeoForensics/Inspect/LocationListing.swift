@@ -20,10 +20,18 @@ public enum LocationListing {
     }
 
     /// `JSONWriter().string(json(r, redactor:))`, with the stored record copied through when
-    /// parsing, redacting and writing it would give back its own bytes (`VerbatimJSON`).
+    /// parsing, redacting and writing it would give back its own bytes (`VerbatimJSON`), else
+    /// redacted as it is read (`RedactedJSONText`: no tree).
     public static func jsonText(_ r: QueueRecord, redactor: Redactor, writer: JSONWriter) -> String {
-        guard redactor.copiesThrough(json: r.json) else { return writer.string(json(r, redactor: redactor)) }
-        return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(r.json))])
+        let record: String
+        if redactor.copiesThrough(json: r.json) {
+            record = r.json
+        } else if let rewritten = RedactedJSONText.text(r.json, redactor: redactor) {
+            record = rewritten
+        } else {
+            return writer.string(json(r, redactor: redactor))
+        }
+        return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(record))])
     }
 
     private static func envelope(_ r: QueueRecord) -> [(key: String, value: JSONValue)] {

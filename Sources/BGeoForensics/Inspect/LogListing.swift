@@ -5,7 +5,7 @@ public enum LogListing {
     public static let columns = ["id", "ts", "level", "src", "event", "message", "data", "uploaded"]
 
     public static func cells(_ e: LogEntry, redactor: Redactor) -> [String] {
-        let data = e.data.map { redactor.redact($0).jsonText } ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+        let data = e.dataText.map { RedactedJSONText.text($0, redactor: redactor) ?? redactor.redact(text: $0) } ?? ""
         return [String(e.rowId), e.tsText, e.levelName, e.src, e.event, redactor.redact(text: e.message ?? ""), data,
                 e.uploaded ? "1" : "0"]
     }
@@ -16,13 +16,20 @@ public enum LogListing {
     }
 
     /// `JSONWriter().string(json(e, redactor:))`, with the stored data copied through when parsing,
-    /// redacting and writing it would give back its own bytes (`VerbatimJSON`).
+    /// redacting and writing it would give back its own bytes (`VerbatimJSON`), else redacted as
+    /// it is read (`RedactedJSONText`: no tree).
     public static func jsonText(_ e: LogEntry, redactor: Redactor, writer: JSONWriter) -> String {
-        guard let stored = e.dataText, redactor.copiesThrough(json: stored) else {
+        guard let stored = e.dataText else { return writer.string(json(e, redactor: redactor)) }
+        let data: String
+        if redactor.copiesThrough(json: stored) {
+            data = stored
+        } else if let rewritten = RedactedJSONText.text(stored, redactor: redactor) {
+            data = rewritten
+        } else {
             return writer.string(json(e, redactor: redactor))
         }
         return writer.objectString(members(e, redactor: redactor, data: .null).map { member in
-            (member.key, member.key == "data" ? .written(stored) : .value(member.value))
+            (member.key, member.key == "data" ? .written(data) : .value(member.value))
         })
     }
 

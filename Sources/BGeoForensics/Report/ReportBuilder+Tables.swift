@@ -85,15 +85,34 @@ extension ReportBuilder {
     typealias LogRowShown = (cells: [JSONValue], line: String)
 
     static func logCells(_ e: LogEntry, redactor: Redactor) -> LogRowShown {
-        let redacted = e.data.map { redactor.redact($0) }
-        let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+        let (data, words) = shownData(e, redactor: redactor)
         let message = redactor.redact(text: e.message ?? "")
         let cells: [JSONValue] = [.int(e.rowId), .string(e.tsText), .string(e.levelName), .string(e.src), .string(e.event),
-                                  .string(truncate(message, 400)), .string(truncate(data, 600))]
-        let words = redacted.map(readable) ?? data
-        let line = [e.tsText, e.levelName, e.event, truncate(message, 160), truncate(words, 240)]
+                                  .string(truncate(message, 400)), data]
+        let line = [e.tsText, e.levelName, e.event, truncate(message, 160), words]
             .filter { !$0.isEmpty }.joined(separator: " · ")
         return (cells, line)
+    }
+
+    /// A row's data as the log table shows it (its redacted text, cut at 600 characters) and as
+    /// its evidence line reads it (`readable`, cut at 240). Read from the text while it is
+    /// redacted (`RedactedJSONText.shown`), as far as the cuts need — a 60 MB row is not parsed
+    /// into a tree — unless the start it read is too short to cut by characters (then as before).
+    static func shownData(_ e: LogEntry, redactor: Redactor) -> (cell: JSONValue, words: String) {
+        let (dataLimit, wordsLimit) = (600, 240)
+        func cut(_ text: String, complete: Bool, _ limit: Int) -> String? {
+            // A start read in bytes cuts as the whole would when it holds two characters more
+            // than the cut: the last one may be a cluster or a sequence cut short.
+            complete || text.count > limit + 2 ? truncate(text, limit) : nil
+        }
+        if let stored = e.dataText, let shown = RedactedJSONText.shown(stored, redactor: redactor, bytes: 4 * (dataLimit + 8)),
+           let data = cut(shown.json, complete: shown.jsonComplete, dataLimit),
+           let words = cut(shown.readable, complete: shown.readableComplete, wordsLimit) {
+            return (.string(data), words)
+        }
+        let redacted = e.data.map { redactor.redact($0) }
+        let data = redacted?.jsonText ?? e.dataText.map { redactor.redact(text: $0) } ?? ""
+        return (.string(truncate(data, dataLimit)), truncate(redacted.map(readable) ?? data, wordsLimit))
     }
 
     static func buildLogTable(_ picked: PickedRows<LogEntry, LogRowShown>, offsets: inout Set<Int>) -> ReportTable {

@@ -55,6 +55,13 @@ public struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
+        default: return try parseScalar()
+        }
+    }
+
+    /// A string, number or literal at `index` (the caller checked a byte is there).
+    private mutating func parseScalar() throws(ParseError) -> JSONValue {
+        switch bytes[index] {
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
@@ -223,5 +230,77 @@ public struct JSONParser {
         if isInteger, let value = Int64(text) { return .int(value) }
         guard let value = Double(text), value.isFinite else { throw ParseError(offset: start, reason: "number out of range") }
         return .double(value)
+    }
+}
+
+/// What `JSONParser.stream` reads, token by token in document order: a rewrite of a document that
+/// need not hold its tree (a listing's 60 MB `queue.drop` row). Every scalar comes as the value the
+/// parser's tree would hold.
+package protocol JSONTokenSink {
+    mutating func beginObject()
+    mutating func endObject()
+    mutating func beginArray()
+    mutating func endArray()
+    /// A member's name, before its value.
+    mutating func key(_ key: String)
+    /// A string, number, boolean or null.
+    mutating func scalar(_ value: JSONValue)
+}
+
+extension JSONParser {
+    /// Reads a whole document as `parse` does — the same rules, the same errors, the same values —
+    /// handing its tokens to `sink` instead of building the tree. A document `parse` rejects throws
+    /// here too, after some tokens were handed on: the sink's work is then the caller's to drop.
+    package static func stream<Sink: JSONTokenSink>(bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink,
+                                                    maxDepth: Int = JSONParser.maxDepth) throws(ParseError) {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.skipWhitespace()
+        try parser.streamValue(depth: 0, into: &sink)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected data after the value") }
+    }
+
+    /// `parseValue`, handing on instead of returning (`parseObject` and `parseArray`, member by member).
+    private mutating func streamValue<Sink: JSONTokenSink>(depth: Int, into sink: inout Sink) throws(ParseError) {
+        guard depth < maxDepth else { throw error("nesting deeper than \(maxDepth)") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            sink.beginObject()
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; sink.endObject(); return }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                sink.key(try parseString())
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                skipWhitespace()
+                try streamValue(depth: depth + 1, into: &sink)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unterminated object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; sink.endObject(); return }
+                throw error("expected ',' or '}'")
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            sink.beginArray()
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; sink.endArray(); return }
+            while true {
+                skipWhitespace()
+                try streamValue(depth: depth + 1, into: &sink)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unterminated array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; sink.endArray(); return }
+                throw error("expected ',' or ']'")
+            }
+        default:
+            sink.scalar(try parseScalar())
+        }
     }
 }

@@ -212,11 +212,17 @@ public struct Redactor: Sendable {
 
     private func redactAll(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let s): return Redactor.isTemplate(s) || s.isEmpty || Redactor.isFingerprint(s) ? value : .string(Redactor.fingerprint(s))
+        case .string(let s): return .string(Redactor.redactAll(string: s))
         case .object(let object): return .object(object.mappingValues { _, value in redactAll(value) })
         case .array(let elements): return .array(elements.map(redactAll))
         default: return value
         }
+    }
+
+    /// A string under a sensitive name or secret header: its fingerprint, unless it is a template,
+    /// empty or a fingerprint already.
+    package static func redactAll(string s: String) -> String {
+        isTemplate(s) || s.isEmpty || isFingerprint(s) ? s : fingerprint(s)
     }
 
     /// Free text with known secrets (in every form), JWT-shaped strings, Bearer credentials,
