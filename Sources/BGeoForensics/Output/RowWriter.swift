@@ -168,13 +168,12 @@ public final class RowWriter {
         TerminalText.escaped(value.contains("\n") ? value.replacingOccurrences(of: "\n", with: " ") : value)
     }
 
-    /// RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula.
+    /// RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a
+    /// formula. Decided on the bytes, as a CSV reader reads them: a comma or quote followed by a
+    /// combining mark is still a comma or quote (`QuotedText`).
     static func csvField(_ value: String) -> String {
         var v = value
-        if let first = v.first, "=+-@".contains(first), Double(v) == nil { v = "'" + v }
-        if v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r") {
-            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        return v
+        if let first = v.utf8.first, "=+-@".utf8.contains(first), Double(v) == nil { v = "'" + v }
+        return QuotedText.holdsAny(of: ",\"\n\r", in: v) ? QuotedText.quoted(v, by: UInt8(ascii: "\"")) : v
     }
 }

@@ -250,7 +250,7 @@ public final class Dump {
     }
 }
 
-/// Quotes an SQL identifier.
+/// Quotes an SQL identifier (a table or column name a dump may make hostile).
 package func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    QuotedText.quoted(name, by: UInt8(ascii: "\""))
 }
