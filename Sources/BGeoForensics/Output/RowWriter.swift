@@ -44,7 +44,7 @@ public final class RowWriter {
         defer { rowCount += 1 }
         switch format {
         case .csv:
-            output.dataLine(cells().map(RowWriter.csvField).joined(separator: ","))
+            output.dataLine(fields: cells().map(RowWriter.csvField), separator: UInt8(ascii: ","))
         case .ndjson:
             output.jsonLine(jsonText())
         case .json:

@@ -99,11 +99,35 @@ public final class TextOutput: Sendable {
         append("\r\u{1B}[2K")
     }
 
-    private func append(_ text: String) {
+    /// `dataLine(fields.joined(separator:))` without making the line (a row's cells, one of them
+    /// maybe 60 MB): controls are shown field by field, as `forDataView` shows them scalar by scalar.
+    public func dataLine(fields: [String], separator: UInt8) {
         pending.withLock { pending in
-            pending.buffer.append(contentsOf: text.utf8)
+            for (index, field) in fields.enumerated() {
+                if index > 0 { pending.buffer.append(separator) }
+                let shown = TerminalText.needsEscaping(field, keepingNewlines: true) ? TerminalText.forDataView(field) : field
+                TextOutput.append(shown, to: &pending.buffer, fd: fd)
+            }
+            pending.buffer.append(10)
             if pending.buffer.count >= TextOutput.capacity { TextOutput.drain(&pending.buffer, to: fd) }
         }
+    }
+
+    private func append(_ text: String) {
+        pending.withLock { TextOutput.append(text, to: &$0.buffer, fd: fd) }
+    }
+
+    private static func append(_ text: String, to buffer: inout [UInt8], fd: Int32) {
+        // A text larger than the buffer (a 60 MB row) is written from its own bytes after what
+        // waits, not copied into a buffer grown to hold it.
+        guard text.utf8.count < TextOutput.capacity else {
+            drain(&buffer, to: fd)
+            var text = text
+            text.withUTF8 { write($0, to: fd) }
+            return
+        }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= TextOutput.capacity { drain(&buffer, to: fd) }
     }
 
     /// `writeJSON` for JSON that `write` appends as bytes straight into the output buffer: a
@@ -129,18 +153,21 @@ public final class TextOutput: Sendable {
 
     private static func drain(_ buffer: inout [UInt8], to fd: Int32) {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return  // reader went away (e.g. `| head`): drop the rest quietly
-                }
-                offset += n
-            }
-        }
+        buffer.withUnsafeBufferPointer { write($0, to: fd) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return  // reader went away (e.g. `| head`): drop the rest quietly
+            }
+            offset += n
+        }
     }
 
     deinit { flush() }

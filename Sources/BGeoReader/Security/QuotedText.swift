@@ -5,15 +5,21 @@
 package enum QuotedText {
     /// `quote` + `text` with each `quote` byte doubled + `quote` (`quote` is ASCII).
     package static func quoted(_ text: String, by quote: UInt8) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 2)
-        out.append(quote)
-        for byte in text.utf8 {
-            out.append(byte)
-            if byte == quote { out.append(quote) }
+        // Written once into a string of the exact size (a CSV cell may be a 60 MB document).
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = bytes.count + 2 + bytes.reduce(0) { $0 + ($1 == quote ? 1 : 0) }
+            return String(unsafeUninitializedCapacity: count) { out in
+                var at = 0
+                out[at] = quote; at += 1
+                for byte in bytes {
+                    out[at] = byte; at += 1
+                    if byte == quote { out[at] = quote; at += 1 }
+                }
+                out[at] = quote; at += 1
+                return at
+            }
         }
-        out.append(quote)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// True when a byte of `text` is one of `bytes` (ASCII), however the characters around it combine.

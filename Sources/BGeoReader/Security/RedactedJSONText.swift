@@ -22,15 +22,23 @@ package enum RedactedJSONText {
         }
     }
 
-    /// `redactor.redact(parse(text)).jsonText`, nil when the parser rejects `text`.
+    /// `redactor.redact(parse(text)).jsonText`, nil when the parser rejects `text`. Made into the
+    /// string in pieces (`Sink.spillsAt`), not as bytes copied into a string at the end: a 60 MB
+    /// text is not held twice over.
     package static func text(_ text: String, redactor: Redactor) -> String? {
         var text = text
-        var out: [UInt8] = []
-        let parsed = text.withUTF8 { bytes in
-            out.reserveCapacity(bytes.count + 64)
-            return append(bytes, redactor: redactor, to: &out)
+        return text.withUTF8 { bytes -> String? in
+            var sink = Sink(redactor: redactor, out: [], limit: .max, readableLimit: nil)
+            sink.spillsAt = 1 << 16
+            sink.spilled.reserveCapacity(bytes.count + 64)
+            do throws(JSONParser.ParseError) {
+                try JSONParser.stream(bytes: bytes, into: &sink)
+            } catch {
+                return nil
+            }
+            sink.spill()
+            return sink.spilled
         }
-        return parsed ? String(decoding: out, as: UTF8.self) : nil
     }
 
     /// The start of what a report's row shows of a redacted document: its compact text and its
@@ -112,10 +120,21 @@ extension RedactedJSONText {
         /// True while the top object's own members are read: the readable form writes them its own way.
         private var inTopObject: Bool { topIsObject && frames.count == 1 }
 
+        /// When above zero, `out` is moved into `spilled` each time it holds this many bytes
+        /// (`text`; it is only appended whole tokens, so each piece is whole characters).
+        var spillsAt = 0
+        var spilled = ""
+
+        mutating func spill() {
+            spilled.append(String(decoding: out, as: UTF8.self))
+            out.removeAll(keepingCapacity: true)
+        }
+
         private mutating func appendOut<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
             guard !cut else { return }
             out.append(contentsOf: bytes)
             if out.count - outStart >= limit { cut = true }
+            if spillsAt > 0, out.count >= spillsAt { spill() }
         }
 
         private mutating func appendReadable<Bytes: Collection<UInt8>>(_ bytes: Bytes) {

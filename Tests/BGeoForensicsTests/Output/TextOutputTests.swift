@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import BGeoReader
+@testable import BGeoForensics
+
+/// `TextOutput` writes a text larger than its buffer from the text's own bytes, and a CSV row
+/// field by field (`dataLine(fields:separator:)`): what reaches the file is what the buffered,
+/// joined definition writes — order kept around the large texts, controls shown field by field
+/// as in the joined line.
+@Suite struct TextOutputTests {
+    static func written(in folder: TestDirectory, _ body: (TextOutput) -> Void) throws -> [UInt8] {
+        let path = folder.file("out-\(UUID().uuidString)")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        let output = TextOutput(fd: fd)
+        body(output)
+        output.flush()
+        close(fd)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func largeTextsAndFieldRowsKeepTheirPlaceAndForm() throws {
+        let folder = TestDirectory("text-output")
+        let large = String(repeating: "0123456789abcdef", count: 10_000) + "é\u{1B}[2J\u{202E}"
+        let fields = ["1", "a\u{1B}b", large, "", "\u{202E},x", "\u{301}"]
+        let got = try TextOutputTests.written(in: folder) { output in
+            output.writeData("head,")
+            output.writeJSON(large)
+            output.dataLine(fields: fields, separator: UInt8(ascii: ","))
+            output.dataLine(large)
+            output.dataLine(fields: ["tail"], separator: UInt8(ascii: ","))
+        }
+        let joined = fields.joined(separator: ",")
+        let expected = "head," + large + TerminalText.forDataView(joined) + "\n" + TerminalText.forDataView(large) + "\n" + "tail\n"
+        #expect(got == Array(expected.utf8))
+        // Only the JSON text (trusted to be the writer's) keeps its raw ESC; the data lines show theirs.
+        #expect(got.filter { $0 == 0x1B }.count == 1)
+    }
+}
