@@ -60,11 +60,8 @@ public enum ReportBuilder {
             ReportAttempt(time: a.at, logId: a.logId, count: a.count, status: a.status, outcome: a.outcome?.rawValue ?? "pending",
                           uuids: a.uuids, backoffDelay: a.backoffDelay, refreshSucceeded: a.refresh?.success)
         }
-        let gaps = timeline.gaps.map { g -> ReportGap in
-            var kinds: [String] = []
-            for e in g.contextEvents where !kinds.contains(e.kind.rawValue) { kinds.append(e.kind.rawValue) }
-            return ReportGap(start: g.start, end: g.end, context: kinds)
-        }
+        // The chart's bands: when and how long (each gap's context is in the findings and the timeline).
+        let gaps = timeline.gaps.map { ReportGap(start: $0.start, end: $0.end) }
         let depth = QueueDepthSeries.Series(stored: depthLevels, attempts: timeline.attempts, pendingAtDump: summary.queue.count,
                                             dumpTime: summary.newestTime)
         let replay = replaySummary(result)

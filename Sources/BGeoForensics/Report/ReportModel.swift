@@ -114,13 +114,10 @@ public struct ReportAttempt: Sendable {
 public struct ReportGap: Sendable {
     public var start: Double
     public var end: Double
-    /// Log events inside the gap that explain it (session.relaunch, motion.stationary, …).
-    public var context: [String]
 
-    public init(start: Double, end: Double, context: [String] = []) {
+    public init(start: Double, end: Double) {
         self.start = start
         self.end = end
-        self.context = context
     }
 
     public var seconds: Double { end - start }

@@ -5,7 +5,8 @@ extension TimelineBuilder {
     // MARK: gaps
 
     /// Every gap with its context: the diagnosis judges them all (a gap while moving must not
-    /// hide behind the listing limit); only the listing is cut to `gapLimit`.
+    /// hide behind the listing limit); only the listing is cut to `gapLimit`. Called once, after
+    /// the read: it releases the coverage and the marks it reads.
     func buildGaps() -> [TrackingGap] {
         coverage.settle()
         let edges = coverage.gaps
@@ -59,6 +60,11 @@ extension TimelineBuilder {
             gaps.append(TrackingGap(start: start, end: end, movingAtStart: before.moving, distanceMeters: distance,
                                     contextEvents: context, expected: stationary && stayed))
         }
+        // Read once: the stretches and marks (a stretch per gap, and more) are not kept beside
+        // the gaps while the diagnosis and the outputs are made.
+        coverage = CoverageMap(threshold: options.gapThreshold)
+        marksKept = marks.count
+        marks = []
         return gaps
     }
 

@@ -59,6 +59,8 @@ public final class TimelineBuilder {
                       attemptLimit: options.attemptLimit, uuidLimit: options.uuidLimit)
     }
     var marks: [ContextMark] = []
+    /// How many marks the gaps were built from (`buildGaps` releases them).
+    var marksKept = 0
     /// The count at which `pruneMarks` next runs.
     lazy var nextMarkPrune = options.markPruneThreshold
 
@@ -219,7 +221,8 @@ public final class TimelineBuilder {
     }
 
     private func timeline(allGaps: [TrackingGap], findings: [Finding]) -> Timeline {
-        let gaps = Array(allGaps.prefix(options.gapLimit))
+        // The whole list when it fits (the report's limit is none): not a copy of every gap.
+        let gaps = allGaps.count <= options.gapLimit ? allGaps : Array(allGaps.prefix(options.gapLimit))
         let omittedGaps = allGaps.count - gaps.count
         var timeline = Timeline(
             dumpName: dump.displayName, format: dump.layout.format, policy: policy.engine,

@@ -44,7 +44,7 @@ import Testing
         options.markPruneThreshold = pruneAt
         let builder = TimelineBuilder(dump: try Dump(path: path), options: options)
         let timeline = builder.build()
-        return (JSONWriter(sortedKeys: true).string(timeline.json()), builder.marks.count)
+        return (JSONWriter(sortedKeys: true).string(timeline.json()), builder.marksKept)
     }
 
     @Test(arguments: [UInt64(1), 2, 3])

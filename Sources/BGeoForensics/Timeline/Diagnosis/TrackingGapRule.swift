@@ -5,34 +5,68 @@ struct TrackingGapRule: FindingRule {
     let code = "tracking.gap"
 
     func findings(_ facts: DiagnosisFacts) -> [Finding] {
+        // Gaps are read where they stand and summed as they are met: a dump may hold 400,000
+        // (three filtered copies of them were the report's largest lists, stop 52).
         var found: [Finding] = []
-        let unexpected = facts.gaps.filter { !$0.expected }
-        for gap in unexpected.prefix(10) { found.append(finding(gap, facts)) }
-        if unexpected.count > 10 {
-            let rest = unexpected.dropFirst(10)
+        var rest = GapSum()
+        var listed = 0
+        for gap in facts.gaps where !gap.expected {
+            if listed < 10 {
+                found.append(finding(gap, facts))
+                listed += 1
+            } else {
+                rest.add(gap, logIds: gap.contextEvents.map(\.logId))
+            }
+        }
+        if rest.count > 0 {
             found.append(Finding(code: "tracking.gap", severity: .warning,
-                                    summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.map(\.seconds).max() ?? 0)); see the gaps list.",
-                                    evidence: [Evidence(note: "first context rows", logIds: rest.flatMap { $0.contextEvents.map(\.logId) })],
+                                    summary: "\(rest.count) more tracking gaps while moving, the longest \(DurationFormat.short(rest.longest)); see the gaps list.",
+                                    evidence: [Evidence(note: "first context rows", logIds: rest.logIds)],
                                     responsible: .unknown,
-                                    action: "Read each gap's context in the gaps list (relaunches, motion changes) and check location permission and battery optimisation on the device.").spanning(rest.map(\.start).min(), rest.map(\.end).max()))
+                                    action: "Read each gap's context in the gaps list (relaunches, motion changes) and check location permission and battery optimisation on the device.").spanning(rest.first, rest.last))
         }
         // A stationary gap during which the process was killed and relaunched is still worth
         // its own line: the relaunch is what support will be asked about.
-        let relaunched = facts.gaps.filter { $0.expected && $0.contextEvents.contains { $0.kind == .relaunch && $0.position == .inside } }
-        for gap in relaunched.prefix(10) { found.append(finding(gap, facts)) }
-        let expected = facts.gaps.filter { gap in gap.expected && !relaunched.prefix(10).contains(gap) }
-        if expected.count == 1, let gap = expected.first {
+        var relaunchedListed = 0
+        var expected = GapSum()
+        var firstExpected: TrackingGap?
+        for gap in facts.gaps where gap.expected {
+            if relaunchedListed < 10, gap.contextEvents.contains(where: { $0.kind == .relaunch && $0.position == .inside }) {
+                found.append(finding(gap, facts))
+                relaunchedListed += 1
+                continue
+            }
+            if firstExpected == nil { firstExpected = gap }
+            expected.add(gap, logIds: gap.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId))
+        }
+        if expected.count == 1, let gap = firstExpected {
             found.append(finding(gap, facts))
-        } else if expected.count > 1 {
-            let longest = expected.map(\.seconds).max() ?? 0
-            let total = expected.map(\.seconds).reduce(0, +)
+        } else if expected.count > 1, let first = firstExpected {
             found.append(Finding(code: "tracking.gap", severity: .info,
-                                    summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(total)) in all, the longest \(DurationFormat.short(longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(facts.time(expected[0].start)) → \(facts.time(expected[0].end)).",
-                                    evidence: [Evidence(note: "stationary and region-exit rows",
-                                                        logIds: expected.flatMap { $0.contextEvents.filter { [.stationary, .motionStationary, .regionExit].contains($0.kind) }.map(\.logId) })],
-                                    responsible: .expected, action: "Nothing: this is how the engine saves battery while the device stands still.").spanning(expected.map(\.start).min(), expected.map(\.end).max()))
+                                    summary: "\(expected.count) gaps while the device was stationary (\(DurationFormat.short(expected.total)) in all, the longest \(DurationFormat.short(expected.longest))): expected, the engine stops GPS until the stationary geofence is exited. First: \(facts.time(first.start)) → \(facts.time(first.end)).",
+                                    evidence: [Evidence(note: "stationary and region-exit rows", logIds: expected.logIds)],
+                                    responsible: .expected, action: "Nothing: this is how the engine saves battery while the device stands still.").spanning(expected.first, expected.last))
         }
         return found
+    }
+
+    /// Gaps summed up in one finding: how many, how long, their span and the rows they cite.
+    private struct GapSum {
+        var count = 0
+        var longest = 0.0
+        var total = 0.0
+        var first: Double?
+        var last: Double?
+        var logIds: [Int64] = []
+
+        mutating func add(_ gap: TrackingGap, logIds ids: [Int64]) {
+            count += 1
+            longest = max(longest, gap.seconds)
+            total += gap.seconds
+            first = min(first ?? gap.start, gap.start)
+            last = max(last ?? gap.end, gap.end)
+            logIds += ids
+        }
     }
 
     private func finding(_ gap: TrackingGap, _ facts: DiagnosisFacts) -> Finding {
