@@ -26,16 +26,10 @@ import Testing
     static func readByPython(_ text: String, dir: TestDirectory) throws -> [[String]] {
         let input = dir.file("listing.csv")
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import csv, json, sys\nfor row in csv.reader(open(sys.argv[1], newline='', encoding='utf-8')): print(json.dumps(row))", input]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
-        return try String(decoding: out, as: UTF8.self).split(separator: "\n").map { line in
+        let script = "import csv, json, sys\nfor row in csv.reader(open(sys.argv[1], newline='', encoding='utf-8')): print(json.dumps(row))"
+        let python = try ReportE2E.run("/usr/bin/python3", ["-c", script, input])
+        #expect(python.exitCode == 0, "\(python.stderr)")
+        return try python.stdout.split(separator: "\n").map { line in
             try JSONParser.parse(String(line)).arrayValue?.compactMap(\.stringValue) ?? []
         }
     }
