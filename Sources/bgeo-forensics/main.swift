@@ -108,4 +108,6 @@ let commands: [any CLICommand.Type] = [
     }
 }
 
+// Before anything is read: large buffers go back to the system when freed (`LargeAllocations`).
+LargeAllocations.returnedWhenFreed()
 exit(runMain())
