@@ -12,7 +12,7 @@ public enum LargeAllocations {
     /// Maps blocks of `threshold` bytes and more on their own. glibc otherwise raises its
     /// threshold each time such a block is freed (up to 32 MiB) and keeps later ones in its heap,
     /// where freed memory stays counted: the peak the system sees held buffers long freed (the
-    /// gaps shape at 4 M fixes: `report` 330 → 249 MB, `timeline --json` 185 → 127 MB, stop 52).
+    /// gaps shape at 4 M fixes: `report` 330 → 248 MB, `timeline --json` 185 → 127 MB, stop 52).
     /// Returns whether the allocator took the setting (always true off glibc, which has none).
     @discardableResult
     public static func returnedWhenFreed() -> Bool {
