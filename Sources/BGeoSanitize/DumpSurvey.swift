@@ -72,7 +72,7 @@ struct DumpSurvey {
                 stmt.withUTF8(column) { bytes in
                     guard let bytes, let start = bytes.firstIndex(where: { $0 > 0x20 }),
                           bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return }
-                    let mayHoldSecrets = SecretRules.keyNameFilter.mayContainName(bytes: bytes)
+                    let mayHoldSecrets = SecretRules.mayStateSecrets(bytes: bytes)
                     // Most rows hold no secret and only need measuring: from their bytes, no tree.
                     if !mayHoldSecrets, !app, let measurer, measurer.measure(bytes: bytes) { return }
                     guard mayHoldSecrets || measurer != nil, let value = try? JSONParser.parse(bytes: bytes) else { return }
@@ -102,7 +102,7 @@ struct DumpSurvey {
         case .array(let elements): elements.forEach { learnNested($0) }
         case .string(let s):
             if let first = s.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-               SecretRules.keyNameFilter.mayContainName(s), let nested = try? JSONParser.parse(s) {
+               SecretRules.mayStateSecrets(s), let nested = try? JSONParser.parse(s) {
                 learn(nested)
             }
         default: break

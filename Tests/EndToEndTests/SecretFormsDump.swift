@@ -10,7 +10,7 @@ import Foundation
 /// with a space before the colon; a JSON-escaped URL with a password; the api key base64'd and
 /// `\u005f`-escaped; URL user-info and `?token=…&sig=…` in the config's url; a header the old name
 /// rules did not call sensitive (`X-Access-Key`); secret-named columns of an unknown table and a
-/// JWT inside a BLOB. `leaks` lists what must never appear in any output, in any of those forms.
+/// JWT inside a BLOB; the url's password again as a plain word in an app line. `leaks` lists what must never appear in any output, in any of those forms.
 enum SecretFormsDump {
     static let refresh = "1//0gPlantedRefreshTokenValue-abcdefghijkLMNOP"
     static let apiKey = "sk_live_plantedApiKey_0123456789abcdef"
@@ -86,6 +86,8 @@ enum SecretFormsDump {
             ("app", "url https:\\/\\/bob:\(escapedURLPassword)@host.example\\/x", nil),
             ("app", "b64 " + base64APIKey, nil),
             ("app", "esc " + unicodeEscapedAPIKey, nil),
+            // The config url's password as a plain word (stop 52: redacted in its URL only).
+            ("app", "retried with \(urlPassword) again", nil),
         ]
         let insert = try db.prepare("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES (?, 3, 'native', ?, ?, ?)")
         for (i, row) in rows.enumerated() {

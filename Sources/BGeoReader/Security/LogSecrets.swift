@@ -39,10 +39,10 @@ package struct LogSecrets: Sendable {
     /// False when `data` cannot state a secret to learn, so it is not parsed: `learnSecrets`
     /// takes values only under a key that names a secret or holds headers, and no such key can
     /// be written without what `SecretRules.keyNameFilter` looks for (one of those names in any
-    /// letter case, a `\u` escape, a byte outside ASCII). A refresh that failed
+    /// letter case, a `\u` escape, a byte outside ASCII), or a URL's password, which needs an `@`. A refresh that failed
     /// (`{"success":false,"status":401}`, one per attempt on a stranded dump) is not parsed.
     static func mayStateSecrets(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
-        SecretRules.keyNameFilter.mayContainName(bytes: data)
+        SecretRules.mayStateSecrets(bytes: data)
     }
 
     /// Adds what another part of the same scan learned (the secrets do not depend on order).

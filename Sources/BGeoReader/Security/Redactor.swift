@@ -89,7 +89,10 @@ public struct Redactor: Sendable {
     }
 
     /// Learns every secret string found under sensitive keys in `value`.
-    /// Header values count as secrets (`SecretRules.isSecretHeader`).
+    /// Header values count as secrets (`SecretRules.isSecretHeader`), and so does the password
+    /// of a URL's user-info (`https://user:password@host`) in any string: redacted in its URL
+    /// wherever it appears, it is redacted as a word elsewhere too (a response or an app line
+    /// that repeats it).
     public mutating func learnSecrets(in value: JSONValue) {
         switch value {
         case .object(let object):
@@ -110,6 +113,8 @@ public struct Redactor: Sendable {
             }
         case .array(let elements):
             elements.forEach { learnSecrets(in: $0) }
+        case .string(let text):
+            for password in URLReducer.passwords(in: text) { learn(secret: password) }
         default:
             break
         }

@@ -36,9 +36,21 @@ public enum SecretRules {
     static let pairNameFilter = SensitiveNameFilter(sensitiveKeyFragments + credentialPairNames)
 
     /// A superset test for "may this JSON hold a key whose value is a secret to learn?" (a name
-    /// of a secret, a headers key, or a key written with a `\u` escape): the one rule for which
-    /// documents the learning parses, the log's secret rows (`LogSecrets`) and `sanitize`'s survey.
+    /// of a secret, a headers key, or a key written with a `\u` escape).
     package static let keyNameFilter = SensitiveNameFilter(sensitiveKeyFragments + ["headers", "\\u"])
+
+    /// Whether a JSON text may state a secret `Redactor.learnSecrets` learns: a key
+    /// `keyNameFilter` may find, or a URL's user-info, which cannot be written without an `@`. The
+    /// one rule for which documents the learning parses: the log's secret rows (`LogSecrets`) and
+    /// `sanitize`'s survey.
+    package static func mayStateSecrets(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        keyNameFilter.mayContainName(bytes: bytes) || bytes.contains(UInt8(ascii: "@"))
+    }
+
+    package static func mayStateSecrets(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { mayStateSecrets(bytes: $0) }
+    }
 }
 
 /// "Could this text contain one of these names, in any letter case?" — a superset test that

@@ -5,11 +5,60 @@
 /// paths and query strings say which API, tenant and account the device talks to).
 package enum URLReducer {
     package static func apply(_ text: String, policy: URLPolicy) -> String {
-        guard Redactor.contains(text, "://") || Redactor.contains(text, ":\\/\\/") else { return text }
+        guard mayHoldURL(text) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var copied = 0
+        let keepsTail = policy == .keep
+        forEachURL(in: bytes) { url in
+            guard url.at != nil || (!keepsTail && url.end > url.authority.upperBound) else { return }
+            out.append(contentsOf: bytes[copied..<url.authority.lowerBound])
+            if let at = url.at, keepsTail, at > url.authority.lowerBound {
+                let userInfo = String(decoding: bytes[url.authority.lowerBound..<at], as: UTF8.self)
+                out.append(contentsOf: Array(Redactor.fingerprint(userInfo).utf8))
+                out.append(UInt8(ascii: "@"))
+            }
+            out.append(contentsOf: bytes[url.hostStart..<url.authority.upperBound])
+            if keepsTail { out.append(contentsOf: bytes[url.authority.upperBound..<url.end]) }
+            copied = url.end
+        }
+        guard copied > 0 else { return text }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The passwords in the user-info of the URLs in `text` (`user:password@`, the part after
+    /// the first colon, as written): secrets the redactor learns where a document states them, so
+    /// the same word elsewhere is redacted too, not only in its URL.
+    package static func passwords(in text: String) -> [String] {
+        guard mayHoldURL(text), Redactor.contains(text, "@") else { return [] }
+        let bytes = Array(text.utf8)
+        var found: [String] = []
+        forEachURL(in: bytes) { url in
+            guard let at = url.at, let colon = bytes[url.authority.lowerBound..<at].firstIndex(of: UInt8(ascii: ":")),
+                  colon + 1 < at else { return }
+            found.append(String(decoding: bytes[(colon + 1)..<at], as: UTF8.self))
+        }
+        return found
+    }
+
+    private static func mayHoldURL(_ text: String) -> Bool {
+        Redactor.contains(text, "://") || Redactor.contains(text, ":\\/\\/")
+    }
+
+    /// Where one URL lies in a text's bytes: its authority (`user:password@host:port`), the `@`
+    /// ending its user-info (nil: none), and the end of the whole URL.
+    private struct URLSpan {
+        let authority: Range<Int>
+        let at: Int?
+        let end: Int
+        var hostStart: Int { at.map { $0 + 1 } ?? authority.lowerBound }
+    }
+
+    /// Calls `body` with each URL of `bytes` in order (`scheme://…`, also JSON-escaped as
+    /// `scheme:\/\/…`): the one reading of a URL that redaction and `--urls host` share.
+    private static func forEachURL(in bytes: [UInt8], _ body: (URLSpan) -> Void) {
         var i = 0
         while i + 3 <= bytes.count {
             let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
@@ -41,23 +90,9 @@ package enum URLReducer {
                 urlEnd += 1
             }
             let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
-            let hostStart = at.map { $0 + 1 } ?? authorityStart
-            let keepsTail = policy == .keep
-            guard at != nil || (!keepsTail && urlEnd > authorityEnd) else { i = urlEnd; continue }
-            out.append(contentsOf: bytes[copied..<authorityStart])
-            if let at, keepsTail, at > authorityStart {
-                let userInfo = String(decoding: bytes[authorityStart..<at], as: UTF8.self)
-                out.append(contentsOf: Array(Redactor.fingerprint(userInfo).utf8))
-                out.append(UInt8(ascii: "@"))
-            }
-            out.append(contentsOf: bytes[hostStart..<authorityEnd])
-            if keepsTail { out.append(contentsOf: bytes[authorityEnd..<urlEnd]) }
-            copied = urlEnd
+            body(URLSpan(authority: authorityStart..<authorityEnd, at: at, end: urlEnd))
             i = urlEnd
         }
-        guard copied > 0 else { return text }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }

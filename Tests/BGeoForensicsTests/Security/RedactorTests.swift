@@ -218,3 +218,27 @@ import Testing
         #expect(!redacted.jsonText.contains("x1") && !redacted.jsonText.contains("y2"))
     }
 }
+
+/// Regression (stop 52): a URL's password was redacted in its URL only; the same word elsewhere
+/// (a response, an app line) was shown. Learned where a document states the URL, it is redacted
+/// wherever it appears, in every form the search knows.
+@Suite struct URLPasswordLearningTests {
+    @Test func passwordsAreReadFromEveryURLsUserInfo() {
+        #expect(URLReducer.passwords(in: "https://fleet:Wr0ngHorse42@track.example/x") == ["Wr0ngHorse42"])
+        #expect(URLReducer.passwords(in: "a https:\\/\\/bob:pw-in-json@host\\/x and ftp://u:second-one@h") == ["pw-in-json", "second-one"])
+        #expect(URLReducer.passwords(in: "https://user-only@host/x").isEmpty)
+        #expect(URLReducer.passwords(in: "https://u:@host/x").isEmpty)
+        #expect(URLReducer.passwords(in: "mail me: a@b.example, https://host/x").isEmpty)
+    }
+
+    @Test func aLearnedURLPasswordIsRedactedAsAWord() throws {
+        var redactor = Redactor()
+        redactor.learnSecrets(in: try JSONParser.parse(#"{"logUrl":"https://fleet:Wr0ngHorse42@track.example/logs","params":{"x":["https://a:short@h"]}}"#))
+        #expect(redactor.knownSecrets.contains("Wr0ngHorse42"))
+        #expect(!redactor.knownSecrets.contains("short"), "shorter than a secret is learned")
+        let shown = redactor.redact(text: "retried with Wr0ngHorse42 again")
+        #expect(!shown.contains("Wr0ngHorse42") && shown.contains("‹redacted sha256:"))
+        #expect(SecretRules.mayStateSecrets(#"{"logUrl":"https://f:Wr0ngHorse42@t.example"}"#))
+        #expect(!SecretRules.mayStateSecrets(#"{"status":200,"count":4}"#))
+    }
+}
