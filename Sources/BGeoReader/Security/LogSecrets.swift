@@ -39,7 +39,8 @@ package struct LogSecrets: Sendable {
     /// False when `data` cannot state a secret to learn, so it is not parsed: `learnSecrets`
     /// takes values only under a key that names a secret or holds headers, and no such key can
     /// be written without what `SecretRules.keyNameFilter` looks for (one of those names in any
-    /// letter case, a `\u` escape, a byte outside ASCII), or a URL's password, which needs an `@`. A refresh that failed
+    /// letter case, a `\u` escape, a byte outside ASCII), nor a URL's password without an `@`
+    /// and a `://` (`SecretRules.mayStateSecrets`). A refresh that failed
     /// (`{"success":false,"status":401}`, one per attempt on a stranded dump) is not parsed.
     static func mayStateSecrets(_ data: UnsafeBufferPointer<UInt8>) -> Bool {
         SecretRules.mayStateSecrets(bytes: data)

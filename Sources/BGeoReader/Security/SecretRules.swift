@@ -40,11 +40,11 @@ public enum SecretRules {
     package static let keyNameFilter = SensitiveNameFilter(sensitiveKeyFragments + ["headers", "\\u"])
 
     /// Whether a JSON text may state a secret `Redactor.learnSecrets` learns: a key
-    /// `keyNameFilter` may find, or a URL's user-info, which cannot be written without an `@`. The
-    /// one rule for which documents the learning parses: the log's secret rows (`LogSecrets`) and
+    /// `keyNameFilter` may find, or a URL with user-info (`URLReducer.mayHoldUserInfo`). The one
+    /// rule for which documents the learning parses: the log's secret rows (`LogSecrets`) and
     /// `sanitize`'s survey.
     package static func mayStateSecrets(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        keyNameFilter.mayContainName(bytes: bytes) || bytes.contains(UInt8(ascii: "@"))
+        keyNameFilter.mayContainName(bytes: bytes) || URLReducer.mayHoldUserInfo(bytes)
     }
 
     package static func mayStateSecrets(_ text: String) -> Bool {

@@ -32,7 +32,8 @@ package enum URLReducer {
     /// the first colon, as written): secrets the redactor learns where a document states them, so
     /// the same word elsewhere is redacted too, not only in its URL.
     package static func passwords(in text: String) -> [String] {
-        guard mayHoldURL(text), Redactor.contains(text, "@") else { return [] }
+        var text = text
+        guard text.withUTF8(mayHoldUserInfo) else { return [] }
         let bytes = Array(text.utf8)
         var found: [String] = []
         forEachURL(in: bytes) { url in
@@ -44,7 +45,22 @@ package enum URLReducer {
     }
 
     private static func mayHoldURL(_ text: String) -> Bool {
-        Redactor.contains(text, "://") || Redactor.contains(text, ":\\/\\/")
+        var text = text
+        return text.withUTF8(holdsSchemeSeparator)
+    }
+
+    /// False when no URL of `bytes` can have user-info (a password to learn): it needs an `@`
+    /// and a `://` (or JSON's `:\/\/`). The learning's gate (`SecretRules.mayStateSecrets`)
+    /// asks this before it parses a document: an e-mail address alone is no reason to.
+    package static func mayHoldUserInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains(UInt8(ascii: "@")) && holdsSchemeSeparator(bytes)
+    }
+
+    /// Whether `bytes` hold `://` or JSON's `:\/\/`, where every URL `forEachURL` reads starts.
+    private static func holdsSchemeSeparator(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        ["://", ":\\/\\/"].contains { (separator: StaticString) in
+            ByteSearch.firstIndex(of: UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount), in: bytes) != nil
+        }
     }
 
     /// Where one URL lies in a text's bytes: its authority (`user:password@host:port`), the `@`

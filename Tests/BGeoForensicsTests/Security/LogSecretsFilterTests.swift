@@ -36,6 +36,8 @@ import Testing
         #"{"ACCESSTOKEN":"Zq9x-upper-3"}"#,
         #"{"refreshHeaders":{"X-Tenant":"Zq9x-tenant-4"}}"#,
         #"{"nested":[{"api-key":"Zq9x-nested-5"}]}"#,
+        #"{"logUrl":"https://fleet:Zq9x-url-6@track.example/x"}"#,
+        #"{"note":"see https:\/\/fleet:Zq9x-escaped-url-7@track.example\/x"}"#,
     ])
     func aSecretUnderAnyKeySpellingIsLearned(text: String) {
         #expect(Self.mayState(text))
@@ -47,6 +49,8 @@ import Testing
     @Test func aFailedRefreshIsNotParsed() {
         #expect(!Self.mayState(#"{"success":false,"status":401}"#))
         #expect(!Self.mayState(#"{"url":"https://auth.example.com/refresh","status":400,"note":"retry"}"#))
+        // An e-mail address is no URL with user-info: not parsed either.
+        #expect(!Self.mayState(#"{"success":false,"status":401,"user":"driver@fleet.example"}"#))
     }
 
     /// Random documents from keys that do and do not name secrets: the filter's learning equals
