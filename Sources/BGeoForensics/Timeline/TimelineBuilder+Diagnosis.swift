@@ -15,7 +15,7 @@ extension TimelineBuilder {
         // order too: then they are the list, not a sorted copy beside them (two copies of 560,000
         // marks while every gap's context was built, stop 51).
         let inOrder = zip(marks, marks.dropFirst()).allSatisfy { $0.at <= $1.at }
-        let sorted = inOrder ? marks : marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        let sorted = inOrder ? marks : marks.sortedStably(byTime: \.at)
         let window = options.contextWindow
         // Where the motion marks are among the sorted marks, so each gap finds the newest one before
         // it by a binary search: walking back from the gap was quadratic when motion marks are few

@@ -85,7 +85,7 @@ public struct TimelineTimesketchWriter {
             if let line = findingLine(finding) { timed.append(line) } else { summary.untimedFindings += 1 }
         }
         // Stable: a gap and a finding at the same instant keep gaps first, findings in severity order.
-        timed = timed.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        timed = timed.sortedStably(byTime: \.at)
         var nextTimed = 0
 
         if !findingsOnly {
