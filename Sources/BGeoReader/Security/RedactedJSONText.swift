@@ -41,11 +41,7 @@ package enum RedactedJSONText {
         }
     }
 
-    /// The start of what a report's row shows of a redacted document: its compact text and its
-    /// readable form (a string as itself; an object as `key value, key value`, a member's string
-    /// as itself and any other value as its text; anything else as its text), each complete or at
-    /// least `bytes` long (`complete` says which). Nil when the parser rejects `text`. Past both
-    /// limits the rest is only read, as the parser must to accept it, and not redacted.
+    /// What `shown` gives: each form complete, or a start at least as long as asked for.
     package struct Shown: Sendable {
         package var json: String
         package var jsonComplete: Bool
@@ -53,6 +49,11 @@ package enum RedactedJSONText {
         package var readableComplete: Bool
     }
 
+    /// The start of what a report's row shows of a redacted document: its compact text and its
+    /// readable form (a string as itself; an object as `key value, key value`, a member's string
+    /// as itself and any other value as its text; anything else as its text), each complete or at
+    /// least `bytes` long (`complete` says which). Nil when the parser rejects `text`. Past both
+    /// limits the rest is only read, as the parser must to accept it, and not redacted.
     package static func shown(_ text: String, redactor: Redactor, bytes limit: Int) -> Shown? {
         var text = text
         return text.withUTF8 { bytes -> Shown? in
