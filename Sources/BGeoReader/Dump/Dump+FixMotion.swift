@@ -28,8 +28,14 @@ extension Dump {
 
     /// Reads one row's JSON (`sql`, bound to `rowId`) with `read`.
     private func readMotion(sql: String, rowId: Int64, read: (UnsafeBufferPointer<UInt8>) -> FixMotion?) -> FixMotion? {
-        guard let stmt = motionReads[sql] ?? (try? database.prepare(sql)) else { return nil }
-        motionReads[sql] = stmt
+        let stmt: Statement
+        if let compiled = motionReads[sql] {
+            stmt = compiled
+        } else {
+            guard let compiled = try? database.prepare(sql) else { return nil }
+            motionReads[sql] = compiled  // stored once, not again on every read
+            stmt = compiled
+        }
         defer { stmt.reset() }
         guard (try? stmt.bind([.integer(rowId)])) != nil, (try? stmt.step()) == true, var text = stmt.text(0) else { return nil }
         return text.withUTF8(read)
