@@ -50,6 +50,11 @@ public final class Database {
             if let db { sqlite3_close_v2(db) }
             throw SQLiteError(code: rc, message: message)
         }
+        let functions = csqlite_register_functions(db)
+        guard functions == SQLITE_OK else {
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: functions, message: "the package's SQL functions could not be registered")
+        }
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)

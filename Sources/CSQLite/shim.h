@@ -26,6 +26,27 @@ static inline int csqlite_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
+/// `bgeo_holds_at(x)`: 1 when x's bytes as stored (text or blob) hold an `@`, 0 when not, NULL for
+/// NULL. One byte search where `LIKE '%@%'` steps and compares per character: the secrets' learning
+/// asks it of every upload request's data (`LogQuery.eventsHoldingAt`). A superset of the rows
+/// the reader's own test keeps, which it applies after (a UTF-16 text may hold the byte alone).
+static void csqlite_holds_at(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(context);
+        return;
+    }
+    const void *bytes = sqlite3_value_blob(argv[0]);
+    int count = sqlite3_value_bytes(argv[0]);
+    sqlite3_result_int(context, bytes != 0 && count > 0 && memchr(bytes, '@', (size_t)count) != 0);
+}
+
+/// The package's SQL functions, on one connection.
+static inline int csqlite_register_functions(sqlite3 *db) {
+    return sqlite3_create_function_v2(db, "bgeo_holds_at", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                      0, csqlite_holds_at, 0, 0, 0);
+}
+
 /* The evidence VFS ("bgeo-evidence"): the default VFS, except that the main database is
  * opened by the name exactly as given (no symbolic link resolved: "/proc/self/fd/N" stays the
  * file the reader's descriptor holds) and read through the read-only methods below, which

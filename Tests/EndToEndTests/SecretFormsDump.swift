@@ -10,7 +10,9 @@ import Foundation
 /// with a space before the colon; a JSON-escaped URL with a password; the api key base64'd and
 /// `\u005f`-escaped; URL user-info and `?token=…&sig=…` in the config's url; a header the old name
 /// rules did not call sensitive (`X-Access-Key`); secret-named columns of an unknown table and a
-/// JWT inside a BLOB; the url's password again as a plain word in an app line. `leaks` lists what must never appear in any output, in any of those forms.
+/// JWT inside a BLOB; the url's password again as a plain word in an app line; passwords only a
+/// request's and a refresh's URL state, repeated as words. `leaks` lists what must never appear
+/// in any output, in any of those forms.
 enum SecretFormsDump {
     static let refresh = "1//0gPlantedRefreshTokenValue-abcdefghijkLMNOP"
     static let apiKey = "sk_live_plantedApiKey_0123456789abcdef"
@@ -28,6 +30,8 @@ enum SecretFormsDump {
     static let columnApiKey = "apikey-col-planted-1"
     static let columnRefresh = "rt-col-planted-2"
     static let blobJWTSignature = "c2lnbmF0dXJlLXBsYW50ZWQ"
+    static let requestURLPassword = "reqpwplanted88"
+    static let refreshURLPassword = "refreshpwplanted89"
 
     static var escapedRefresh: String { refresh.replacingOccurrences(of: "/", with: "\\/") }
     static var base64APIKey: String { Data(("k=" + apiKey).utf8).base64EncodedString() }
@@ -38,7 +42,8 @@ enum SecretFormsDump {
     static var leaks: [String] {
         [refresh, escapedRefresh, String(refresh.prefix(20)), apiKey, unicodeEscapedAPIKey,
          String(base64APIKey.dropFirst(4).prefix(24)), accessKeyHeader, urlPassword, queryToken, signature, bodyAccess,
-         prettyAccess, basicCredentials, headerLineKey, spacedAccess, escapedURLPassword]
+         prettyAccess, basicCredentials, headerLineKey, spacedAccess, escapedURLPassword, requestURLPassword,
+         refreshURLPassword]
     }
 
     /// What `sanitize` must also remove (the unknown table's secret columns and BLOB).
@@ -88,6 +93,12 @@ enum SecretFormsDump {
             ("app", "esc " + unicodeEscapedAPIKey, nil),
             // The config url's password as a plain word (stop 52: redacted in its URL only).
             ("app", "retried with \(urlPassword) again", nil),
+            // Passwords only a request's and a refresh's URL state (stop 53: shown as words by
+            // every command but sanitize), repeated as words in an app line.
+            ("http.request", nil, ["url": .string("https://u:\(requestURLPassword)@track.example/api"), "method": "POST",
+                                   "count": 1, "uuids": ["planted-uuid"], "bytes": 10, "attempt": 1]),
+            ("auth.refresh", nil, ["url": .string("https://r:\(refreshURLPassword)@auth.example/token")]),
+            ("app", "tried \(requestURLPassword) and \(refreshURLPassword)", nil),
         ]
         let insert = try db.prepare("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES (?, 3, 'native', ?, ?, ?)")
         for (i, row) in rows.enumerated() {

@@ -86,7 +86,8 @@ extension TraceBuilder {
         static func read(_ dump: Dump, windows: TraceWindows, feed: LiveFeed? = nil, secrets: SecretRowLearning? = nil) -> LineSpool {
             var lines = LineSpool(folder: dump.workFiles, windows: windows, feed: feed)
             lines.secrets = secrets
-            var query = LogQuery(events: (ParsedLines.eventList + (secrets == nil ? [] : SecretRowLearning.events)).sorted())
+            var query = LogQuery(events: ParsedLines.eventList.sorted())
+            if secrets != nil { SecretRowLearning.addRows(to: &query) }
             query.validatesData = false
             // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it. A
             // row the learning reads is checked and built into one, as its own scan would.

@@ -62,8 +62,15 @@ extension Dump {
         }
         let exact = query.events.filter { !$0.hasSuffix("*") }
         if !query.events.isEmpty, exact.count == query.events.count {
-            conditions.append("event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")")
+            let listed = "event IN (" + exact.map { _ in "?" }.joined(separator: ",") + ")"
             bindings.append(contentsOf: exact.map { .text($0) })
+            if query.eventsHoldingAt.isEmpty {
+                conditions.append(listed)
+            } else {
+                let holding = "event IN (" + query.eventsHoldingAt.map { _ in "?" }.joined(separator: ",") + ")"
+                conditions.append("(\(listed) OR (\(holding) AND bgeo_holds_at(data)))")
+                bindings.append(contentsOf: query.eventsHoldingAt.map { .text($0) })
+            }
         }
         var scan = RowScan(columns: LogColumns.selectList, table: table,
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
@@ -84,7 +91,8 @@ extension Dump {
             if let maxLevel = query.maxLevel, stmt.int(LogColumns.level) > maxLevel.rawValue { return true }
             if let src = query.src, stmt.text(LogColumns.src) != src { return true }
             let event = query.includeText || !query.events.isEmpty ? stmt.text(LogColumns.event) ?? "" : ""
-            guard eventMatch.matches(event) else { return true }
+            guard eventMatch.matches(event)
+                    || (query.eventsHoldingAt.contains(event) && stmt.withUTF8(LogColumns.data, LogQuery.holdsAt)) else { return true }
             if let since = query.since, time < since { return true }
             if let until = query.until, time > until { return true }
             if let statusScanner {

@@ -95,6 +95,10 @@ public struct LogQuery: Sendable {
     /// themselves, and warn on failure with their own located message, turn it off to avoid
     /// parsing every row twice.
     public var validatesData = true
+    /// Exact event names matched besides `events` only where the row's `data` holds an `@`:
+    /// the secrets' learning reads the SDK's records of the URLs it called this way
+    /// (`Dump.urlSecretEvents`), and SQLite skips the rest of them (one per upload attempt).
+    package var eventsHoldingAt: [String] = []
 
     public init(order: Order = .oldestFirst, limit: Int? = nil, maxLevel: LogLevel? = nil, events: [String] = [],
                 src: String? = nil, since: Double? = nil, until: Double? = nil, grep: String? = nil) {
@@ -125,5 +129,13 @@ public struct LogQuery: Sendable {
         func matches(_ event: String) -> Bool {
             any || exact.contains(event) || prefixes.contains { event.hasPrefix($0) }
         }
+    }
+
+    /// Whether `data` (a row's cell, nil when NULL) holds an `@`: the test `eventsHoldingAt`
+    /// puts on its rows. The scan's SQL asks it first (`bgeo_holds_at`, `CSQLite/shim.h`: a byte
+    /// search, where `LIKE` costs more per row and a build may leave it false on every BLOB, as
+    /// Debian's does); the scan asks it again of each row SQLite hands over.
+    static func holdsAt(_ data: UnsafeBufferPointer<UInt8>?) -> Bool {
+        data?.contains(UInt8(ascii: "@")) ?? false
     }
 }

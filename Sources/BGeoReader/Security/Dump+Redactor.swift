@@ -10,7 +10,7 @@ extension Dump {
     package func makeRedactor(enabled: Bool, inParts: Bool) -> Redactor {
         var redactor = stateRedactor(enabled: enabled)
         guard enabled else { return redactor }
-        let query = LogQuery(events: Dump.secretEvents)
+        let query = Dump.secretRowsQuery
         // SQLite finds those rows by reading every log row (there is no index on the event): a big
         // log is read in two parts at once (`ScanRunner`'s **two parts** rule). The secrets
         // learned do not depend on their order.
@@ -30,15 +30,36 @@ extension Dump {
     /// `makeRedactor` by `learning` (one pass over the secret rows, no parts): its rule hands each
     /// `config` line to its reader too, as on a caller's own read of the log.
     package func makeRedactor(learning: inout SecretRowLearning) -> Redactor {
-        forEachLogEntry(LogQuery(events: SecretRowLearning.events)) { learning.see($0) }
+        forEachLogEntry(Dump.secretRowsQuery) { learning.see($0) }
         var redactor = stateRedactor(enabled: true)
         redactor.learn(from: learning.secrets.learned)
         return redactor
     }
 
-    /// The log events whose data states secrets: the rows the learning reads (`LogSecrets` reads
+    /// The log events whose data states secrets: rows the learning reads (`LogSecrets` reads
     /// the same ones from another scan).
     package static let secretEvents = ["config", "auth.refresh.result"]
+
+    /// The SDK's records of the URLs it called (`http.request`, `auth.refresh`: data `{url, …}`).
+    /// They state a secret only as a URL's password (`https://user:password@host`), which needs
+    /// an `@`: the learning reads those whose data holds one (`LogQuery.eventsHoldingAt`), so a
+    /// password the log's config lines no longer show (rotated out with the rows' cap) is still
+    /// learned where a request repeats it, and the other rows (one per upload attempt) cost
+    /// SQLite a byte search, not a read.
+    package static let urlSecretEvents = ["auth.refresh", "http.request"]
+
+    /// The rows the learning reads: `secretEvents`, and `urlSecretEvents` holding an `@`.
+    package static var secretRowsQuery: LogQuery {
+        var query = LogQuery(events: secretEvents)
+        query.eventsHoldingAt = urlSecretEvents
+        return query
+    }
+
+    /// Whether a row of `event` whose data is `data` is one the learning reads: the one test
+    /// behind `secretRowsQuery` for a row already read (`LogSecrets`, the warnings' placing).
+    package static func statesSecrets(event: String, data: UnsafeBufferPointer<UInt8>?) -> Bool {
+        secretEvents.contains(event) || (urlSecretEvents.contains(event) && LogQuery.holdsAt(data))
+    }
 
     /// A redactor that knows the secrets the engine's state holds (`state.config`, `state.auth`),
     /// not yet the log's: `makeRedactor` learns the log's after, `LogSecrets` beside a scan.
@@ -80,13 +101,13 @@ extension Dump {
     /// Whether a warning is one the secrets' own scan makes: on a log row that states secrets, or
     /// the log's damage stop. Nil without a log.
     private func madeBySecretsScan() -> ((DumpWarning) -> Bool)? {
-        guard layout.hasLog, let stmt = try? database.prepare("SELECT event FROM log_entries WHERE id = ?") else { return nil }
+        guard layout.hasLog, let stmt = try? database.prepare("SELECT event, data FROM log_entries WHERE id = ?") else { return nil }
         return { warning in
             guard warning.table == "log_entries" else { return false }
             if Dump.isScanStop(warning) { return true }
             guard let rowId = warning.rowId, (try? stmt.bind([.integer(rowId)])) != nil,
                   (try? stmt.step()) == true, let event = stmt.text(0) else { return false }
-            return Dump.secretEvents.contains(event)
+            return stmt.withUTF8(1) { Dump.statesSecrets(event: event, data: $0) }
         }
     }
 

@@ -1,19 +1,23 @@
 import Foundation
 
-/// The secrets the log's rows state (`config` and `auth.refresh.result` lines): the one rule for
-/// which rows (those whose event is one of `Dump.secretEvents`) and how each is read (its data
-/// parsed as `LogEntry.data` parses it). `Dump.makeRedactor`'s own scan learns through it, and so
-/// does a command that reads every log row before it needs its redactor (`inspect`), on that
-/// scan instead of reading the log a second time.
+/// The secrets the log's rows state (`config` and `auth.refresh.result` lines, and the URLs of
+/// requests and refreshes): the one rule for which rows (`Dump.statesSecrets`) and how each is
+/// read (its data parsed as `LogEntry.data` parses it). `Dump.makeRedactor`'s own scan learns
+/// through it, and so does a command that reads every log row before it needs its redactor
+/// (`inspect`), on that scan instead of reading the log a second time.
 package struct LogSecrets: Sendable {
     private static let names = Dump.secretEvents.map { Array($0.utf8) }
+    private static let urlNames = Dump.urlSecretEvents.map { Array($0.utf8) }
     /// What the rows seen so far state.
     package private(set) var learned = Redactor()
 
     package init() {}
 
-    /// Whether `row`'s event is one that states secrets (a read of its event cell).
-    package static func reads(_ row: LogRowView) -> Bool { row.eventIndex(in: names) != nil }
+    /// Whether `row` is one the learning reads (`Dump.statesSecrets`), from its cells: a read of
+    /// its event cell, and of its data for a URL record.
+    package static func reads(_ row: LogRowView) -> Bool {
+        row.eventIndex(in: names) != nil || (row.eventIndex(in: urlNames) != nil && row.withData(LogQuery.holdsAt))
+    }
 
     /// Learns from `row` when its event states secrets (a read of its event cell otherwise).
     package mutating func see(_ row: LogRowView) {
@@ -25,7 +29,7 @@ package struct LogSecrets: Sendable {
 
     /// Learns from a row built into an entry, as `see(_:)` from its cells.
     package mutating func see(_ entry: LogEntry) {
-        guard Dump.secretEvents.contains(entry.event), var text = entry.dataText,
+        guard entry.withData({ Dump.statesSecrets(event: entry.event, data: $0) }), var text = entry.dataText,
               text.withUTF8(LogSecrets.mayStateSecrets) else { return }
         learn(fromData: text)
     }

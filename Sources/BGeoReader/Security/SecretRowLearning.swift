@@ -1,5 +1,5 @@
-/// The redactor's learning of the log (`PendingRedactor`'s scan: the `config` and
-/// `auth.refresh.result` rows, and the `config` lines a caller wants too) done by a read of the
+/// The redactor's learning of the log (`PendingRedactor`'s scan: `Dump.secretRowsQuery`'s rows,
+/// and the `config` lines a caller wants too) done by a read of the
 /// log that a command makes anyway: replay's scan of the fix lines reads them beside its own rows
 /// instead of the log being read a second time for them. The rows are read as that scan reads
 /// them — the same filters, the same warnings (their data checked as `LogQuery.validatesData`
@@ -21,8 +21,11 @@ package struct SecretRowLearning: Sendable {
         configLines as? Lines
     }
 
-    /// The events of the rows it reads, to add to a filtered scan's own.
-    package static var events: [String] { Dump.secretEvents }
+    /// Adds the rows it reads to a filtered scan's own (`Dump.secretRowsQuery`'s rows).
+    package static func addRows(to query: inout LogQuery) {
+        query.events = (query.events + Dump.secretEvents).sorted()
+        query.eventsHoldingAt = Dump.urlSecretEvents
+    }
 
     /// Whether `row` is one it reads: the scan then checks its data (`LogRowView.checkData`, as
     /// the learning's own validating scan does) and hands it over built into an entry (`see`).

@@ -72,7 +72,10 @@ import Testing
         let rest = pipe?.forEachBatch(standingInFor: dump) { _, _ in }
         #expect(rest == .readOn(after: ids[0] == 1 ? nil : Int64(ids[0] - 1)))
         try Self.expectSame(path, QueueQuery(), in: folder, "ids \(ids)")
-        #expect(try Self.listing(path, .ndjson, QueueQuery(), redacting: true, pipe: Self.piped, in: folder).1.count == ids.count)
+        // The records' warnings; the log's are those of the rows the secrets' learning reads
+        // (requests whose URL holds an `@` among them, some with a broken time).
+        let warnings = try Self.listing(path, .ndjson, QueueQuery(), redacting: true, pipe: Self.piped, in: folder).1
+        #expect(warnings.filter { $0.table == "location_events" }.count == ids.count)
     }
 
     /// Found by the fuzz suite: a record whose id is Int64.max - 1 made the chunks' end overflow (a

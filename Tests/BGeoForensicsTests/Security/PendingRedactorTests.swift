@@ -11,6 +11,9 @@ import Testing
     /// Queue rows that warn, config lines that warn (bad time, broken JSON), a secret that only a
     /// late config line names (so earlier text needs it), and enough log rows for the timeline's
     /// split read; `damage` garbles a page of the log.
+    static let requestPassword = "req-url-password-41"
+    static let refreshPassword = "refresh-url-password-42"
+
     static func hostileDump(_ path: String, damage: Bool) throws {
         let w = try DumpWriter(path: path, layout: .current)
         try w.begin()
@@ -31,6 +34,17 @@ import Testing
         var late = Fixtures.config.objectValue!
         late["headers"] = ["X-Api-Key": .string(lateSecret)]
         _ = try w.insertLog(ts: "2026-07-24T20:00:00.000Z", level: 3, event: "config", data: .object(late))
+        // URL passwords only the SDK's records of its calls state (`Dump.urlSecretEvents`), each
+        // repeated as a word earlier in time; a broken request with an `@` (read by the learning,
+        // warned where its scan would warn) and one without (read only by commands that show it).
+        _ = try w.insertLog(ts: "2026-07-24T09:00:03.000Z", level: 2, src: "js", event: "app",
+                            message: "retry with \(requestPassword) and \(refreshPassword)", data: nil as String?)
+        _ = try w.insertLog(ts: "2026-07-24T20:00:01.000Z", level: 3, event: "http.request",
+                            data: #"{"url":"https://u:\#(requestPassword)@h.example/x","method":"POST","count":1,"uuids":["u1"],"bytes":9,"attempt":1}"#)
+        _ = try w.insertLog(ts: "2026-07-24T20:00:02.000Z", level: 3, event: "auth.refresh",
+                            data: #"{"url":"https://r:\#(refreshPassword)@auth.example/token"}"#)
+        _ = try w.insertLog(ts: "2026-07-24T20:00:03.000Z", level: 3, event: "http.request", data: #"{"url":"https://u:x@h"#)
+        _ = try w.insertLog(ts: "2026-07-24T20:00:04.000Z", level: 3, event: "http.request", data: #"{"url":"#)
         try w.commit()
         try w.setState("config", Fixtures.config)
         try w.setState("auth", raw: "{not json")
@@ -63,6 +77,9 @@ import Testing
         #expect(!summary.json.jsonText.contains(Fixtures.accessToken))
         #expect(!summary.json.jsonText.contains("sk_live_only_in_the_last_config_1234"))
         #expect(summary.redactor.knownSecrets.contains("sk_live_only_in_the_last_config_1234"))
+        for password in [Self.requestPassword, Self.refreshPassword] {
+            #expect(summary.redactor.knownSecrets.contains(password), "\(password)")
+        }
     }
 
     @Test(arguments: [false, true])
@@ -78,6 +95,11 @@ import Testing
         #expect(pendingDump.warnings.all == upFront.warnings.all)
         #expect(!timeline.json().jsonText.contains("sk_live_only_in_the_last_config_1234"))
         #expect(!timeline.json().jsonText.contains(Fixtures.accessToken))
+        // Regression (stop 53): a password only a request or refresh URL states was shown as a word.
+        for password in [Self.requestPassword, Self.refreshPassword] {
+            #expect(!timeline.json().jsonText.contains(password), "\(password)")
+        }
+        #expect(reference.json().jsonText.contains("retry with ‹redacted sha256:"))
         if damage { #expect(upFront.warnings.all.contains { $0.table == "log_entries" && $0.message.contains("reading stopped") }) }
     }
 
