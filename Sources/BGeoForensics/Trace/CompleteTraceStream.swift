@@ -90,12 +90,13 @@ extension TraceBuilder {
             if secrets != nil { SecretRowLearning.addRows(to: &query) }
             query.validatesData = false
             // Each line is parsed from its row's cells: no LogEntry (four texts) is built for it. A
-            // row the learning reads is checked and built into one, as its own scan would.
+            // row the learning reads is checked as its own scan would, and built into one unless
+            // it is a URL record (read from its cells too).
             let learns = secrets != nil
             dump.forEachLogEntry(query, takenFromCells: { row in
                 if learns, SecretRowLearning.reads(row) {
                     row.checkData(dump.warnings)
-                    return false
+                    return lines.secrets?.learnFromCells(row) ?? false
                 }
                 lines.add(row, warnings: dump.warnings)
                 return true

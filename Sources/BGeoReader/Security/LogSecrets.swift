@@ -10,6 +10,8 @@ package struct LogSecrets: Sendable {
     private static let urlNames = Dump.urlSecretEvents.map { Array($0.utf8) }
     /// What the rows seen so far state.
     package private(set) var learned = Redactor()
+    /// The last URL password a URL record stated, as written (`learnURLPasswords`).
+    private var lastURLPassword: [UInt8] = []
 
     package init() {}
 
@@ -19,20 +21,72 @@ package struct LogSecrets: Sendable {
         row.eventIndex(in: names) != nil || (row.eventIndex(in: urlNames) != nil && row.withData(LogQuery.holdsAt))
     }
 
-    /// Learns from `row` when its event states secrets (a read of its event cell otherwise).
+    /// Whether `row`'s event is a URL record's (`Dump.urlSecretEvents`).
+    package static func isURLRecord(_ row: LogRowView) -> Bool { row.eventIndex(in: urlNames) != nil }
+
+    /// Learns from `row` when it is one the learning reads (a read of its event cell otherwise).
     package mutating func see(_ row: LogRowView) {
-        guard LogSecrets.reads(row),
-              row.stmt.withUTF8(LogColumns.data, { $0.map(LogSecrets.mayStateSecrets) ?? false }),
-              let text = row.stmt.text(LogColumns.data) else { return }
-        learn(fromData: text)
+        if row.eventIndex(in: LogSecrets.names) != nil {
+            guard row.withData({ $0.map(LogSecrets.mayStateSecrets) ?? false }),
+                  let text = row.stmt.text(LogColumns.data) else { return }
+            learn(fromData: text)
+        } else if row.eventIndex(in: LogSecrets.urlNames) != nil {
+            row.withData { learnURLPasswords(in: $0) }
+        }
     }
 
     /// Learns from a row built into an entry, as `see(_:)` from its cells.
     package mutating func see(_ entry: LogEntry) {
-        guard entry.withData({ Dump.statesSecrets(event: entry.event, data: $0) }), var text = entry.dataText,
-              text.withUTF8(LogSecrets.mayStateSecrets) else { return }
-        learn(fromData: text)
+        if Dump.secretEvents.contains(entry.event) {
+            guard var text = entry.dataText, text.withUTF8(LogSecrets.mayStateSecrets) else { return }
+            learn(fromData: text)
+        } else if Dump.urlSecretEvents.contains(entry.event) {
+            entry.withData { learnURLPasswords(in: $0) }
+        }
     }
+
+    /// A URL record (`Dump.urlSecretEvents`) states a secret only as a URL's password: read from
+    /// the data's bytes as `URLReducer` reads a URL in JSON text (`\/` a slash), not parsed —
+    /// every request holds one where the config's url has user-info, and a parse per request
+    /// made `locations` 4× slower there. A backslash escaping anything else may stand inside a
+    /// password, whose text only the parse gives: such a document is parsed.
+    private mutating func learnURLPasswords(in data: UnsafeBufferPointer<UInt8>?) {
+        guard let data, URLReducer.mayHoldUserInfo(data) else { return }
+        if LogSecrets.holdsEscapeBesidesSlash(data) {
+            guard let document = try? JSONParser.parse(String(decoding: data, as: UTF8.self)) else { return }
+            learnURLPasswords(in: document)
+        } else {
+            URLReducer.forEachPassword(inBytes: data) { password in
+                // Every request repeats the config's url: its password is learned once, not per row.
+                guard !password.elementsEqual(lastURLPassword) else { return }
+                lastURLPassword = Array(password)
+                learned.learn(secret: String(decoding: password, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The passwords of the URLs in a parsed URL record's strings.
+    private mutating func learnURLPasswords(in value: JSONValue) {
+        switch value {
+        case .string(let text): for password in URLReducer.passwords(in: text) { learned.learn(secret: password) }
+        case .array(let elements): for element in elements { learnURLPasswords(in: element) }
+        case .object(let object): for member in object { learnURLPasswords(in: member.value) }
+        default: break
+        }
+    }
+
+    /// Whether JSON text holds a backslash that escapes something other than `/`.
+    static func holdsEscapeBesidesSlash(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var i = 0
+        while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "\\")), bytes.count - i) {
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else { return true }
+            i += 2
+        }
+        return false
+    }
+
 
     /// Learns what a row's data states, parsed as `LogEntry.data` parses it.
     private mutating func learn(fromData text: String) {

@@ -37,6 +37,16 @@ package struct SecretRowLearning: Sendable {
         warnings = reader.madeBySecretsScan(among: reader.warnings)
     }
 
+    /// Learns from a URL record it reads from the row's cells and returns true; false for a row
+    /// to be built into an entry and seen (`see`): a `config` line may go on to its reader, and
+    /// a URL record needs none of an entry's texts (one per upload attempt where the config's url
+    /// has user-info).
+    package mutating func learnFromCells(_ row: LogRowView) -> Bool {
+        guard LogSecrets.isURLRecord(row) else { return false }
+        secrets.see(row)
+        return true
+    }
+
     /// Learns from a row it reads, built into an entry.
     package mutating func see(_ entry: LogEntry) {
         secrets.see(entry)

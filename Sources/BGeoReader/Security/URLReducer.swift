@@ -1,3 +1,5 @@
+import Foundation
+
 /// URLs anywhere in a text (`scheme://authority/path?query#fragment`, also JSON-escaped as
 /// `scheme:\/\/authority\/path`): the user-info part (`user:password@`) is always replaced by its
 /// fingerprint — it is a credential, and every output's `Redactor` applies this — and with
@@ -11,7 +13,7 @@ package enum URLReducer {
         out.reserveCapacity(bytes.count)
         var copied = 0
         let keepsTail = policy == .keep
-        forEachURL(in: bytes) { url in
+        bytes.withUnsafeBufferPointer { buffer in forEachURL(in: buffer) { url in
             guard url.at != nil || (!keepsTail && url.end > url.authority.upperBound) else { return }
             out.append(contentsOf: bytes[copied..<url.authority.lowerBound])
             if let at = url.at, keepsTail, at > url.authority.lowerBound {
@@ -22,7 +24,7 @@ package enum URLReducer {
             out.append(contentsOf: bytes[url.hostStart..<url.authority.upperBound])
             if keepsTail { out.append(contentsOf: bytes[url.authority.upperBound..<url.end]) }
             copied = url.end
-        }
+        } }
         guard copied > 0 else { return text }
         out.append(contentsOf: bytes[copied...])
         return String(decoding: out, as: UTF8.self)
@@ -34,14 +36,25 @@ package enum URLReducer {
     package static func passwords(in text: String) -> [String] {
         var text = text
         guard text.withUTF8(mayHoldUserInfo) else { return [] }
-        let bytes = Array(text.utf8)
+        return text.withUTF8 { passwords(inBytes: $0) }
+    }
+
+    /// `passwords(in:)` of a text's UTF-8 bytes (a log row's data as stored: a password written
+    /// with a JSON escape other than `\/` is not read whole here, so a caller reading JSON text
+    /// parses a document that holds one).
+    package static func passwords(inBytes bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var found: [String] = []
+        forEachPassword(inBytes: bytes) { found.append(String(decoding: $0, as: UTF8.self)) }
+        return found
+    }
+
+    /// Calls `body` with the bytes of each password `passwords(inBytes:)` finds, as written.
+    package static func forEachPassword(inBytes bytes: UnsafeBufferPointer<UInt8>, _ body: (Slice<UnsafeBufferPointer<UInt8>>) -> Void) {
         forEachURL(in: bytes) { url in
             guard let at = url.at, let colon = bytes[url.authority.lowerBound..<at].firstIndex(of: UInt8(ascii: ":")),
                   colon + 1 < at else { return }
-            found.append(String(decoding: bytes[(colon + 1)..<at], as: UTF8.self))
+            body(bytes[(colon + 1)..<at])
         }
-        return found
     }
 
     private static func mayHoldURL(_ text: String) -> Bool {
@@ -53,7 +66,8 @@ package enum URLReducer {
     /// and a `://` (or JSON's `:\/\/`). The learning's gate (`SecretRules.mayStateSecrets`)
     /// asks this before it parses a document: an e-mail address alone is no reason to.
     package static func mayHoldUserInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.contains(UInt8(ascii: "@")) && holdsSchemeSeparator(bytes)
+        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "@")), bytes.count) != nil else { return false }
+        return holdsSchemeSeparator(bytes)
     }
 
     /// Whether `bytes` hold `://` or JSON's `:\/\/`, where every URL `forEachURL` reads starts.
@@ -74,9 +88,15 @@ package enum URLReducer {
 
     /// Calls `body` with each URL of `bytes` in order (`scheme://…`, also JSON-escaped as
     /// `scheme:\/\/…`): the one reading of a URL that redaction and `--urls host` share.
-    private static func forEachURL(in bytes: [UInt8], _ body: (URLSpan) -> Void) {
+    private static func forEachURL(in bytes: UnsafeBufferPointer<UInt8>, _ body: (URLSpan) -> Void) {
+        guard let base = bytes.baseAddress else { return }
         var i = 0
         while i + 3 <= bytes.count {
+            // Every URL's separator starts with a colon: the next one by memchr, not byte by byte
+            // (a password is looked for in every upload request where the config's url has one).
+            guard let colon = memchr(base + i, Int32(UInt8(ascii: ":")), bytes.count - i) else { return }
+            i = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+            guard i + 3 <= bytes.count else { return }
             let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
             let plain = bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == slash && bytes[i + 2] == slash
             let escaped = !plain && i + 5 <= bytes.count && bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == backslash
@@ -91,8 +111,7 @@ package enum URLReducer {
             guard schemeStart < i else { i += 3; continue }
             let authorityStart = i + (escaped ? 5 : 3)
             var authorityEnd = authorityStart
-            while authorityEnd < bytes.count, !ends(bytes[authorityEnd]),
-                  ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[authorityEnd]) {
+            while authorityEnd < bytes.count, !ends(bytes[authorityEnd]), !endsAuthority(bytes[authorityEnd]) {
                 authorityEnd += 1
             }
             var urlEnd = authorityEnd
@@ -116,6 +135,11 @@ package enum URLReducer {
     private static func isSchemeByte(_ b: UInt8) -> Bool {
         isLetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
             || b == UInt8(ascii: ".")
+    }
+
+    /// Where a URL's authority ends, besides where the URL does: its path, query or fragment.
+    private static func endsAuthority(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
     }
 
     /// Where a URL embedded in prose, JSON text or HTML ends.

@@ -25,6 +25,9 @@ import BGeoSQLite
         ("http.request", .blob(Array(#"{"url":"https://u:in-a-blob@h"}"#.utf8)), true),
         ("http.request", .null, false),
         ("http.request", .text(#"{"url":"https://u:x@h"#), true),
+        // JSON-escaped slashes (read from the bytes) and a password with an escape (parsed).
+        ("http.request", .text(#"{"url":"https:\/\/u:slashed-pw-1@h.example\/x"}"#), true),
+        ("auth.refresh", .text(#"{"url":"https://u:esc\u0041ped-pw@h.example/x"}"#), true),
         ("http.response", .text(#"{"status":200,"response":"https://u:pw@h"}"#), false),
         ("app", .text(#"{"mail":"a@b.example"}"#), false),
     ]
@@ -68,7 +71,8 @@ import BGeoSQLite
         #expect(entries == expected)
     }
 
-    /// Each way of learning the log's secrets learns the request's and the refresh's passwords.
+    /// Each way of learning the log's secrets learns the request's and the refresh's passwords,
+    /// read from the bytes (`\/` a slash) or, where an escape may stand in one, from the parse.
     @Test func everyLearningLearnsARequestsPassword() throws {
         let dir = TestDirectory("url-record-learning")
         let path = dir.file("bgeo.db")
@@ -78,7 +82,9 @@ import BGeoSQLite
         let folded = try Dump(path: path).makeRedactor(learning: &learning)
         let counted = try DumpSummary(dump: try Dump(path: path), redacting: true).redactor
         for redactor in [upFront, folded, counted] {
-            #expect(redactor.knownSecrets.isSuperset(of: ["pw-in-request", "pw-in-refresh", "in-a-blob"]), "\(redactor.knownSecrets)")
+            #expect(redactor.knownSecrets.isSuperset(of: ["pw-in-request", "pw-in-refresh", "in-a-blob", "slashed-pw-1", "escAped-pw"]),
+                    "\(redactor.knownSecrets)")
+            #expect(!redactor.knownSecrets.contains(#"esc\u0041ped-pw"#) && !redactor.knownSecrets.contains("esc"))
             #expect(!redactor.knownSecrets.contains("pw"))
         }
     }
