@@ -76,7 +76,7 @@ extension Dump {
                            conditions: conditions, bindings: bindings, descending: query.order == .newestFirst)
         scan.rows = rows
         scan.startsAfter = after
-        let needle = query.grep?.lowercased()
+        let grep = query.grep.map(LogGrep.init)
         let eventMatch = LogQuery.EventMatch(query.events)
         let statusScanner = query.statuses.isEmpty ? nil : FieldScanner(paths: ["status"])
         var statusFields: [FieldScanner.Field] = []
@@ -105,21 +105,26 @@ extension Dump {
                 }
                 guard let status, query.statuses.contains(status) else { return true }
             }
-            let quick = needle == nil ? takenFromCells : nil
+            // A grep decided on the cells skips a row that does not match (once checked) before
+            // anything is built.
+            let grepVerdict = grep.flatMap { grep in
+                stmt.withUTF8(LogColumns.message) { message in stmt.withUTF8(LogColumns.data) { grep.verdict(message: message, data: $0) } }
+            }
+            let quick = grep == nil ? takenFromCells : nil
             let row = LogRowView(stmt: stmt, rowId: rowId, time: time, event: event)
             // Checked here before anything else sees the row, unless the taker checks what it takes.
             let checkedByTaker = quick != nil && takerChecksData
             if query.validatesData, !checkedByTaker { row.checkData(warnings) }
+            if grepVerdict == false { return true }
             if let quick, quick(row) {
                 emitted += 1
                 return query.limit.map { emitted < $0 } ?? true
             }
             if query.validatesData, checkedByTaker { row.checkData(warnings) }
             let entry = LogEntry(cells: stmt, rowId: rowId, time: time, event: event,
-                                 includeText: query.includeText || needle != nil)
-            if let needle {
-                let haystack = ((entry.message ?? "") + "\u{1}" + (entry.dataText ?? "")).lowercased()
-                guard haystack.contains(needle) else { return true }
+                                 includeText: query.includeText || grep != nil)
+            if let grep, grepVerdict == nil {
+                guard grep.matches(message: entry.message, data: entry.dataText) else { return true }
             }
             try body(entry)
             emitted += 1
