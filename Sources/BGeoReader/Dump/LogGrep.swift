@@ -45,11 +45,6 @@ struct LogGrep {
         return inMessage == false && inData == false ? false : nil
     }
 
-    /// ASCII letters lower-cased, every other byte as it is.
-    private static let lowered: [UInt8] = (0..<256).map { b in
-        (0x41...0x5A).contains(b) ? UInt8(b + 0x20) : UInt8(b)
-    }
-
     /// Whether `needle` (lower-cased ASCII, not empty) is in `text` as the definition finds it:
     /// true for a match with ASCII on both sides (a byte outside ASCII beside it could join it
     /// into a character, `e` + U+0301, which the definition does not split); false when `text`
@@ -64,7 +59,7 @@ struct LogGrep {
             let byte = text[i]
             if byte >= 0x80 {
                 ascii = false
-            } else if i <= last, lowered[Int(byte)] == first, matchesAt(i, needle, text),
+            } else if i <= last, ByteSearch.foldedASCII(byte) == first, matchesAt(i, needle, text),
                       i == 0 || text[i - 1] < 0x80, i + needle.count == text.count || text[i + needle.count] < 0x80 {
                 return true
             }
@@ -76,7 +71,7 @@ struct LogGrep {
     private static func matchesAt(_ start: Int, _ needle: [UInt8], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var k = 1
         while k < needle.count {
-            if lowered[Int(text[start + k])] != needle[k] { return false }
+            if ByteSearch.foldedASCII(text[start + k]) != needle[k] { return false }
             k += 1
         }
         return true

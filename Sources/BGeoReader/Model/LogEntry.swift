@@ -1,5 +1,3 @@
-import Foundation
-
 /// Log levels as the SDK numbers them.
 public enum LogLevel: Int, Sendable, CaseIterable, Comparable {
     case error = 1, warn = 2, info = 3, debug = 4, verbose = 5
@@ -138,7 +136,6 @@ public struct LogQuery: Sendable {
     /// search, where `LIKE` costs more per row and a build may leave it false on every BLOB, as
     /// Debian's does); the scan asks it again of each row SQLite hands over.
     static func holdsAt(_ data: UnsafeBufferPointer<UInt8>?) -> Bool {
-        guard let data, let base = data.baseAddress else { return false }
-        return memchr(base, Int32(UInt8(ascii: "@")), data.count) != nil
+        ByteSearch.contains(UInt8(ascii: "@"), in: data)
     }
 }

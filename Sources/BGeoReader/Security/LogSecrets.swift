@@ -30,9 +30,14 @@ package struct LogSecrets: Sendable {
             guard row.withData({ $0.map(LogSecrets.mayStateSecrets) ?? false }),
                   let text = row.stmt.text(LogColumns.data) else { return }
             learn(fromData: text)
-        } else if row.eventIndex(in: LogSecrets.urlNames) != nil {
-            row.withData { learnURLPasswords(in: $0) }
+        } else if LogSecrets.isURLRecord(row) {
+            see(urlRecord: row)
         }
+    }
+
+    /// Learns from a row known to be a URL record (`isURLRecord`), from its cells.
+    package mutating func see(urlRecord row: LogRowView) {
+        row.withData { learnURLPasswords(in: $0) }
     }
 
     /// Learns from a row built into an entry, as `see(_:)` from its cells.
@@ -77,16 +82,13 @@ package struct LogSecrets: Sendable {
 
     /// Whether JSON text holds a backslash that escapes something other than `/`.
     static func holdsEscapeBesidesSlash(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
         var i = 0
-        while i < bytes.count, let hit = memchr(base + i, Int32(UInt8(ascii: "\\")), bytes.count - i) {
-            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else { return true }
-            i += 2
+        while let backslash = ByteSearch.firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: i) {
+            guard backslash + 1 < bytes.count, bytes[backslash + 1] == UInt8(ascii: "/") else { return true }
+            i = backslash + 2
         }
         return false
     }
-
 
     /// Learns what a row's data states, parsed as `LogEntry.data` parses it.
     private mutating func learn(fromData text: String) {

@@ -62,14 +62,10 @@ public struct Redactor: Sendable {
         guard needle.count <= text.count else { return false }
         for start in 0...(text.count - needle.count) {
             var i = 0
-            while i < needle.count, Self.foldedASCII(text[start + i]) == needle[i] { i += 1 }
+            while i < needle.count, ByteSearch.foldedASCII(text[start + i]) == needle[i] { i += 1 }
             if i == needle.count { return true }
         }
         return false
-    }
-
-    private static func foldedASCII(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     /// Placeholders the SDK substitutes are templates, not secrets.
@@ -184,7 +180,7 @@ public struct Redactor: Sendable {
     /// (`"fee"`) turns the shortcut off instead of slipping through it.
     static let plainTokensSpellNoName: Bool = (SecretRules.sensitiveKeyFragments + SecretRules.credentialPairNames).allSatisfy { name in
         name.utf8.contains { byte in
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            let lower = ByteSearch.foldedASCII(byte)
             let upper = lower >= 0x61 && lower <= 0x7A ? lower & ~0x20 : lower
             return !plainTokenBytes[Int(lower)] && !plainTokenBytes[Int(upper)]
         }

@@ -43,7 +43,7 @@ package struct SecretRowLearning: Sendable {
     /// has user-info).
     package mutating func learnFromCells(_ row: LogRowView) -> Bool {
         guard LogSecrets.isURLRecord(row) else { return false }
-        secrets.see(row)
+        secrets.see(urlRecord: row)
         return true
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// URLs anywhere in a text (`scheme://authority/path?query#fragment`, also JSON-escaped as
 /// `scheme:\/\/authority\/path`): the user-info part (`user:password@`) is always replaced by its
 /// fingerprint — it is a credential, and every output's `Redactor` applies this — and with
@@ -66,8 +64,7 @@ package enum URLReducer {
     /// and a `://` (or JSON's `:\/\/`). The learning's gate (`SecretRules.mayStateSecrets`)
     /// asks this before it parses a document: an e-mail address alone is no reason to.
     package static func mayHoldUserInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "@")), bytes.count) != nil else { return false }
-        return holdsSchemeSeparator(bytes)
+        ByteSearch.contains(UInt8(ascii: "@"), in: bytes) && holdsSchemeSeparator(bytes)
     }
 
     /// Whether `bytes` hold `://` or JSON's `:\/\/`, where every URL `forEachURL` reads starts.
@@ -89,13 +86,12 @@ package enum URLReducer {
     /// Calls `body` with each URL of `bytes` in order (`scheme://…`, also JSON-escaped as
     /// `scheme:\/\/…`): the one reading of a URL that redaction and `--urls host` share.
     private static func forEachURL(in bytes: UnsafeBufferPointer<UInt8>, _ body: (URLSpan) -> Void) {
-        guard let base = bytes.baseAddress else { return }
         var i = 0
         while i + 3 <= bytes.count {
             // Every URL's separator starts with a colon: the next one by memchr, not byte by byte
             // (a password is looked for in every upload request where the config's url has one).
-            guard let colon = memchr(base + i, Int32(UInt8(ascii: ":")), bytes.count - i) else { return }
-            i = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+            guard let colon = ByteSearch.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: i) else { return }
+            i = colon
             guard i + 3 <= bytes.count else { return }
             let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
             let plain = bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == slash && bytes[i + 2] == slash
