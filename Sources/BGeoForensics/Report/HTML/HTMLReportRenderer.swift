@@ -30,9 +30,16 @@ public struct HTMLReportRenderer: Sendable {
             + "img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
     }
 
+    /// The whole page as one text (tests, small dumps).
     public func render(_ doc: ReportDocument) -> String {
-        var h = ""
-        h.reserveCapacity(1 << 20)
+        var page = PageText()
+        render(doc, into: &page)
+        return page.text
+    }
+
+    /// Writes the page into `h` in page order; a page with a drain streams it, so the map's
+    /// SVG is never whole in memory. The caller flushes `h`.
+    public func render(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         h += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(HTMLReportRenderer.contentSecurityPolicy)\">\n"
@@ -43,16 +50,15 @@ public struct HTMLReportRenderer: Sendable {
         h += "<main>\n<nav class=\"toc\"><a href=\"#overview\">Overview</a><a href=\"#findings\">Findings</a><a href=\"#map\">Map</a><a href=\"#charts\">Charts</a><a href=\"#replay\">Replay</a><a href=\"#tables\">Tables</a><a href=\"#state\">State</a><a href=\"#warnings\">Warnings</a></nav>\n"
         overview(doc, into: &h)
         findings(doc, into: &h)
-        // The map and the charts each walk every fix: drawn on two threads, joined in page order.
-        let mapSection = BackgroundWork { [self] in
-            var section = ""
-            map(doc, into: &section)
-            return section
+        // The map and the charts each walk every fix: the charts (small) are drawn on a second
+        // thread while the map (as large as the trace) is written where it stands in the page.
+        let chartsSection = BackgroundWork { [self] in
+            var section = PageText()
+            charts(doc, into: &section)
+            return section.text
         }
-        var chartsSection = ""
-        charts(doc, into: &chartsSection)
-        h += mapSection.take()
-        h += chartsSection
+        map(doc, into: &h)
+        h += chartsSection.take()
         replay(doc, into: &h)
         tables(doc, into: &h)
         state(doc, into: &h)
@@ -61,10 +67,9 @@ public struct HTMLReportRenderer: Sendable {
         h += "This page loads nothing from the network; the evidence was opened read-only through a private copy. "
         h += doc.showSecrets ? "<strong>Secrets are shown in clear (--show-secrets).</strong>" : "Secrets are redacted (fingerprints only)."
         h += "</footer>\n</main>\n<script>\(ReportAssets.script)</script>\n</body>\n</html>\n"
-        return h
     }
 
-    func overview(_ doc: ReportDocument, into h: inout String) {
+    func overview(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         let s = doc.summary
         h += "<section id=\"overview\"><h2>Overview</h2>\n<table class=\"kv\">"
@@ -103,7 +108,7 @@ public struct HTMLReportRenderer: Sendable {
         h += "</div></section>\n"
     }
 
-    func findings(_ doc: ReportDocument, into h: inout String) {
+    func findings(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         h += "<section id=\"findings\"><h2>Findings</h2>"
         if doc.findings.isEmpty {
@@ -138,10 +143,10 @@ public struct HTMLReportRenderer: Sendable {
         h += "<p class=\"note\">Findings from \(e(doc.findingsSource)); most severe first. Links open the cited row in the tables below.</p></section>\n"
     }
 
-    func map(_ doc: ReportDocument, into h: inout String) {
+    func map(_ doc: ReportDocument, into h: inout PageText) {
         let renderer = MapRenderer(gapSeconds: doc.gapSeconds)
-        let out = renderer.render(doc.trace, sketch: doc.sketch)
-        h += "<section id=\"map\"><h2>Map</h2><div class=\"figure\">\(out.svg)"
+        h += "<section id=\"map\"><h2>Map</h2><div class=\"figure\">"
+        let out = renderer.render(doc.trace, sketch: doc.sketch, into: &h)
         h += "<ul class=\"legend\">"
         for item in out.legend {
             h += "<li>\(swatch(item.cssClass))\(HTMLReportRenderer.e(item.label)): <b>\(item.count)</b></li>"
@@ -162,7 +167,7 @@ public struct HTMLReportRenderer: Sendable {
         }
     }
 
-    func charts(_ doc: ReportDocument, into h: inout String) {
+    func charts(_ doc: ReportDocument, into h: inout PageText) {
         h += "<section id=\"charts\"><h2>Charts</h2>"
         guard let (t0, t1) = chartSpan(doc) else {
             h += "<p>No timestamps to chart.</p></section>\n"
@@ -319,7 +324,7 @@ public struct HTMLReportRenderer: Sendable {
         return out
     }
 
-    func replay(_ doc: ReportDocument, into h: inout String) {
+    func replay(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         let r = doc.replay
         h += "<section id=\"replay\"><h2>Replay summary</h2><h3>\(e(r.title))</h3><div class=\"cards\">"
@@ -343,7 +348,7 @@ public struct HTMLReportRenderer: Sendable {
         h += "</section>\n"
     }
 
-    func tables(_ doc: ReportDocument, into h: inout String) {
+    func tables(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         let writer = JSONWriter(htmlSafe: true)
         h += "<section id=\"tables\"><h2>Tables</h2>"
@@ -352,20 +357,21 @@ public struct HTMLReportRenderer: Sendable {
             if let note = table.note { h += "<p class=\"note\">\(e(note))</p>" }
             h += "<div class=\"dt-box\" data-table=\"data-\(e(table.id))\"><noscript><p class=\"noscript\">Tables need the page's inline script.</p></noscript></div>\n"
             h += "<script type=\"application/json\" id=\"data-\(e(table.id))\">"
-            writer.write(table.json, into: &h, indent: 0)
-            h += "</script>\n"
+            var data = ""
+            writer.write(table.json, into: &data, indent: 0)
+            h += data + "</script>\n"
         }
         h += "</section>\n"
     }
 
-    func state(_ doc: ReportDocument, into h: inout String) {
+    func state(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         h += "<section id=\"state\"><h2>State: config and auth</h2>"
         h += "<p class=\"note\">\(doc.showSecrets ? "Shown with --show-secrets: tokens and keys are in clear." : "Tokens, Authorization headers and api keys are replaced by fingerprints (‹redacted sha256:…›), so two places can be compared without revealing either.")</p>"
         h += "<pre>\(e(JSONWriter(pretty: true).string(doc.summary.state)))</pre></section>\n"
     }
 
-    func warnings(_ doc: ReportDocument, into h: inout String) {
+    func warnings(_ doc: ReportDocument, into h: inout PageText) {
         let e = HTMLReportRenderer.e
         let all = doc.summary.warnings
         h += "<section id=\"warnings\"><h2>Warnings</h2>"

@@ -24,12 +24,21 @@ public struct MapRenderer: Sendable {
         public var count: Int
     }
 
-    public struct Output: Sendable {
-        public var svg: String
+    /// What a drawing states beside its SVG: the legend and the track's simplification.
+    public struct Drawn: Sendable {
         public var legend: [LegendItem]
         /// Points drawn for the accepted track after simplification (vs. accepted fixes).
         public var drawnTrackPoints: Int
         public var acceptedFixes: Int
+    }
+
+    /// A drawing with its SVG as one text.
+    public struct Output: Sendable {
+        public var svg: String
+        public var drawn: Drawn
+        public var legend: [LegendItem] { drawn.legend }
+        public var drawnTrackPoints: Int { drawn.drawnTrackPoints }
+        public var acceptedFixes: Int { drawn.acceptedFixes }
     }
 
     /// An adjusted or rejected fix as drawn: its class, pixel, raw pixel (adjusted), tooltip, row.
@@ -94,8 +103,9 @@ public struct MapRenderer: Sendable {
     /// Draws `trace` in two passes over its fixes: the bounding box (unless `sketch` has it, from
     /// the pass that wrote the trace), then the track (each gap-free stretch through the radial
     /// pass as it comes, Douglas–Peucker on what is left), the markers and the queue head. What
-    /// is kept is what is drawn.
-    public func render(_ trace: some ReportFixSource, sketch: ReportTraceSketch? = nil) -> Output {
+    /// is kept is what is drawn. The SVG goes into `svg` as it is made: a trace with 400,000
+    /// gaps draws 60 MB, which a streaming page never holds whole.
+    public func render(_ trace: some ReportFixSource, sketch: ReportTraceSketch? = nil, into svg: inout PageText) -> Drawn {
         var bounds: GeoBounds?
         if let sketch {
             bounds = sketch.fixBounds
@@ -105,16 +115,16 @@ public struct MapRenderer: Sendable {
         for g in trace.geofences { bounds = GeoBounds.including(bounds, latitude: g.latitude, longitude: g.longitude) }
         let projection = MapProjection(bounds: bounds, width: width, height: height)
         typealias P = (x: Double, y: Double)
-        var svg = "<svg class=\"map\" viewBox=\"0 0 \(SVGFormat.n(width)) \(SVGFormat.n(height))\" role=\"img\" aria-label=\"Map of the trace\">"
+        svg += "<svg class=\"map\" viewBox=\"0 0 \(SVGFormat.n(width)) \(SVGFormat.n(height))\" role=\"img\" aria-label=\"Map of the trace\">"
         svg += "<rect class=\"map-bg\" x=\"0\" y=\"0\" width=\"\(SVGFormat.n(width))\" height=\"\(SVGFormat.n(height))\"/>"
         if trace.fixCount == 0 && trace.geofences.isEmpty {
             svg += "<text class=\"map-empty\" x=\"\(SVGFormat.n(width / 2))\" y=\"\(SVGFormat.n(height / 2))\" text-anchor=\"middle\">No fixes in this dump</text></svg>"
-            return Output(svg: svg, legend: [], drawnTrackPoints: 0, acceptedFixes: 0)
+            return Drawn(legend: [], drawnTrackPoints: 0, acceptedFixes: 0)
         }
 
         // Accepted track, split at gaps; markers (adjusted and rejected), de-duplicated per pixel
         // and class; the queue head's fix.
-        var track = "<g class=\"layer-track\">"
+        svg += "<g class=\"layer-track\">"
         var segment = PolylineSimplifier.RadialReducer(tolerance: PolylineSimplifier.reportTolerance)
         var firstPoint: P?, lastPoint: P?
         var previousTime: Double?
@@ -126,7 +136,7 @@ public struct MapRenderer: Sendable {
             let simple = PolylineSimplifier.douglasPeucker(segment.finish(), tolerance: PolylineSimplifier.reportTolerance)
             drawn += simple.count
             if simple.count == 1 {
-                track += "<circle class=\"trk-dot\" cx=\"\(SVGFormat.n(simple[0].x))\" cy=\"\(SVGFormat.n(simple[0].y))\" r=\"2\"/>"
+                svg += "<circle class=\"trk-dot\" cx=\"\(SVGFormat.n(simple[0].x))\" cy=\"\(SVGFormat.n(simple[0].y))\" r=\"2\"/>"
                 return
             }
             var d = ""
@@ -134,7 +144,7 @@ public struct MapRenderer: Sendable {
             for (i, p) in simple.enumerated() {
                 d += (i == 0 ? "M" : "L") + SVGFormat.n(p.x) + " " + SVGFormat.n(p.y)
             }
-            track += "<path class=\"trk\" d=\"\(d)\"/>"
+            svg += "<path class=\"trk\" d=\"\(d)\"/>"
         }
         var markers: [Marker] = []
         var seen: Set<MarkerPixel> = []
@@ -177,7 +187,6 @@ public struct MapRenderer: Sendable {
             markers.append(Marker(cls: cls, p: p, raw: raw, title: title, anchor: evidence.anchor))
         }
         drawSegment()
-        svg += track
         svg += "</g><g class=\"layer-gaps\">"
         for (a, b, seconds) in gapLines {
             svg += "<line class=\"gap\" x1=\"\(SVGFormat.n(a.x))\" y1=\"\(SVGFormat.n(a.y))\" x2=\"\(SVGFormat.n(b.x))\" y2=\"\(SVGFormat.n(b.y))\"><title>gap: no fix for \(SVGFormat.duration(seconds))</title></line>"
@@ -268,7 +277,14 @@ public struct MapRenderer: Sendable {
         if !gapLines.isEmpty { legend.append(LegendItem(cssClass: "gap", label: "gaps ≥ \(SVGFormat.duration(gapSeconds)) between accepted fixes (dashed)", count: gapLines.count)) }
         if !trace.geofences.isEmpty { legend.append(LegendItem(cssClass: "geo", label: "geofence events", count: trace.geofences.count)) }
         if headDrawn { legend.append(LegendItem(cssClass: "head", label: "queue head (oldest pending)", count: 1)) }
-        return Output(svg: svg, legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
+        return Drawn(legend: legend, drawnTrackPoints: drawn, acceptedFixes: acceptedCount)
+    }
+
+    /// The drawing with its SVG as one text (tests, small traces).
+    public func render(_ trace: some ReportFixSource, sketch: ReportTraceSketch? = nil) -> Output {
+        var svg = PageText()
+        let drawn = render(trace, sketch: sketch, into: &svg)
+        return Output(svg: svg.text, drawn: drawn)
     }
 
     private func headMarker(_ p: (x: Double, y: Double), title: String, anchor: String, label: MapLabelPlacer.Spot?) -> String {

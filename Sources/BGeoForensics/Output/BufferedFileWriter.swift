@@ -10,6 +10,8 @@ final class BufferedFileWriter {
     private var buffer: [UInt8] = []
     private let capacity = 1 << 18
     private var failure: Int32?
+    /// Bytes handed to the writer so far (all of them reach the file once `finish` succeeds).
+    private(set) var bytesWritten = 0
 
     init(path: String) throws(OutputWriteError) {
         self.path = path
@@ -27,11 +29,13 @@ final class BufferedFileWriter {
     }
 
     func write(_ text: String) {
+        bytesWritten += text.utf8.count
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flush() }
     }
 
     func write(_ bytes: [UInt8]) {
+        bytesWritten += bytes.count
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }
