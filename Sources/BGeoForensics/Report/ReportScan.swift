@@ -37,7 +37,11 @@ package struct ReportScan {
         if queueScan.runsApart, timelineFacts != nil {
             // Only facts read without a warning stand for the timeline's own scan (which warns first).
             timelineBuilder.queueFactsAfterLog = {
-                guard let facts = queueScan.cleanFact({ $0.timelineFacts }) ?? nil, facts.complete else { return nil }
+                let taken = queueScan.takeCleanFact { spools in
+                    defer { spools.timelineFacts = nil }
+                    return spools.timelineFacts
+                }
+                guard let facts = taken ?? nil, facts.complete else { return nil }
                 return facts
             }
         }

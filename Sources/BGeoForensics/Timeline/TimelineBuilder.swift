@@ -195,7 +195,7 @@ public final class TimelineBuilder {
             let logCoverage = coverage
             coverage = CoverageMap(threshold: options.gapThreshold)
             if let facts = queueFactsAfterLog() {
-                absorbQueue(facts)
+                absorbQueue(consume facts)
                 queueFactsUsed = true
             } else {
                 ScanRunner.readAsIfFirst(dump, before: queueWarnings) { scanQueue() }
@@ -241,7 +241,8 @@ public final class TimelineBuilder {
     // MARK: queue
 
     /// The queue's facts, gathered by this timeline's scan or another reader's, into an empty coverage.
-    private func absorbQueue(_ facts: QueueTimelineFacts) {
+    /// Takes the queue's facts over; consumed, so its coverage is held once when the log's merges in.
+    private func absorbQueue(_ facts: consuming QueueTimelineFacts) {
         pendingRecords = facts.pendingRecords
         oldestPending = facts.oldestPending
         newestPending = facts.newestPending

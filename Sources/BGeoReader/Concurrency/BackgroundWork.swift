@@ -63,13 +63,16 @@ extension BackgroundWork where Value: Sendable {
 }
 
 extension BackgroundWork {
-    /// Waits for the work and reads a `Sendable` fact of its value, which stays here for `take`.
-    /// `fact` is `@Sendable`, so it cannot keep the value.
-    package func inspect<Fact: Sendable>(_ fact: @Sendable (Value) -> Fact) -> Fact {
+    /// Waits for the work and lets `change` alter its value in place (the value held once, so a
+    /// part moved out is not kept here too) and return a `Sendable` fact; the value stays for `take`.
+    package func modify<Fact: Sendable>(_ change: @Sendable (inout Value) -> Fact) -> Fact {
         group.wait()
         return stage.withLock { stage in
-            guard case .done(let value) = stage else { preconditionFailure("BackgroundWork.inspect after take") }
-            return fact(value)
+            guard case .done(var value) = stage else { preconditionFailure("BackgroundWork.modify after take") }
+            stage = .running
+            let fact = change(&value)
+            stage = .done(value)
+            return fact
         }
     }
 }

@@ -33,9 +33,10 @@ package final class BesideRead<Value> {
         return read(dump)
     }
 
-    /// A `Sendable` fact of the value once read apart without a warning (the **clean stand-in**
-    /// rule; the value stays for `value`); nil when read in turn or when it warned.
-    package func cleanFact<Fact: Sendable>(_ fact: @Sendable (Value) -> Fact) -> Fact? {
-        apart?.cleanFact(fact)
+    /// A `Sendable` fact moved out of the value once read apart without a warning (the **clean
+    /// stand-in** rule; the rest of the value stays for `value`); nil when read in turn or when
+    /// it warned.
+    package func takeCleanFact<Fact: Sendable>(_ take: @Sendable (inout Value) -> Fact) -> Fact? {
+        apart?.takeCleanFact(take)
     }
 }

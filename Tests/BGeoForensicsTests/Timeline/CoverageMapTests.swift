@@ -133,8 +133,17 @@ import Testing
     }
 
     @Test func anEdgeKeepsWhatItWasGiven() {
-        let full = CoverageMap.Edge(time: 5, moving: false, queueRow: -3, logRow: 0, latitude: -0.0, longitude: 180)
-        #expect(full.moving == false && full.queueRow == -3 && full.logRow == 0 && full.latitude == -0.0 && full.longitude == 180)
+        let full = CoverageMap.Edge(time: 5, moving: false, latitude: -0.0, longitude: 180)
+        #expect(full.moving == false && full.queueRow == nil && full.logRow == nil && full.latitude == -0.0 && full.longitude == 180)
+        #expect(full.latitude?.sign == .minus)
+        // A row is kept where no position is known (the position and the row share their room);
+        // of two rows the log's stands.
+        let queued = CoverageMap.Edge(time: 5, moving: true, queueRow: -3)
+        #expect(queued.queueRow == -3 && queued.logRow == nil && queued.latitude == nil && queued.moving == true)
+        let logged = CoverageMap.Edge(time: 5, queueRow: Int64.min, logRow: Int64.max)
+        #expect(logged.logRow == Int64.max && logged.queueRow == nil && logged.longitude == nil)
+        let placed = CoverageMap.Edge(time: 5, queueRow: 7, longitude: 3)
+        #expect(placed.queueRow == nil && placed.latitude == nil && placed.longitude == 3 && placed.richness == 0)
         let none = CoverageMap.Edge(time: 5)
         #expect(none.moving == nil && none.queueRow == nil && none.logRow == nil && none.latitude == nil && none.longitude == nil)
         #expect(none != full && none.richness == 0 && full.richness == 2)
@@ -144,6 +153,7 @@ import Testing
         #expect(full.completed(with: found) == full)
         #expect(none.completed(with: found) == CoverageMap.Edge(time: 5, moving: true, latitude: 1, longitude: 2))
         #expect(none.completed(with: nil) == none)
-        #expect(MemoryLayout<CoverageMap.Edge>.stride <= 48)
+        #expect(MemoryLayout<CoverageMap.Edge>.stride <= 32)
+        #expect(MemoryLayout<CoverageMap.Interval>.stride <= 72)
     }
 }
