@@ -177,6 +177,38 @@ import Testing
         }
     }
 
+    /// A drop row of 2,000 uuids (74 KB of them): its lines keep the uuid field under OpenSearch's
+    /// 32,766-byte keyword limit (Timesketch before 2026-02 rejected such a line whole), list the
+    /// first uuids in order and say in the message how many there are.
+    @Test func aDropOfThousandsOfUuidsKeepsTheFieldUnderTheKeywordLimit() throws {
+        let dump = try SanitizeCommandTests.copySample("poison-batch", to: Self.directory)
+        let uuids = (0..<2_000).map { i in
+            let hex = String(i, radix: 16)
+            return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+        }
+        let data = "{\"uuids\":[" + uuids.map { "\"\($0)\"" }.joined(separator: ",") + "],\"status\":422}"
+        do {
+            let db = try Database(path: dump, mode: .readWriteCreate)
+            try db.prepare("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES ('2026-07-24T09:00:00.000Z', 2, 'native', 'queue.drop', NULL, ?1)")
+                .run([.text(data)])
+        }
+        let result = try ToolRunner.run(["timeline", dump, "--format", "timesketch"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let lines = try Self.lines(result.stdout)
+        // The row's own line and its drop (a finding citing the drop lists its first 50: not cut).
+        let big = lines.filter { ($0["uuid"] as? String)?.hasPrefix(uuids[0]) == true && $0["finding_code"] is NSNull }
+        #expect(big.map { $0["timestamp_desc"] as? String } == ["Log row written", "Records dropped"])
+        for line in big {
+            let field = try #require(line["uuid"] as? String)
+            #expect(field.utf8.count <= 32_000)
+            let listed = field.split(separator: " ").map(String.init)
+            #expect(listed.count == 864 && listed == Array(uuids.prefix(864)), "\(listed.count) listed")
+            #expect((line["message"] as? String)?.hasSuffix(" (2000 uuids; the uuid field lists the first 864)") == true)
+        }
+        #expect((big.last?["message"] as? String)?.hasPrefix("Records dropped: 2000 records deleted from the queue after status 422") == true)
+        #expect(lines.allSatisfy { (($0["uuid"] as? String)?.utf8.count ?? 0) <= 32_000 })
+    }
+
     /// A log of 40,000-odd rows: the Timesketch lines (tens of MB) are written as the rows are read,
     /// so the run's peak memory is about `timeline --json`'s, not that plus the file.
     @Test func memoryStaysFlatOnABigLog() throws {

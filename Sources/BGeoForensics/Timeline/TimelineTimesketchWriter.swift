@@ -9,8 +9,8 @@ import BGeoReader
 /// `message`, `datetime` (`2026-07-23T08:36:18.123+00:00`), `timestamp` (the same instant in
 /// microseconds, as Timesketch stores it), `timestamp_desc` (a `Kind`), `event` (the log event of the
 /// row `log_row_id` names), `log_row_id`, `level` (of that row), `uuid` (the record uuids the line
-/// is about, space-separated), `status` (HTTP), `finding_code`, `severity`, `responsible` (findings),
-/// `sha256` (of the dump file).
+/// is about, space-separated: as many as fit in 32,000 bytes, `TimesketchUUIDField`), `status`
+/// (HTTP), `finding_code`, `severity`, `responsible` (findings), `sha256` (of the dump file).
 ///
 /// Order: the log's rows oldest first (row id order, as the timeline reads them), each followed by
 /// the events it records (its upload attempt, refresh, backoff, prune or drop); each gap and finding
@@ -131,7 +131,7 @@ public struct TimelineTimesketchWriter {
         var event: String?
         var logRowId: Int64?
         var level: String?
-        var uuids: [String] = []
+        var uuids = TimesketchUUIDField()
         var status: Int?
         var finding: Finding?
 
@@ -139,14 +139,14 @@ public struct TimelineTimesketchWriter {
         func object(sha256: JSONValue) -> JSONObject? {
             guard let datetime = TimelineTimesketchWriter.datetime(at) else { return nil }
             return JSONObject([
-                ("message", .string(message)),
+                ("message", .string(message + uuids.note)),
                 ("datetime", .string(datetime)),
                 ("timestamp", .int(TimelineTimesketchWriter.microseconds(at))),
                 ("timestamp_desc", .string(kind.rawValue)),
                 ("event", event.map { .string($0) } ?? .null),
                 ("log_row_id", logRowId.map { .int($0) } ?? .null),
                 ("level", level.map { .string($0) } ?? .null),
-                ("uuid", uuids.isEmpty ? .null : .string(uuids.joined(separator: " "))),
+                ("uuid", uuids.listed == 0 ? .null : .string(uuids.text)),
                 ("status", status.map { .int(Int64($0)) } ?? .null),
                 ("finding_code", finding.map { .string($0.code) } ?? .null),
                 ("severity", finding.map { .string($0.severity.name) } ?? .null),
@@ -189,9 +189,9 @@ public struct TimelineTimesketchWriter {
         var text = event.isEmpty ? "(no event)" : event
         if let message = entry.message, !message.isEmpty { text += ": " + scrubber.scrub(cachedBody: message) }
         if let data = data.text { text += " " + data }
-        var uuids: [String] = []
-        if let uuid = data.value?["uuid"]?.stringValue { uuids.append(uuid) }
-        uuids += UploadTracker.strings(data.value?["uuids"])
+        var uuids = TimesketchUUIDField()
+        if let uuid = data.value?["uuid"]?.stringValue { uuids.add(uuid) }
+        uuids.add(elementsOf: data.value?["uuids"])
         return Line(kind: .logRow, at: entry.time, message: clipped(text), event: event,
                     logRowId: entry.rowId, level: entry.levelName, uuids: uuids, status: UploadTracker.int(data.value?["status"]))
     }
@@ -213,7 +213,7 @@ public struct TimelineTimesketchWriter {
         if let response = attempt.response, !response.isEmpty { text += "; response: " + response }
         if let url = attempt.url { text += "; url: " + url }
         return Line(kind: .uploadAttempt, at: attempt.at, message: text, event: event, logRowId: attempt.logId,
-                    level: level, uuids: Array(attempt.uuids), status: attempt.status)
+                    level: level, uuids: TimesketchUUIDField(attempt.uuids), status: attempt.status)
     }
 
     /// The event a row is the record of, beside the row itself: every `auth.refresh.result` is one
@@ -222,7 +222,7 @@ public struct TimelineTimesketchWriter {
     /// and backoff that followed each kept attempt (bounded, without their own time), nor from its
     /// events, which collapse runs.
     private func recordedLine(_ entry: LogEntry, data: JSONValue?) -> Line? {
-        func line(_ kind: Kind, _ message: String, uuids: [String] = [], status: Int? = nil) -> Line {
+        func line(_ kind: Kind, _ message: String, uuids: TimesketchUUIDField = TimesketchUUIDField(), status: Int? = nil) -> Line {
             Line(kind: kind, at: entry.time, message: message, event: entry.event, logRowId: entry.rowId,
                  level: entry.levelName, uuids: uuids, status: status)
         }
@@ -245,7 +245,7 @@ public struct TimelineTimesketchWriter {
             let reason = data?["reason"]?.stringValue ?? "reason not logged"
             return line(.prune, "Queue pruned: " + (count.map { "\($0) record\($0 == 1 ? "" : "s")" } ?? "records") + " evicted (\(reason))")
         case "queue.drop":
-            let uuids = UploadTracker.strings(data?["uuids"])
+            let uuids = TimesketchUUIDField(elementsOf: data?["uuids"])
             let status = UploadTracker.int(data?["status"])
             let count = max(uuids.count, UploadTracker.int(data?["count"]) ?? 0)
             return line(.drop, "Records dropped: \(count) record\(count == 1 ? "" : "s") deleted from the queue"
@@ -288,6 +288,6 @@ public struct TimelineTimesketchWriter {
         if !rows.isEmpty {
             text += " Evidence: rows " + rows.prefix(20).map(String.init).joined(separator: " ") + (rows.count > 20 ? " …" : "") + "."
         }
-        return Line(kind: .finding, at: at, message: text + placed, uuids: finding.allUuids, finding: finding)
+        return Line(kind: .finding, at: at, message: text + placed, uuids: TimesketchUUIDField(finding.allUuids), finding: finding)
     }
 }
