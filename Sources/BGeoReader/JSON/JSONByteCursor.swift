@@ -120,22 +120,31 @@ package struct JSONByteCursor {
         while index < bytes.count, bytes[index] &- 48 < 10 { index += 1 }
     }
 
+    /// Skips a number; false where the strict parser (`JSONParser`) refuses it, its grammar or a
+    /// value too large for a Double ("number out of range": only an exponent or more than 308
+    /// integer digits can make one, so only those are converted to check).
     mutating func skipNumber() -> Bool {
+        let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
         guard peekIsDigit else { return false }
+        let integerStart = index
         if peek == 48 { index += 1 } else { skipDigits() }
+        let integerDigits = index - integerStart
         if peek == UInt8(ascii: ".") {
             index += 1
             guard peekIsDigit else { return false }
             skipDigits()
         }
+        var hasExponent = false
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            hasExponent = true
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
             guard peekIsDigit else { return false }
             skipDigits()
         }
-        return true
+        guard hasExponent || integerDigits > 308 else { return true }
+        return JSONByteCursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])).isFinite
     }
 
     package mutating func skipLiteral(_ literal: StaticString) -> Bool {
@@ -267,12 +276,18 @@ package struct JSONByteCursor {
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
             guard peekIsDigit else { return nil }
             skipDigits()
-            return JSONByteCursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            return JSONByteCursor.finiteDouble(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
-        guard digits <= 15 else { return JSONByteCursor.parseDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+        guard digits <= 15 else { return JSONByteCursor.finiteDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
         // Exact: mantissa and 10^k are both exactly representable, one correctly rounded division.
         let value = Double(mantissa) / JSONByteCursor.powersOfTen[fractionDigits]
         return negative ? -value : value
+    }
+
+    /// `parseDouble`, nil for a number too large for a Double, which the strict parser refuses.
+    static func finiteDouble(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        let value = parseDouble(b)
+        return value.isFinite ? value : nil
     }
 
     /// A number `scanNumber` does not convert by hand (an exponent, or more than 15 digits):

@@ -95,4 +95,24 @@ import Testing
         #expect(fields[0].kind == .escapedString)
         #expect(text.withUTF8 { fields[0].string(in: $0) } == "aé\"b")
     }
+
+    /// A number too large for a Double is refused by the strict parser ("number out of range"):
+    /// the byte scans refuse it too, in a wanted field and anywhere else, or a row with one was
+    /// JSON to the byte paths and text to the tree paths (stop 54, found by
+    /// `TimesketchRowFieldsTests`). A tiny number (zero after rounding) stays accepted by both.
+    @Test func aNumberTooLargeForADoubleIsRefusedAsTheParserRefusesIt() {
+        let huge = String(repeating: "9", count: 309)
+        let cases = ["{\"a\":1e400}", "{\"b\":[1E+309]}", "{\"a\":-1.5e999}", "{\"a\":\(huge)}", "{\"b\":\(huge).5}",
+                     "{\"a\":1e-400}", "{\"a\":1.7976931348623157e308}", "{\"a\":\(huge.dropFirst())}", "{\"b\":2e308}"]
+        let scanner = FieldScanner(paths: ["a"])
+        for text in cases {
+            let parsed = (try? JSONParser.parse(text)) != nil
+            var copy = text
+            let valid = copy.withUTF8 { FieldScanner.isValidJSON($0) }
+            var fields: [FieldScanner.Field] = []
+            let scanned = copy.withUTF8 { scanner.scan($0, into: &fields) }
+            #expect(valid == parsed && scanned == parsed, "\(text.prefix(40)): parser \(parsed), isValidJSON \(valid), scan \(scanned)")
+        }
+        #expect((try? JSONParser.parse("{\"a\":1e400}")) == nil && (try? JSONParser.parse("{\"a\":1e-400}")) != nil)
+    }
 }
