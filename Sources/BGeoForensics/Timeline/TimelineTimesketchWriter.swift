@@ -99,13 +99,13 @@ public struct TimelineTimesketchWriter {
                     emit(timed[nextTimed])
                     nextTimed += 1
                 }
-                let data = redactedData(entry)
-                emit(logRowLine(entry, data: data, scrubber: &scrubber))
+                let fields = entry.withData { TimesketchRowFields(data: $0, redactor: redactor) }
+                emit(logRowLine(entry, fields: fields, scrubber: &scrubber))
                 if let index = attemptAtRow[entry.rowId] {
                     emit(attemptLine(timeline.attempts[index], event: entry.event, level: entry.levelName))
                     written.insert(index)
                 }
-                emit(recordedLine(entry, data: data.value))
+                emit(recordedLine(entry, fields: fields))
             }
             // An attempt whose row this read did not meet: the private copy does not change, but a
             // damaged page may read differently the second time. Written late rather than lost.
@@ -173,31 +173,43 @@ public struct TimelineTimesketchWriter {
     }
 
     /// A row's data, redacted as `logs` shows it: JSON structurally (sensitive keys, header
-    /// values) and as text, anything else as text.
-    private func redactedData(_ entry: LogEntry) -> (value: JSONValue?, text: String?) {
-        guard let raw = entry.dataText else { return (nil, nil) }
-        if let parsed = entry.data {
-            let value = redactor.redact(parsed)
-            return (value, value.jsonText)
-        }
-        return (nil, redactor.redact(text: raw))
+    /// values) and as text, anything else as text. JSON is redacted as it is read
+    /// (`RedactedJSONText`), only as far as `bytes`; `complete` says whether the text is whole.
+    private func redactedData(_ entry: LogEntry, bytes: Int) -> (text: String, complete: Bool)? {
+        guard let raw = entry.dataText else { return nil }
+        if let shown = RedactedJSONText.shown(raw, redactor: redactor, bytes: bytes) { return (shown.json, shown.jsonComplete) }
+        return (redactor.redact(text: raw), true)
     }
 
-    /// "http.response: upload answered {"status":401,…}".
-    private func logRowLine(_ entry: LogEntry, data: (value: JSONValue?, text: String?), scrubber: inout SecretScrubber) -> Line {
+    /// "http.response: upload answered {"status":401,…}", cut at `messageLimit` characters. The
+    /// data is read only as far as the cut needs (four bytes a character, and some): a start
+    /// holding two characters more than the cut cuts as the whole text would; a shorter one (a
+    /// text of long clusters) is read whole.
+    private func logRowLine(_ entry: LogEntry, fields: TimesketchRowFields, scrubber: inout SecretScrubber) -> Line {
         let event = redactor.redact(text: entry.event)
-        var text = event.isEmpty ? "(no event)" : event
-        if let message = entry.message, !message.isEmpty { text += ": " + scrubber.scrub(cachedBody: message) }
-        if let data = data.text { text += " " + data }
-        var uuids = TimesketchUUIDField()
-        if let uuid = data.value?["uuid"]?.stringValue { uuids.add(uuid) }
-        uuids.add(elementsOf: data.value?["uuids"])
+        var head = event.isEmpty ? "(no event)" : event
+        if let message = entry.message, !message.isEmpty { head += ": " + scrubber.scrub(cachedBody: message) }
+        var text = head
+        if let data = redactedData(entry, bytes: 4 * (messageLimit + 8)) {
+            text += " " + data.text
+            if !data.complete {
+                if text.count > messageLimit + 2 {
+                    text = clipped(text, whole: false)
+                } else if let whole = redactedData(entry, bytes: .max) {
+                    text = clipped(head + " " + whole.text)
+                }
+                return Line(kind: .logRow, at: entry.time, message: text, event: event,
+                            logRowId: entry.rowId, level: entry.levelName, uuids: fields.uuids, status: fields.status)
+            }
+        }
         return Line(kind: .logRow, at: entry.time, message: clipped(text), event: event,
-                    logRowId: entry.rowId, level: entry.levelName, uuids: uuids, status: UploadTracker.int(data.value?["status"]))
+                    logRowId: entry.rowId, level: entry.levelName, uuids: fields.uuids, status: fields.status)
     }
 
-    private func clipped(_ text: String) -> String {
-        guard text.utf8.count > messageLimit else { return text }
+    /// `text` cut at `messageLimit` characters, with a note; `whole` false: a start of a longer
+    /// text, cut whatever its length.
+    private func clipped(_ text: String, whole: Bool = true) -> String {
+        guard !whole || text.utf8.count > messageLimit else { return text }
         let kept = String(text.prefix(messageLimit))
         return kept + "… (cut at \(messageLimit) characters; `logs` shows the row whole)"
     }
@@ -221,33 +233,33 @@ public struct TimelineTimesketchWriter {
     /// one drop. Read from the rows, not from the timeline's attempts, which keep only the refresh
     /// and backoff that followed each kept attempt (bounded, without their own time), nor from its
     /// events, which collapse runs.
-    private func recordedLine(_ entry: LogEntry, data: JSONValue?) -> Line? {
+    private func recordedLine(_ entry: LogEntry, fields: TimesketchRowFields) -> Line? {
         func line(_ kind: Kind, _ message: String, uuids: TimesketchUUIDField = TimesketchUUIDField(), status: Int? = nil) -> Line {
             Line(kind: kind, at: entry.time, message: message, event: entry.event, logRowId: entry.rowId,
                  level: entry.levelName, uuids: uuids, status: status)
         }
         switch entry.event {
         case "auth.refresh.result":
-            let success = data?["success"]?.boolValue ?? UploadTracker.int(data?["success"]).map { $0 != 0 }
-            let status = UploadTracker.int(data?["status"])
+            let success = fields.success
+            let status = fields.status
             let outcome = success == true ? "succeeded" : success == false ? "failed" : "ended without saying whether it succeeded"
             return line(.tokenRefresh, "Token refresh " + outcome + (status.map { " (status \($0))" } ?? ""), status: status)
         case "http.backoff":
-            let failures = UploadTracker.int(data?["failures"])
-            let delay = data?["delay_s"].flatMap(UploadTracker.double)
+            let failures = fields.failures
+            let delay = fields.delay
             var text = "Backoff"
             text += failures.map { " after \($0) consecutive failure\($0 == 1 ? "" : "s")" } ?? ""
             text += delay.map { ": next upload in \(DurationFormat.short($0))" } ?? ": delay not logged"
-            if let next = data?["next_attempt_at"]?.stringValue { text += " (at \(next))" }
+            if let next = fields.nextAttemptAt { text += " (at \(next))" }
             return line(.backoff, text)
         case "queue.prune":
-            let count = UploadTracker.int(data?["count"])
-            let reason = data?["reason"]?.stringValue ?? "reason not logged"
+            let count = fields.count
+            let reason = fields.reason ?? "reason not logged"
             return line(.prune, "Queue pruned: " + (count.map { "\($0) record\($0 == 1 ? "" : "s")" } ?? "records") + " evicted (\(reason))")
         case "queue.drop":
-            let uuids = TimesketchUUIDField(elementsOf: data?["uuids"])
-            let status = UploadTracker.int(data?["status"])
-            let count = max(uuids.count, UploadTracker.int(data?["count"]) ?? 0)
+            let uuids = fields.dropped
+            let status = fields.status
+            let count = max(uuids.count, fields.count ?? 0)
             return line(.drop, "Records dropped: \(count) record\(count == 1 ? "" : "s") deleted from the queue"
                             + (status.map { " after status \($0)" } ?? ""), uuids: uuids, status: status)
         default:

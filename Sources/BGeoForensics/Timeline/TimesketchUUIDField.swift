@@ -22,18 +22,6 @@ struct TimesketchUUIDField {
         for uuid in uuids { add(uuid) }
     }
 
-    /// The string elements of a JSON array (a row's `uuids`).
-    init(elementsOf value: JSONValue?) {
-        add(elementsOf: value)
-    }
-
-    /// Adds the string elements of a JSON array, read without a list beside them (a drop row may
-    /// hold 1.5 million).
-    mutating func add(elementsOf value: JSONValue?) {
-        guard let array = value?.arrayValue else { return }
-        for element in array { if let uuid = element.stringValue { add(uuid) } }
-    }
-
     /// Adds `uuid` to the count, and to the text while every uuid before it fitted and it does.
     mutating func add(_ uuid: String) {
         count += 1

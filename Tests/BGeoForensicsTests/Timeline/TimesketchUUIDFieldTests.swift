@@ -38,11 +38,4 @@ import Testing
         #expect(huge.listed == 0 && huge.count == 2 && huge.text.isEmpty)
         #expect(huge.note == " (2 uuids; the uuid field lists the first 0)")
     }
-
-    @Test func readsTheStringElementsOfAJSONArray() {
-        let value = JSONValue.array([.string("a"), .int(3), .null, .string("b")])
-        let field = TimesketchUUIDField(elementsOf: value)
-        #expect(field.text == "a b" && field.count == 2)
-        #expect(TimesketchUUIDField(elementsOf: .string("a")).count == 0)
-    }
 }
