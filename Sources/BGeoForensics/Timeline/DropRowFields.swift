@@ -39,6 +39,14 @@ struct DropRowFields: Sendable {
 
     private init() {}
 
+    /// "3 records" as the row states them; for a row whose data is not a JSON object, which
+    /// states none, words that say so rather than "0 records".
+    var recordsText: String {
+        isObject ? "\(uuidCount) record\(uuidCount == 1 ? "" : "s")" : DropRowFields.unreadRecords
+    }
+
+    static let unreadRecords = "records (how many is not known: the row's data is not a JSON object)"
+
     private mutating func read(_ slots: UnsafeBufferPointer<FieldScanner.Field>, in data: UnsafeBufferPointer<UInt8>, kept: Int) {
         // Distinct uuids counted by their keys, sorted once at the end (memory: 16 bytes a uuid);
         // a text that is not a canonical uuid is counted by itself.

@@ -158,9 +158,9 @@ extension TimelineBuilder {
         let uuids = fields.uuids, uuidCount = fields.uuidCount
         let status = fields.status
         add(.poisonDrop, row,
-            "dropped \(uuidCount) poison record\(uuidCount == 1 ? "" : "s")"
-                + (status.map { " after status \($0)" } ?? "") + ": " + uuids.prefix(5).joined(separator: ", ")
-                + (uuidCount > 5 ? " …" : ""),
+            (fields.isObject ? "dropped \(uuidCount) poison record\(uuidCount == 1 ? "" : "s")" : "dropped poison " + DropRowFields.unreadRecords)
+                + (status.map { " after status \($0)" } ?? "")
+                + (uuids.isEmpty ? "" : ": " + uuids.prefix(5).joined(separator: ", ") + (uuidCount > 5 ? " …" : "")),
             key: "drop\u{1}\(row.rowId)")
     }
 

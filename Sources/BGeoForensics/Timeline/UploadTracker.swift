@@ -65,6 +65,8 @@ struct UploadTracker {
         var dropUuids = BoundedList<String>(limit: 50)
         var dropStatuses: [Int: Int] = [:]
         var droppedRecords = 0
+        /// `queue.drop` rows whose data is not a JSON object: they state no records to count.
+        var unreadDrops = 0
         var dropFirst: Double?
         var dropLast: Double?
         /// `queue.drop` rows that broke the policy (a retryable status, or a poison batch not
@@ -329,6 +331,7 @@ struct UploadTracker {
         stats.dropRows.append(entry.rowId)
         stats.dropUuids.append(contentsOf: fields.uuids, of: uuidCount)
         stats.droppedRecords += max(uuidCount, fields.count ?? 0)
+        if !fields.isObject { stats.unreadDrops += 1 }
         if let status { stats.dropStatuses[status, default: 0] += 1 }
         if stats.dropFirst == nil { stats.dropFirst = entry.time }
         stats.dropLast = entry.time
@@ -340,7 +343,7 @@ struct UploadTracker {
         if rules.dropIsViolation(status: status, authorizationConfigured: authorizationConfigured), let status {
             stats.dropsBreakingPolicy += 1
             violations.add(.retryableDropped,
-                           "\(uuidCount) record\(uuidCount == 1 ? "" : "s") dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(engine) policy retries",
+                           "\(fields.recordsText) dropped (row \(entry.rowId)) after status \(UploadTracker.statusText(status)), which the \(engine) policy retries",
                            logIds: logIds, uuids: fields.distinctUUIDs, moreUUIDs: fields.distinctCount - fields.distinctUUIDs.count)
         } else if rules.dropIsUnsplit(uuidCount: uuidCount) {
             stats.dropsBreakingPolicy += 1

@@ -12,13 +12,22 @@ struct PoisonDroppedRule: FindingRule {
             let drops = facts.stats.dropRows.count
             let broken = facts.stats.dropsBreakingPolicy
             let allPoison = broken == 0
-            var summary = "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue" + (allPoison ? " as poison" : "")
+            let unread = facts.stats.unreadDrops
+            // A drop row whose data is not a JSON object states no records: said, not counted as none.
+            var summary = unread == drops ? "Records were dropped from the queue"
+                : "\(n) record\(n == 1 ? " was" : "s were") dropped from the queue"
+            summary += allPoison ? " as poison" : ""
+            if unread > 0 {
+                summary += unread == drops ? " (how many is not known: the data of the queue.drop row\(drops == 1 ? " is" : "s are") not a JSON object)"
+                    : ", and more by \(unread) queue.drop row\(unread == 1 ? "" : "s") whose data is not a JSON object (how many is not known)"
+            }
             if !facts.stats.dropStatuses.isEmpty { summary += " (server status \(facts.statusList(facts.stats.dropStatuses)))" }
             if let first = facts.stats.dropFirst, let last = facts.stats.dropLast {
                 summary += first == last ? " at \(facts.time(first))" : " between \(facts.time(first)) and \(facts.time(last))"
             }
-            summary += ". These fixes never reached the server and are gone from the device: "
-            summary += facts.stats.dropUuids.values.prefix(5).joined(separator: ", ") + (facts.stats.dropUuids.count > 5 ? " …" : "") + "."
+            summary += ". These fixes never reached the server and are gone from the device"
+            summary += facts.stats.dropUuids.count == 0 ? "."
+                : ": " + facts.stats.dropUuids.values.prefix(5).joined(separator: ", ") + (facts.stats.dropUuids.count > 5 ? " …" : "") + "."
             if allPoison {
                 summary += " The server rejected them as permanently invalid and the engine dropped them as its policy documents."
             } else if broken == drops {
