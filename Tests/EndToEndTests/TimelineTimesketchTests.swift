@@ -209,6 +209,34 @@ import Testing
         #expect(lines.allSatisfy { (($0["uuid"] as? String)?.utf8.count ?? 0) <= 32_000 })
     }
 
+    /// A long row's message is cut at 10,000 characters as the whole text would be, though only a
+    /// start of its data is read: ASCII (the start suffices) and clusters of five bytes (the start
+    /// holds too few characters, so the row is read whole).
+    @Test func aLongRowIsCutAsItsWholeTextWouldBe() throws {
+        let dump = try SanitizeCommandTests.copySample("healthy-day", to: Self.directory)
+        // Written compact, as the redacted text is: one long string, and many short strings of one
+        // cluster (an `e` and ten combining marks: 24 bytes for 4 characters with its punctuation).
+        let cluster = "\"e" + String(repeating: "\u{301}", count: 10) + "\""
+        let notes = ["\"" + String(repeating: "abc ", count: 20_000) + "\"",
+                     "[" + Array(repeating: cluster, count: 5_000).joined(separator: ",") + "]"]
+        do {
+            let db = try Database(path: dump, mode: .readWriteCreate)
+            for note in notes {
+                try db.prepare("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES ('2026-07-24T23:00:00.000Z', 3, 'native', 'test.note', NULL, ?1)")
+                    .run([.text("{\"note\":" + note + "}")])
+            }
+        }
+        let result = try ToolRunner.run(["timeline", dump, "--format", "timesketch"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let messages = try Self.lines(result.stdout).filter { $0["event"] as? String == "test.note" }.compactMap { $0["message"] as? String }
+        #expect(messages.count == 2)
+        for (message, note) in zip(messages, notes) {
+            let whole = "test.note {\"note\":" + note + "}"
+            let expected = String(whole.prefix(10_000)) + "… (cut at 10000 characters; `logs` shows the row whole)"
+            #expect(message == expected, "\(message.count) characters, \(expected.count) expected")
+        }
+    }
+
     /// A log of 40,000-odd rows: the Timesketch lines (tens of MB) are written as the rows are read,
     /// so the run's peak memory is about `timeline --json`'s, not that plus the file.
     @Test func memoryStaysFlatOnABigLog() throws {

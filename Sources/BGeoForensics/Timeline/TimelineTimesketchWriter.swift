@@ -190,19 +190,18 @@ public struct TimelineTimesketchWriter {
         var head = event.isEmpty ? "(no event)" : event
         if let message = entry.message, !message.isEmpty { head += ": " + scrubber.scrub(cachedBody: message) }
         var text = head
-        if let data = redactedData(entry, bytes: 4 * (messageLimit + 8)) {
-            text += " " + data.text
-            if !data.complete {
+        var whole = true
+        if let start = redactedData(entry, bytes: 4 * (messageLimit + 8)) {
+            text += " " + start.text
+            if !start.complete {
                 if text.count > messageLimit + 2 {
-                    text = clipped(text, whole: false)
-                } else if let whole = redactedData(entry, bytes: .max) {
-                    text = clipped(head + " " + whole.text)
+                    whole = false
+                } else if let data = redactedData(entry, bytes: .max) {
+                    text = head + " " + data.text
                 }
-                return Line(kind: .logRow, at: entry.time, message: text, event: event,
-                            logRowId: entry.rowId, level: entry.levelName, uuids: fields.uuids, status: fields.status)
             }
         }
-        return Line(kind: .logRow, at: entry.time, message: clipped(text), event: event,
+        return Line(kind: .logRow, at: entry.time, message: clipped(text, whole: whole), event: event,
                     logRowId: entry.rowId, level: entry.levelName, uuids: fields.uuids, status: fields.status)
     }
 

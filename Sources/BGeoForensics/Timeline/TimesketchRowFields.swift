@@ -44,15 +44,15 @@ struct TimesketchRowFields {
             }
             // A number stated as a string is read after redaction, as the tree's reading was.
             func int(_ slot: Slot) -> Int? {
-                field(slot).kind == .number ? field(slot).integer(in: data) : text(slot).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                field(slot).kind == .number ? field(slot).integer(in: data) : text(slot).flatMap(UploadRowFields.int(text:))
             }
             fields.status = int(.status)
             fields.success = field(.success).bool ?? int(.success).map { $0 != 0 }
             fields.failures = int(.failures)
             if let number = field(.delay).double {
                 fields.delay = number.isFinite ? number : nil
-            } else if let stated = text(.delay), let number = Double(stated.trimmingCharacters(in: .whitespaces)), number.isFinite {
-                fields.delay = number
+            } else {
+                fields.delay = text(.delay).flatMap(UploadRowFields.double(text:))
             }
             fields.nextAttemptAt = text(.nextAttemptAt)
             fields.count = int(.count)

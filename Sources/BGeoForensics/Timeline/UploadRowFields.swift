@@ -83,14 +83,21 @@ struct UploadRowFields {
     /// holding one (spaces around allowed): `UploadTracker.int` on a parsed value, from the bytes.
     static func int(_ field: FieldScanner.Field, in data: UnsafeBufferPointer<UInt8>) -> Int? {
         if field.kind == .number { return field.integer(in: data) }
-        return field.string(in: data).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return field.string(in: data).flatMap(int(text:))
+    }
+
+    /// An integer stated as a string, spaces around it allowed (`UploadTracker.int`'s reading).
+    static func int(text: String) -> Int? { Int(text.trimmingCharacters(in: .whitespaces)) }
+
+    /// A finite number stated as a string, spaces around it allowed (`UploadTracker.double`'s).
+    static func double(text: String) -> Double? {
+        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return nil }
+        return number
     }
 
     /// A finite number, or a string holding one.
     static func double(_ field: FieldScanner.Field, in data: UnsafeBufferPointer<UInt8>) -> Double? {
         if let number = field.double { return number.isFinite ? number : nil }
-        guard let text = field.string(in: data), let number = Double(text.trimmingCharacters(in: .whitespaces)),
-              number.isFinite else { return nil }
-        return number
+        return field.string(in: data).flatMap(double(text:))
     }
 }

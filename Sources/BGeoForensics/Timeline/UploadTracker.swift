@@ -388,14 +388,14 @@ struct UploadTracker {
     static func int(_ value: JSONValue?) -> Int? {
         guard let value else { return nil }
         if let i = value.intValue { return i }
-        if let s = value.stringValue { return Int(s.trimmingCharacters(in: .whitespaces)) }
+        if let s = value.stringValue { return UploadRowFields.int(text: s) }
         return nil
     }
 
     /// A number, or a string holding one; never NaN or infinite (`Double("nan")` parses).
     static func double(_ value: JSONValue) -> Double? {
         if let d = value.doubleValue { return d.isFinite ? d : nil }
-        if let s = value.stringValue, let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite { return d }
+        if let s = value.stringValue { return UploadRowFields.double(text: s) }
         return nil
     }
 
