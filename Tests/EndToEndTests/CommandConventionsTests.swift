@@ -104,6 +104,17 @@ import Testing
         let bad = try ToolRunner.run(["logs", path, "--status", "abc"])
         #expect(bad.exitCode == 2 && bad.stderr.contains("--status takes an HTTP status code"))
     }
+
+    /// `logs --grep ""` listed no row and said nothing of why (an empty needle is found nowhere by
+    /// the search's definition): it is refused in one sentence, exit 2, before the dump is read.
+    @Test func anEmptyGrepIsRefused() throws {
+        let path = ReportE2E.packageRoot + "/Samples/healthy-day.db"
+        let empty = try ToolRunner.run(["logs", path, "--grep", ""])
+        #expect(empty.exitCode == 2, "\(empty.stderr)")
+        #expect(empty.stderr.contains("--grep needs some text to search for; it was empty") && empty.stdout.isEmpty)
+        let some = try ToolRunner.run(["logs", path, "--grep", "401", "--limit", "1"])
+        #expect(some.exitCode == 0 && !some.stdout.isEmpty)
+    }
 }
 
 extension CommandConventionsTests {

@@ -13,7 +13,7 @@ enum LogsCommand: CLICommand {
             OptionSpec("--src", value: "SRC", help: "native | js."),
             CommandSupport.sinceOption("rows"),
             CommandSupport.untilOption("rows"),
-            OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive)."),
+            OptionSpec("--grep", value: "TEXT", help: "Only rows whose message or data contains TEXT (case-insensitive; not empty)."),
             OptionSpec("--status", value: "CODE", repeatable: true, help: "Only rows whose data states this HTTP status (http.response, auth.refresh.result, queue.drop, log.upload); 0 is a network error."),
             OptionSpec("--oldest-first", help: "Oldest first instead."),
             CommandSupport.formatOption(),
@@ -29,6 +29,11 @@ enum LogsCommand: CLICommand {
                 throw UsageError(message: "--level takes error, warn, info, debug or verbose, not '\(text)'")
             }
             level = parsed
+        }
+        // Every text contains the empty one, but the search's definition (Foundation's `contains`)
+        // finds it nowhere: an empty needle listed no row without a word.
+        if arguments.value("--grep")?.isEmpty == true {
+            throw UsageError(message: "--grep needs some text to search for; it was empty")
         }
         let limit = try arguments.int("--limit", range: 0...Int.max) ?? 500
         let window = try arguments.timeWindow()
