@@ -68,11 +68,11 @@ struct ExtrasMerger: Sendable {
     }
 
     static func locateFast(_ record: UnsafeBufferPointer<UInt8>) -> Located? {
-        guard let base = record.baseAddress, let close = lastNonSpace(record, before: record.count),
+        guard record.baseAddress != nil, let close = lastNonSpace(record, before: record.count),
               record[close] == UInt8(ascii: "}") else { return nil }
         let found = firstExtrasKey(record)
         // A backslash before the key could spell "extras" with an escape somewhere: full scan.
-        if memchr(base, Int32(UInt8(ascii: "\\")), found ?? record.count) != nil { return nil }
+        if ByteSearch.contains(UInt8(ascii: "\\"), in: UnsafeBufferPointer(rebasing: record[..<(found ?? record.count)])) { return nil }
         guard let keyStart = found else { return Located.none }
         // The last member's value, walking back from the closing brace.
         guard let valueEnd = lastNonSpace(record, before: close) else { return nil }
@@ -102,8 +102,7 @@ struct ExtrasMerger: Sendable {
         guard let base = record.baseAddress else { return nil }
         let word: StaticString = "\"extras\""
         var from = 2
-        while from < record.count, let hit = memchr(base + from, Int32(UInt8(ascii: "x")), record.count - from) {
-            let x = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        while let x = ByteSearch.firstIndex(of: UInt8(ascii: "x"), in: record, from: from) {
             let start = x - 2
             if start + 8 <= record.count, memcmp(base + start, word.utf8Start, 8) == 0 { return start }
             from = x + 1

@@ -11,7 +11,7 @@ extension JSONSanitizer {
     /// and calls `measure`. Otherwise it finds exactly the longitudes `measure` finds: the walk
     /// below is `walkObject`'s in `.measure` mode, member by member, duplicates included.
     func measure(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, !bytes.isEmpty, memchr(base, 0x5C, bytes.count) == nil,
+        guard !bytes.isEmpty, !ByteSearch.contains(0x5C, in: bytes),
               !bytes.contains(where: { $0 >= 0x80 }) else { return false }
         var walk = MeasureWalk(cursor: JSONByteCursor(bytes: bytes), sanitizer: self)
         walk.cursor.skipWhitespace()

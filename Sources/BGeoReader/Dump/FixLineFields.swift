@@ -79,15 +79,14 @@ extension FixLineFields {
     /// that is not JSON, whatever this reads of it.
     package static func quickTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let base = bytes.baseAddress, bytes.count > 1 else { return nil }
-        guard memchr(base, 0x5C, bytes.count) == nil else { return nil }  // no escapes anywhere
+        guard !ByteSearch.contains(0x5C, in: bytes) else { return nil }  // no escapes anywhere
         let n = bytes.count
         var depth = 0
         var i = 0
         while i < n {
             let byte = bytes[i]
             if byte == 0x22 {  // "
-                guard let close = memchr(base + i + 1, 0x22, n - i - 1) else { return nil }
-                let end = UnsafeRawPointer(close) - UnsafeRawPointer(base)
+                guard let end = ByteSearch.firstIndex(of: 0x22, in: bytes, from: i + 1) else { return nil }
                 var j = end + 1
                 while j < n, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
                 if depth == 1, j < n, bytes[j] == 0x3A, end - i - 1 == timestampKey.count,
@@ -96,8 +95,7 @@ extension FixLineFields {
                     j += 1
                     while j < n, bytes[j] == 0x20 { j += 1 }
                     guard j < n, bytes[j] == 0x22,
-                          let valueClose = memchr(base + j + 1, 0x22, n - j - 1) else { return nil }
-                    let valueEnd = UnsafeRawPointer(valueClose) - UnsafeRawPointer(base)
+                          let valueEnd = ByteSearch.firstIndex(of: 0x22, in: bytes, from: j + 1) else { return nil }
                     return Timestamp.parse(bytes: UnsafeBufferPointer(rebasing: bytes[(j + 1)..<valueEnd]))
                 }
                 i = end + 1

@@ -54,8 +54,7 @@ struct DecodedView: DecodedBytesSink {
     }
 
     private static func hasEscape(_ reading: Reading, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        return memchr(base, Int32(reading.escape), bytes.count) != nil
+        ByteSearch.contains(reading.escape, in: bytes)
     }
 
     private static func decode<Sink: DecodedBytesSink>(_ reading: Reading, _ bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {

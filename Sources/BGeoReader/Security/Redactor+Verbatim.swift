@@ -31,8 +31,8 @@ extension Redactor {
     /// `namesChecked`: the caller already knows no name of `verbatimFilter` is in `bytes`.
     private func leavesUnchanged(json bytes: UnsafeBufferPointer<UInt8>, namesChecked: Bool) -> Bool {
         guard enabled else { return true }
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
-        for byte in [UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "\\")] where memchr(base, Int32(byte), bytes.count) != nil {
+        guard !bytes.isEmpty else { return true }
+        for byte in [UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "\\")] where ByteSearch.contains(byte, in: bytes) {
             return false
         }
         if !namesChecked, Redactor.verbatimFilter.mayContainName(bytes: bytes) { return false }
