@@ -19,18 +19,10 @@ public enum LocationListing {
         .object(JSONObject(envelope(r) + [("record", r.parsedJSON.map { redactor.redact($0) } ?? .string(redactor.redact(text: r.json)))]))
     }
 
-    /// `JSONWriter().string(json(r, redactor:))`, with the stored record copied through when
-    /// parsing, redacting and writing it would give back its own bytes (`VerbatimJSON`), else
-    /// redacted as it is read (`RedactedJSONText`: no tree).
+    /// `JSONWriter().string(json(r, redactor:))`, with the stored record redacted as it is read,
+    /// or copied through when that gives back its own bytes (`RedactedJSONText.text`: no tree).
     public static func jsonText(_ r: QueueRecord, redactor: Redactor, writer: JSONWriter) -> String {
-        let record: String
-        if redactor.copiesThrough(json: r.json) {
-            record = r.json
-        } else if let rewritten = RedactedJSONText.text(r.json, redactor: redactor) {
-            record = rewritten
-        } else {
-            return writer.string(json(r, redactor: redactor))
-        }
+        guard let record = RedactedJSONText.text(r.json, redactor: redactor) else { return writer.string(json(r, redactor: redactor)) }
         return writer.objectString(envelope(r).map { ($0.key, .value($0.value)) } + [("record", .written(record))])
     }
 

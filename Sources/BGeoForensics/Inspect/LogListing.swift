@@ -15,19 +15,11 @@ public enum LogListing {
         return .object(JSONObject(members(e, redactor: redactor, data: data)))
     }
 
-    /// `JSONWriter().string(json(e, redactor:))`, with the stored data copied through when parsing,
-    /// redacting and writing it would give back its own bytes (`VerbatimJSON`), else redacted as
-    /// it is read (`RedactedJSONText`: no tree).
+    /// `JSONWriter().string(json(e, redactor:))`, with the stored data redacted as it is read, or
+    /// copied through when that gives back its own bytes (`RedactedJSONText.text`: no tree).
     public static func jsonText(_ e: LogEntry, redactor: Redactor, writer: JSONWriter) -> String {
         guard let stored = e.dataText else { return writer.string(json(e, redactor: redactor)) }
-        let data: String
-        if redactor.copiesThrough(json: stored) {
-            data = stored
-        } else if let rewritten = RedactedJSONText.text(stored, redactor: redactor) {
-            data = rewritten
-        } else {
-            return writer.string(json(e, redactor: redactor))
-        }
+        guard let data = RedactedJSONText.text(stored, redactor: redactor) else { return writer.string(json(e, redactor: redactor)) }
         return writer.objectString(members(e, redactor: redactor, data: .null).map { member in
             (member.key, member.key == "data" ? .written(data) : .value(member.value))
         })

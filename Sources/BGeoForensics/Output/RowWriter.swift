@@ -8,7 +8,8 @@ public enum RowFormat: String, Sendable, CaseIterable {
 /// Streams rows in one of the RowFormats. Tables align on the first rows seen (long cells are
 /// cut with "…") so a million-row listing never has to be held in memory. Table cells are
 /// customer text: line breaks become spaces and every other control is shown as `\u{…}`
-/// before a cell is measured; CSV goes out through `TextOutput.writeData`, JSON through `writeJSON`.
+/// before a cell is measured; CSV goes out through `TextOutput.dataLine(fields:)` as `CSVField`s,
+/// JSON through `writeJSON`.
 public final class RowWriter {
     private let format: RowFormat
     private let columns: [String]
@@ -25,7 +26,7 @@ public final class RowWriter {
         self.columns = columns
         self.output = output
         switch format {
-        case .csv: output.dataLine(columns.map(RowWriter.csvField).joined(separator: ","))
+        case .csv: output.dataLine(fields: columns.map(CSVField.init), separator: UInt8(ascii: ","))
         case .json: output.writeJSON("[")
         default: break
         }
@@ -44,7 +45,7 @@ public final class RowWriter {
         defer { rowCount += 1 }
         switch format {
         case .csv:
-            output.dataLine(fields: cells().map(RowWriter.csvField), separator: UInt8(ascii: ","))
+            output.dataLine(fields: cells().map(CSVField.init), separator: UInt8(ascii: ","))
         case .ndjson:
             output.jsonLine(jsonText())
         case .json:
@@ -166,14 +167,5 @@ public final class RowWriter {
     /// A table cell as shown: line breaks as spaces, other controls visible.
     static func tableCell(_ value: String) -> String {
         TerminalText.escaped(value.contains("\n") ? value.replacingOccurrences(of: "\n", with: " ") : value)
-    }
-
-    /// RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a
-    /// formula. Decided on the bytes, as a CSV reader reads them: a comma or quote followed by a
-    /// combining mark is still a comma or quote (`QuotedText`).
-    static func csvField(_ value: String) -> String {
-        var v = value
-        if let first = v.utf8.first, "=+-@".utf8.contains(first), Double(v) == nil { v = "'" + v }
-        return QuotedText.holdsAny(of: ",\"\n\r", in: v) ? QuotedText.quoted(v, by: UInt8(ascii: "\"")) : v
     }
 }

@@ -99,14 +99,33 @@ public final class TextOutput: Sendable {
         append("\r\u{1B}[2K")
     }
 
-    /// `dataLine(fields.joined(separator:))` without making the line (a row's cells, one of them
-    /// maybe 60 MB): controls are shown field by field, as `forDataView` shows them scalar by scalar.
-    public func dataLine(fields: [String], separator: UInt8) {
+    /// `dataLine(fields.map(\.written).joined(separator:))` without making the line or a quoted
+    /// copy of a cell (a row's cells, one of them maybe 60 MB): controls are shown field by field,
+    /// as `forDataView` shows them scalar by scalar; it never makes a quote, so quoting the shown
+    /// text is showing the quoted one.
+    public func dataLine(fields: [CSVField], separator: UInt8) {
         pending.withLock { pending in
             for (index, field) in fields.enumerated() {
                 if index > 0 { pending.buffer.append(separator) }
-                let shown = TerminalText.needsEscaping(field, keepingNewlines: true) ? TerminalText.forDataView(field) : field
-                TextOutput.append(shown, to: &pending.buffer, fd: fd)
+                var shown = TerminalText.needsEscaping(field.text, keepingNewlines: true) ? TerminalText.forDataView(field.text) : field.text
+                guard field.isQuoted else {
+                    if field.guardsFormula { pending.buffer.append(UInt8(ascii: "'")) }
+                    TextOutput.append(shown, to: &pending.buffer, fd: fd)
+                    continue
+                }
+                let quote = UInt8(ascii: "\"")
+                pending.buffer.append(quote)
+                if field.guardsFormula { pending.buffer.append(UInt8(ascii: "'")) }  // inside the quotes, as part of the text
+                shown.withUTF8 { bytes in
+                    var start = 0
+                    while let at = ByteSearch.firstIndex(of: quote, in: bytes, from: start) {
+                        TextOutput.append(UnsafeBufferPointer(rebasing: bytes[start...at]), to: &pending.buffer, fd: fd)
+                        pending.buffer.append(quote)
+                        start = at + 1
+                    }
+                    TextOutput.append(UnsafeBufferPointer(rebasing: bytes[start...]), to: &pending.buffer, fd: fd)
+                }
+                pending.buffer.append(quote)
             }
             pending.buffer.append(10)
             if pending.buffer.count >= TextOutput.capacity { TextOutput.drain(&pending.buffer, to: fd) }
@@ -118,15 +137,19 @@ public final class TextOutput: Sendable {
     }
 
     private static func append(_ text: String, to buffer: inout [UInt8], fd: Int32) {
-        // A text larger than the buffer (a 60 MB row) is written from its own bytes after what
-        // waits, not copied into a buffer grown to hold it.
-        guard text.utf8.count < TextOutput.capacity else {
+        var text = text
+        text.withUTF8 { append($0, to: &buffer, fd: fd) }
+    }
+
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], fd: Int32) {
+        // Bytes more than the buffer holds (a 60 MB row) are written from where they are after
+        // what waits, not copied into a buffer grown to hold them.
+        guard bytes.count < TextOutput.capacity else {
             drain(&buffer, to: fd)
-            var text = text
-            text.withUTF8 { write($0, to: fd) }
+            write(bytes, to: fd)
             return
         }
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: bytes)
         if buffer.count >= TextOutput.capacity { drain(&buffer, to: fd) }
     }
 

@@ -22,10 +22,12 @@ package enum RedactedJSONText {
         }
     }
 
-    /// `redactor.redact(parse(text)).jsonText`, nil when the parser rejects `text`. Made into the
+    /// `redactor.redact(parse(text)).jsonText`, nil when the parser rejects `text`. `text` itself
+    /// when that would give back its own bytes (`Redactor.copiesThrough`), else made into the
     /// string in pieces (`Sink.spillsAt`), not as bytes copied into a string at the end: a 60 MB
     /// text is not held twice over.
     package static func text(_ text: String, redactor: Redactor) -> String? {
+        if redactor.copiesThrough(json: text) { return text }
         var text = text
         return text.withUTF8 { bytes -> String? in
             var sink = Sink(redactor: redactor, out: [], limit: .max, readableLimit: nil)
