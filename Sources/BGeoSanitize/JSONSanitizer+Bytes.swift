@@ -13,14 +13,28 @@ extension JSONSanitizer {
 
     /// `sanitize` of a document read from its bytes, without building its tree (issue 27: the
     /// writing stage parsed every cell into a tree, walked it and wrote it again, when most cells
-    /// change in a few values). Only a document already in `JSONWriter`'s form is taken
-    /// (`VerbatimJSON.isWrittenAsIs`): the tree's output is then its own bytes with the changed
-    /// values written by that writer, which is what this makes. It answers `.needsTree`, having
-    /// changed nothing, for any other form and for what the tree does on its own: a value under
-    /// a sensitive key (the redactor fingerprints it), a `headers` object, and a walked string
-    /// that may hold a nested document. The walk below is `walkObject`'s, member by member.
+    /// change in a few values). Only a document in `JSONWriter`'s form is taken, or in that form
+    /// once the whitespace between its tokens is taken out (`VerbatimJSON.form`): the tree's
+    /// output is then those bytes with the changed values written by that writer, which is what
+    /// this makes (a spaced document left unchanged is kept as stored, as the tree keeps it). It
+    /// answers `.needsTree`, having changed nothing, for any other form and for what the tree
+    /// does on its own: a value under a sensitive key (the redactor fingerprints it), a `headers`
+    /// object, and a walked string that may hold a nested document. The walk below is
+    /// `walkObject`'s, member by member.
     func sanitize(bytes: UnsafeBufferPointer<UInt8>, _ changes: inout CellChanges) -> ByteOutcome {
-        guard VerbatimJSON.isWrittenAsIs(bytes) else { return .needsTree }
+        switch VerbatimJSON.form(bytes) {
+        case .asIs:
+            return sanitize(writerForm: bytes, &changes)
+        case .spaced:
+            var compact: [UInt8] = []
+            VerbatimJSON.appendWithoutSpace(bytes, to: &compact)
+            return compact.withUnsafeBufferPointer { sanitize(writerForm: $0, &changes) }
+        case .other:
+            return .needsTree
+        }
+    }
+
+    private func sanitize(writerForm bytes: UnsafeBufferPointer<UInt8>, _ changes: inout CellChanges) -> ByteOutcome {
         var walk = SanitizeWalk(cursor: JSONByteCursor(bytes: bytes), sanitizer: self)
         guard walk.walk(depth: 0) else { return .needsTree }
         guard !walk.changes.isEmpty else { return .unchanged }

@@ -20,11 +20,10 @@ package enum JSONBytes {
         }
     }
 
-    /// Appends cell `column`'s stored JSON as a listing shows it: as it is when the listings copy
-    /// it through (`Redactor.copiesThrough`: already `JSONWriter`'s form, nothing to redact), else
-    /// rewritten redacted as it is read (`RedactedJSONText`); a NULL cell as `null` when
-    /// `nullAllowed`. Returns false, having appended nothing, for a NULL cell not allowed or text
-    /// that is not JSON (the caller shows it as text).
+    /// Appends cell `column`'s stored JSON as a listing shows it (`RedactedJSONText.append`: as it
+    /// is, or without its whitespace, when nothing is to redact, else rewritten redacted as it is
+    /// read); a NULL cell as `null` when `nullAllowed`. Returns false, having appended nothing,
+    /// for a NULL cell not allowed or text that is not JSON (the caller shows it as text).
     package static func appendStoredJSON(_ stmt: Statement, _ column: Int, redactor: Redactor, nullAllowed: Bool,
                                  to out: inout [UInt8]) -> Bool {
         stmt.withUTF8(column) { json in
@@ -32,9 +31,7 @@ package enum JSONBytes {
                 if nullAllowed { out.append(contentsOf: "null".utf8) }
                 return nullAllowed
             }
-            guard redactor.copiesThrough(json: json) else { return RedactedJSONText.append(json, redactor: redactor, to: &out) }
-            out.append(contentsOf: json)
-            return true
+            return RedactedJSONText.append(json, redactor: redactor, to: &out)
         }
     }
 }

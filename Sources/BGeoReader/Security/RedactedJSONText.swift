@@ -6,8 +6,20 @@
 /// by member.
 package enum RedactedJSONText {
     /// Appends the redacted compact text of `bytes` to `out` and returns true; returns false, `out`
-    /// as it was, when the parser rejects them (the caller then shows them as text).
+    /// as it was, when the parser rejects them (the caller then shows them as text). Bytes that
+    /// would come back as they are, or only without their whitespace (`Redactor.verbatimForm`),
+    /// are copied so, not parsed.
     package static func append(_ bytes: UnsafeBufferPointer<UInt8>, redactor: Redactor, to out: inout [UInt8]) -> Bool {
+        switch redactor.verbatimForm(json: bytes) {
+        case .asIs:
+            out.append(contentsOf: bytes)
+            return true
+        case .spaced:
+            VerbatimJSON.appendWithoutSpace(bytes, to: &out)
+            return true
+        case .other:
+            break
+        }
         let start = out.count
         var sink = Sink(redactor: redactor, out: out, limit: .max, readableLimit: nil)
         out = []  // the sink holds the only reference: appending does not copy
@@ -23,13 +35,15 @@ package enum RedactedJSONText {
     }
 
     /// `redactor.redact(parse(text)).jsonText`, nil when the parser rejects `text`. `text` itself
-    /// when that would give back its own bytes (`Redactor.copiesThrough`), else made into the
-    /// string in pieces (`Sink.spillsAt`), not as bytes copied into a string at the end: a 60 MB
-    /// text is not held twice over.
+    /// when that would give back its own bytes, or its bytes without their whitespace
+    /// (`Redactor.verbatimForm`), else made into the string in pieces (`Sink.spillsAt`), not as
+    /// bytes copied into a string at the end: a 60 MB text is not held twice over.
     package static func text(_ text: String, redactor: Redactor) -> String? {
-        if redactor.copiesThrough(json: text) { return text }
         var text = text
+        let form = text.withUTF8 { redactor.verbatimForm(json: $0) }
+        if form == .asIs { return text }
         return text.withUTF8 { bytes -> String? in
+            if form == .spaced { return VerbatimJSON.withoutSpace(bytes) }
             var sink = Sink(redactor: redactor, out: [], limit: .max, readableLimit: nil)
             sink.spillsAt = 1 << 16
             sink.spilled.reserveCapacity(bytes.count + 64)

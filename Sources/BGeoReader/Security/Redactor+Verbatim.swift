@@ -11,11 +11,21 @@ extension Redactor {
         return text.withUTF8 { copiesThrough(json: $0) }
     }
 
-    /// `copiesThrough` on the stored bytes (a listing that writes a row from its cells).
+    /// `copiesThrough` on the stored bytes.
     public func copiesThrough(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        verbatimForm(json: bytes) == .asIs
+    }
+
+    /// How parsing, redacting and writing `bytes` would give them back: `.asIs` (`copiesThrough`),
+    /// `.spaced` (the bytes without the whitespace between tokens,
+    /// `VerbatimJSON.appendWithoutSpace`), or `.other` (they must be parsed: `RedactedJSONText`).
+    public func verbatimForm(json bytes: UnsafeBufferPointer<UInt8>) -> VerbatimJSON.Form {
         // The names are looked for as the form is checked (one pass), the rest after.
-        guard enabled else { return VerbatimJSON.isWrittenAsIs(bytes) }
-        return VerbatimJSON.isWrittenAsIs(bytes, holdingNoneOf: Redactor.verbatimFilter) && leavesUnchanged(json: bytes, namesChecked: true)
+        guard enabled else { return VerbatimJSON.form(bytes) }
+        let form = VerbatimJSON.form(bytes, holdingNoneOf: Redactor.verbatimFilter)
+        // Whitespace between tokens holds no secret: what is searched for is in the strings.
+        guard form != .other, leavesUnchanged(json: bytes, namesChecked: true) else { return .other }
+        return form
     }
 
     /// True when `redact(parse(bytes))` equals the parsed value, for JSON that

@@ -112,7 +112,7 @@ package struct SensitiveNameFilter: Sendable {
     }
 
     /// The filter's tables as plain pointers, valid inside `withTables`: what a scan that reads
-    /// the bytes anyway tests as it goes (`VerbatimJSON.isWrittenAsIs(_:holdingNoneOf:)`), so the
+    /// the bytes anyway tests as it goes (`VerbatimJSON.form(_:holdingNoneOf:)`), so the
     /// text is not read a second time for names.
     package struct Tables {
         fileprivate let bits: UnsafeBufferPointer<UInt64>
