@@ -160,7 +160,7 @@ enum ReportE2E {
         let (status, seen) = try ToolRunner.runOnTerminal(["report", ReportE2E.dump, "-o", out])
         #expect(status == 0, "\(seen)")
         #expect(seen.contains("report: reading the log and the queue…"))
-        #expect(seen.contains("report: drawing the map, the charts and the tables…"))
+        #expect(seen.contains("report: drawing the map, the charts and the tables into pty.html…"))
         // The live line is cleared, then the result is printed on a clean line.
         #expect(seen.contains("\r\u{1B}[2Kwrote \(out)"))
 

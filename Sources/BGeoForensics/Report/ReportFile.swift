@@ -12,7 +12,9 @@ public enum ReportFile {
         progress.stage("copying \((dumpPath as NSString).lastPathComponent) privately")
         let dump = try Dump(path: dumpPath)
         let document = try ReportBuilder.build(dump: dump, options: options, progress: progress)
-        progress.stage("drawing the map, the charts and the tables")
+        // One stage: the page is written as it is drawn, so the file it goes to is named here.
+        let target = output.isStandardOutput ? "standard output" : (output.path as NSString).lastPathComponent
+        progress.stage("drawing the map, the charts and the tables into \(target)")
         // Written as it is drawn: the page (60 MB for a map of 400,000 gaps) is never whole in
         // memory. A trace that could not be read back fails the write, so no page is left.
         let bytes = try output.write { path in
