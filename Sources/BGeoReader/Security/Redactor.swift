@@ -24,11 +24,17 @@ public struct Redactor: Sendable {
     var secretsLongestFirst: [String] {
         knownSecrets.sorted { a, b in a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b }
     }
-    /// True when some form of a known secret could lie inside a plain token (`leavesAsIs`):
-    /// then plain tokens are searched like any text (see `redact(text:)`).
-    private var secretMayBePlainToken = false
+    /// True when some form of a known secret could lie inside a plain token (`leavesAsIs`), or
+    /// a sensitive name could be spelled in one (`plainTokensSpellNoName` false): then plain
+    /// tokens are searched like any text (see `redact(text:)`). Held here, not read from the
+    /// static for every token: on Linux each read of a global calls `swift_once` (1.6 % of
+    /// `sanitize` on the legacy shape, stop 55).
+    private var plainTokensSearched: Bool
 
-    public init(enabled: Bool = true) { self.enabled = enabled }
+    public init(enabled: Bool = true) {
+        self.enabled = enabled
+        plainTokensSearched = !Redactor.plainTokensSpellNoName
+    }
 
     /// A redactor that never redacts.
     public static let disabled = Redactor(enabled: false)
@@ -143,16 +149,21 @@ public struct Redactor: Sendable {
     /// Adds a secret to the set; a new one makes the search be compiled again when next used.
     private mutating func remember(_ secret: String) {
         guard knownSecrets.insert(secret).inserted else { return }
-        if Redactor.mayLieInPlainToken(secret) { secretMayBePlainToken = true }
+        if Redactor.mayLieInPlainToken(secret) { plainTokensSearched = true }
         index = SecretIndex()
     }
 
     /// The bytes of uuids, timestamps and numbers: hex digits, `-`, `:`, `.`, `+`, `T`, `Z`.
-    /// None of them starts a URL (`/`, `@`), a JWT (`y`, `J`) or `bearer` (`r`).
-    private static let plainTokenBytes: [Bool] = (0..<256).map { b in
-        let byte = UInt8(b)
-        return (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
-            || Array("-:.+TZ".utf8).contains(byte)
+    /// None of them starts a URL (`/`, `@`), a JWT (`y`, `J`) or `bearer` (`r`). A function of
+    /// comparisons, not a table in a global (see `plainTokensSearched`).
+    @inline(__always) static func isPlainTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x61...0x66, 0x41...0x46, UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."),
+             UInt8(ascii: "+"), UInt8(ascii: "T"), UInt8(ascii: "Z"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// True when `redact(text:)` gives back a text with these UTF-8 bytes as it is without
@@ -162,8 +173,8 @@ public struct Redactor: Sendable {
     /// holding bytes ask this before they make a string.
     package func leavesAsIs(plainToken bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
-        for byte in bytes where !Redactor.plainTokenBytes[Int(byte)] { return false }
-        return !enabled || (!secretMayBePlainToken && Redactor.plainTokensSpellNoName)
+        for byte in bytes where !Redactor.isPlainTokenByte(byte) { return false }
+        return !enabled || !plainTokensSearched
     }
 
     /// True when some form `SecretSearch` looks for (as it is, escaped, percent-encoded, base64,
@@ -171,7 +182,7 @@ public struct Redactor: Sendable {
     /// far as a match must reach, are all plain-token bytes.
     static func mayLieInPlainToken(_ secret: String) -> Bool {
         SecretSearch.forms(of: Array(secret.utf8)).contains { form in
-            form.bytes.prefix(form.allowsCut ? SecretSearch.cutPrefix : form.bytes.count).allSatisfy { plainTokenBytes[Int($0)] }
+            form.bytes.prefix(form.allowsCut ? SecretSearch.cutPrefix : form.bytes.count).allSatisfy(isPlainTokenByte)
         }
     }
 
@@ -182,7 +193,7 @@ public struct Redactor: Sendable {
         name.utf8.contains { byte in
             let lower = ByteSearch.foldedASCII(byte)
             let upper = lower >= 0x61 && lower <= 0x7A ? lower & ~0x20 : lower
-            return !plainTokenBytes[Int(lower)] && !plainTokenBytes[Int(upper)]
+            return !isPlainTokenByte(lower) && !isPlainTokenByte(upper)
         }
     }
 
