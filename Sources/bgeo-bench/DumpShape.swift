@@ -29,6 +29,9 @@ struct DumpShape: Sendable {
     /// The share of the fixes after which the engine stops uploading (the phone support gets):
     /// what follows stays queued, so every shape has a queue to read.
     var uploadsStopAt = 0.8
+    /// Every JSON text with a space after each `,` and `:`, as a script writes it
+    /// (`DumpWriter.spacesJSON`): the copy-through paths must take it too.
+    var spacedJSON = false
 
     /// The shapes issue 27 names, in the order the table shows them.
     static let all: [DumpShape] = [
@@ -46,6 +49,8 @@ struct DumpShape: Sendable {
                   uploadEvery: 20, sessionEvery: 20, uploadsStopAt: 0.5),
         DumpShape(name: "gaps", summary: "a gap every 10 fixes; the log's fix lines the first half, the queue the second",
                   uploadEvery: nil, gapEvery: 10, splitSources: true),
+        DumpShape(name: "spaced", summary: "every 50, each JSON text spaced as Python's json.dumps writes it",
+                  uploadEvery: 50, spacedJSON: true),
     ]
 
     static func named(_ name: String) -> DumpShape? { all.first { $0.name == name } }
@@ -54,6 +59,7 @@ struct DumpShape: Sendable {
     func write(fixes: Int, to path: String) throws {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let writer = try DumpWriter(path: path, layout: legacy ? .legacy(withState: false) : .current)
+        writer.spacesJSON = spacedJSON
         try writer.begin()
         let config = """
             {"url":"https://ingest.example.com/v1/locations","batchSync":\((uploadEvery ?? 1) > 1),"maxBatchSize":\(uploadEvery ?? -1),\

@@ -21,6 +21,10 @@ public final class DumpWriter {
     private var insertRecordStatement: Statement?
     private var insertLogStatement: Statement?
     private var inTransaction = false
+    /// Store every JSON text (a queue record, a log row's data, a state value) with a space after
+    /// each `,` and `:` between tokens, as Python's `json.dumps` writes it: a dump made by a script,
+    /// not by the SDK (the bench's `spaced` shape, stop 55).
+    public var spacesJSON = false
 
     /// Creates (or truncates) the file at `path`. `wal` switches the journal to WAL mode.
     public init(path: String, layout: Layout, wal: Bool = false) throws {
@@ -102,6 +106,7 @@ public final class DumpWriter {
             }
         }
         let created = createdAt ?? timestamp
+        let json = spacesJSON ? DumpWriter.spaced(json) : json
         switch layout {
         case .current:
             try insertRecordStatement!.run([.text(uuid), .text(timestamp), .text(kind.rawValue), .text(json), .text(created)])
@@ -129,6 +134,7 @@ public final class DumpWriter {
             insertLogStatement = try database.prepare(
                 "INSERT INTO log_entries(ts, level, src, event, message, data, uploaded) VALUES (?, ?, ?, ?, ?, ?, ?)")
         }
+        let data = spacesJSON ? data.map(DumpWriter.spaced) : data
         try insertLogStatement!.run([.text(ts), .integer(Int64(level)), .text(src), .text(event),
                                      message.map { .text($0) } ?? .null, data.map { .text($0) } ?? .null,
                                      .integer(uploaded ? 1 : 0)])
@@ -150,7 +156,27 @@ public final class DumpWriter {
     /// Sets a `state` key to raw text (may be deliberately invalid JSON).
     public func setState(_ key: String, raw: String?) throws {
         let stmt = try database.prepare("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)")
+        let raw = spacesJSON ? raw.map(DumpWriter.spaced) : raw
         try stmt.run([.text(key), raw.map { .text($0) } ?? .null])
+    }
+
+    /// `text` with a space after each `,` and `:` outside its strings (`spacesJSON`); a text that
+    /// is not JSON is spaced the same way, as a script would leave it.
+    static func spaced(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
+        var inString = false, escaped = false
+        for byte in text.utf8 {
+            out.append(byte)
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {
+                out.append(0x20)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Moves everything written so far from the WAL into the main file, so that rows written

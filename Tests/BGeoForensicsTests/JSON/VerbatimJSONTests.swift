@@ -176,6 +176,23 @@ import Testing
         #expect("[1 2]".utf8.withContiguousStorageIfAvailable { VerbatimJSON.form($0) } == .other)
     }
 
+    /// The bench's `spaced` shape (`DumpWriter.spacesJSON`) stores the same values, in the form
+    /// the copy-through paths take as `.spaced`.
+    @Test func theBenchsSpacedShapeKeepsEachValue() throws {
+        var rng = SplitMix64(seed: 2030)
+        var spaced = 0
+        for _ in 0..<5_000 {
+            let text = VerbatimJSONTests.randomJSON(&rng)
+            let written = DumpWriter.spaced(text)
+            guard let value = try? JSONParser.parse(text) else { continue }
+            #expect(try JSONParser.parse(written) == value, "\(text)")
+            guard VerbatimJSON.isWrittenAsIs(text), text.contains(",") || text.contains(":") else { continue }
+            #expect(written.utf8.withContiguousStorageIfAvailable { VerbatimJSON.form($0) } == .spaced, "\(written)")
+            spaced += 1
+        }
+        #expect(spaced > 500, "\(spaced)")
+    }
+
     @Test func theWritersOtherFormsAreRefused() {
         for text in ["-0", "1.10", "0.00001", "1e5", "1E5", "1.5e3", "12345678901234567890", "0.30000000000000004",
                      "12345678901234567.0", "007", " 1", "{\"a\":1 }", "{\"a\":1,\"a\":2}", "[1, 2]", "\"é\"", "\"a\\nb\"",
