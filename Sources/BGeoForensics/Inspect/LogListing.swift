@@ -4,10 +4,25 @@ import BGeoReader
 public enum LogListing {
     public static let columns = ["id", "ts", "level", "src", "event", "message", "data", "uploaded"]
 
-    public static func cells(_ e: LogEntry, redactor: Redactor) -> [String] {
-        let data = e.dataText.map { RedactedJSONText.text($0, redactor: redactor) ?? redactor.redact(text: $0) } ?? ""
+    /// `startBytes` (a table's `RowWriter.cellStartBytes`): a long JSON `data` cell may be given
+    /// as the start of its redacted text, at least that long, when the table shows less of it.
+    public static func cells(_ e: LogEntry, redactor: Redactor, startBytes: Int? = nil) -> [String] {
+        let data = e.dataText.map { dataCell($0, redactor: redactor, startBytes: startBytes) } ?? ""
         return [String(e.rowId), e.tsText, e.levelName, e.src, e.event, redactor.redact(text: e.message ?? ""), data,
                 e.uploaded ? "1" : "0"]
+    }
+
+    /// The `data` cell: the redacted JSON (`RedactedJSONText.text`), else the redacted text. With
+    /// `startBytes`, a document four times longer is redacted only as far as that start
+    /// (`RedactedJSONText.shown`, which still reads it all, so a text the parser refuses is shown
+    /// as text as before): the whole redacted copy of a 60 MB row is not made to show 60 characters.
+    static func dataCell(_ stored: String, redactor: Redactor, startBytes: Int?) -> String {
+        if let startBytes, stored.utf8.count > 4 * startBytes,
+           let shown = RedactedJSONText.shown(stored, redactor: redactor, bytes: startBytes),
+           shown.jsonComplete || RowWriter.isLongerThanShown(shown.json) {
+            return shown.json
+        }
+        return RedactedJSONText.text(stored, redactor: redactor) ?? redactor.redact(text: stored)
     }
 
     public static func json(_ e: LogEntry, redactor: Redactor) -> JSONValue {
@@ -45,7 +60,8 @@ extension LogListing {
             ? pipedJSON(dump, query: query, redactor: redactor, separators: writer.jsonRowSeparators, pipe: pipe) : nil
         guard case .readOn(let after) = writer.writeJSONRows(piped, standingInFor: dump) else { return }
         writer.listRows({ taker, built in dump.forEachLogEntry(query, after: after, takenFromCells: taker, built) },
-                        cells: { cells($0, redactor: redactor) }, jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
+                        cells: { cells($0, redactor: redactor, startBytes: writer.cellStartBytes) },
+                        jsonText: { jsonText($0, redactor: redactor, writer: jsonWriter) },
                         bytes: { appendJSON($0, redactor: redactor, to: &$1) })
     }
 

@@ -19,7 +19,22 @@ public final class RowWriter {
     private var rowCount = 0
     private let jsonWriter = JSONWriter()
     private let sampleSize = 200
-    private let maxWidth = 60
+    private let maxWidth = RowWriter.tableWidth
+    /// The widest a table column grows; a longer cell is cut to this many characters.
+    static let tableWidth = 60
+
+    /// In a table, how many bytes of a cell are shown at most: a listing may give a cell's start
+    /// of at least this many bytes instead of the whole (a 60 MB log row shows 60 characters),
+    /// when that start is still longer than the table shows (`isLongerThanShown`). Nil in the
+    /// other formats, which write every cell whole.
+    public var cellStartBytes: Int? { format == .table ? 4_096 : nil }
+
+    /// Whether a cell's start, as a table shows it, is longer than a table column (by far, so the
+    /// characters shown are the whole cell's: the cut lies hundreds of characters before the
+    /// start's end, where no character can join the ones after it).
+    static func isLongerThanShown(_ start: String) -> Bool {
+        tableCell(start).count > 16 * tableWidth
+    }
 
     public init(format: RowFormat, columns: [String], output: TextOutput) {
         self.format = format
