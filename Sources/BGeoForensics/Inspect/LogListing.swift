@@ -19,7 +19,7 @@ public enum LogListing {
     static func dataCell(_ stored: String, redactor: Redactor, startBytes: Int?) -> String {
         if let startBytes, stored.utf8.count > 4 * startBytes,
            let shown = RedactedJSONText.shown(stored, redactor: redactor, bytes: startBytes),
-           shown.jsonComplete || RowWriter.isLongerThanShown(shown.json) {
+           RowWriter.cutsAsWhole(shown.json, complete: shown.jsonComplete) {
             return shown.json
         }
         return RedactedJSONText.text(stored, redactor: redactor) ?? redactor.redact(text: stored)

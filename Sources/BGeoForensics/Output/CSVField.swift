@@ -24,7 +24,8 @@ public struct CSVField: Sendable {
         isQuoted = QuotedText.holdsAny(of: ",\"\n\r", in: text)
     }
 
-    /// The cell as one string (a header row, a test's definition).
+    /// The cell as one string: the definition `TextOutput.dataLine(fields:)`'s pieces are tested
+    /// against (`TextOutputTests`).
     public var written: String {
         let guarded = guardsFormula ? "'" + text : text
         return isQuoted ? QuotedText.quoted(guarded, by: UInt8(ascii: "\"")) : guarded

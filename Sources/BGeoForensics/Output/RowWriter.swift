@@ -25,15 +25,15 @@ public final class RowWriter {
 
     /// In a table, how many bytes of a cell are shown at most: a listing may give a cell's start
     /// of at least this many bytes instead of the whole (a 60 MB log row shows 60 characters),
-    /// when that start is still longer than the table shows (`isLongerThanShown`). Nil in the
-    /// other formats, which write every cell whole.
+    /// when that start, as a table shows it, cuts as the whole would (`cutsAsWhole`). Nil in
+    /// the other formats, which write every cell whole.
     public var cellStartBytes: Int? { format == .table ? 4_096 : nil }
 
-    /// Whether a cell's start, as a table shows it, is longer than a table column (by far, so the
-    /// characters shown are the whole cell's: the cut lies hundreds of characters before the
-    /// start's end, where no character can join the ones after it).
-    static func isLongerThanShown(_ start: String) -> Bool {
-        tableCell(start).count > 16 * tableWidth
+    /// Whether a cell's start (`complete`: the whole cell) is tabled as the whole cell would be:
+    /// shown as a table shows it, it cuts at a column's width as the whole would
+    /// (`RedactedJSONText.cutsAsWhole`).
+    static func cutsAsWhole(_ start: String, complete: Bool) -> Bool {
+        RedactedJSONText.cutsAsWhole(tableCell(start), complete: complete, at: tableWidth)
     }
 
     public init(format: RowFormat, columns: [String], output: TextOutput) {

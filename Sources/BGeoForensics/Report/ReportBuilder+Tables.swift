@@ -101,9 +101,7 @@ extension ReportBuilder {
     static func shownData(_ e: LogEntry, redactor: Redactor) -> (cell: JSONValue, words: String) {
         let (dataLimit, wordsLimit) = (600, 240)
         func cut(_ text: String, complete: Bool, _ limit: Int) -> String? {
-            // A start read in bytes cuts as the whole would when it holds two characters more
-            // than the cut: the last one may be a cluster or a sequence cut short.
-            complete || text.count > limit + 2 ? truncate(text, limit) : nil
+            RedactedJSONText.cutsAsWhole(text, complete: complete, at: limit) ? truncate(text, limit) : nil
         }
         if let stored = e.dataText, let shown = RedactedJSONText.shown(stored, redactor: redactor, bytes: 4 * (dataLimit + 8)),
            let data = cut(shown.json, complete: shown.jsonComplete, dataLimit),

@@ -57,6 +57,14 @@ package enum RedactedJSONText {
         }
     }
 
+    /// Whether `start`, a text's start read in bytes (`shown`), cuts at `limit` characters as the
+    /// whole text would: it is complete, or two characters longer than the cut (its last character
+    /// may be a cluster or a sequence cut short; the ones before it are the whole text's). The one
+    /// rule the report's log cells and the `logs` table cut a long row's start by.
+    package static func cutsAsWhole(_ start: String, complete: Bool, at limit: Int) -> Bool {
+        complete || start.count > limit + 2
+    }
+
     /// What `shown` gives: each form complete, or a start at least as long as asked for.
     package struct Shown: Sendable {
         package var json: String

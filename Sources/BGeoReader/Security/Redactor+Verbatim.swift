@@ -3,7 +3,7 @@ import Foundation
 /// The redactor's side of copying stored JSON through (`VerbatimJSON`): whether redacting the
 /// parsed text would change nothing, decided on the whole text at once.
 extension Redactor {
-    /// The one rule a listing copies stored JSON by: it is already in the writer's form
+    /// `verbatimForm(json:) == .asIs`: the stored JSON is already in the writer's form
     /// (`VerbatimJSON`) and redacting it would change nothing (`leavesUnchanged`), so parsing,
     /// redacting and writing it would give back its own bytes.
     public func copiesThrough(json text: String) -> Bool {
