@@ -50,7 +50,7 @@ extension WorkingCopy {
     /// knows. In the caller's transaction when there is one.
     func remember(secretsOf redactor: Redactor, beyond dump: Redactor) throws {
         let stmt = try cached("INSERT OR IGNORE INTO secrets(value) VALUES (?)")
-        for secret in redactor.knownSecrets.subtracting(dump.knownSecrets).sorted() { try stmt.run([.text(secret)]) }
+        for secret in redactor.knownSecrets.subtracting(dump.knownSecrets).sorted() { try stmt.run([.text(secret.text)]) }
     }
 
     /// `remember(secretsOf:beyond:)` in a transaction of its own.

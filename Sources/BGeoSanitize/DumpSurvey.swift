@@ -32,7 +32,7 @@ struct DumpSurvey {
             survey.scan(table, dump: dump, measurer: measurer)
         }
         if let part = logSurvey?.value(after: dump) {
-            for secret in part.redactor.knownSecrets { survey.redactor.learn(secret: secret) }
+            for secret in part.redactor.knownSecrets { survey.redactor.learn(secret: secret.text) }
             survey.extent.merge(part.extent)
         }
         let state = dump.engineState()
@@ -112,14 +112,14 @@ struct DumpSurvey {
     /// Length, JWT-ness and `exp` of every token the state or config holds, and of every learned
     /// JWT (a rotated token in a log line), kept in the marker.
     private mutating func collectTokenFacts(_ state: EngineState) {
-        var tokens = Set(redactor.knownSecrets.filter { JWT.claims($0) != nil })
-        for member in state.auth ?? JSONObject() { if let s = member.value.stringValue, !s.isEmpty { tokens.insert(s) } }
+        var tokens = Set(redactor.knownSecrets.filter { JWT.claims($0.text) != nil })
+        for member in state.auth ?? JSONObject() { if let s = member.value.stringValue, !s.isEmpty { tokens.insert(ExactText(s)) } }
         if let authorization = state.config?["authorization"]?.objectValue {
             for key in ["accessToken", "refreshToken"] {
-                if let s = authorization.valueIgnoringCase(key)?.stringValue, !s.isEmpty { tokens.insert(s) }
+                if let s = authorization.valueIgnoringCase(key)?.stringValue, !s.isEmpty { tokens.insert(ExactText(s)) }
             }
         }
-        for token in tokens.sorted() where !Redactor.isFingerprint(token) {
+        for token in tokens.sorted().map(\.text) where !Redactor.isFingerprint(token) {
             tokenFacts[TokenFingerprint(token).fingerprint] = SanitizationMarker.facts(of: token)
         }
     }

@@ -20,8 +20,9 @@ final class JSONSanitizer {
     /// Filled in `.measure` mode (by the tree's walk or `measure(bytes:)`).
     var extent = CoordinateExtent()
     private var keyKinds: [String: KeyKind] = [:]
-    /// Short texts that scrub to themselves (`scrubText`).
-    private var cleanWords: Set<String> = []
+    /// Short texts that scrub to themselves (`scrubText`), by their bytes (`ExactText`): the
+    /// verdict is the byte search's, and another spelling of a clean word may be a secret.
+    private var cleanWords: Set<ExactText> = []
 
     /// `kind(of:)` of member names met as bytes (`KeyKindCache`).
     private let kindsByBytes = KeyKindCache()
@@ -92,14 +93,14 @@ final class JSONSanitizer {
         var bytes = value
         if bytes.withUTF8({ leavesAsIs($0) }) { return value }
         let short = value.utf8.count <= 32
-        if short, cleanWords.contains(value) { return value }
+        if short, cleanWords.contains(ExactText(value)) { return value }
         var local = CellChanges()
         let scrubbed = text.scrub(value, &local)
         guard local.isEmpty else {
             changes.formUnion(local)
             return scrubbed
         }
-        if short, cleanWords.count < 4_096 { cleanWords.insert(value) }
+        if short, cleanWords.count < 4_096 { cleanWords.insert(ExactText(value)) }
         return value
     }
 

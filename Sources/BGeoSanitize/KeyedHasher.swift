@@ -5,8 +5,9 @@ import BGeoForensics
 struct KeyedHasher {
     private let innerPad: [UInt8]
     private let outerPad: [UInt8]
-    /// Values repeat on every row (`fleetId` on a million records): hash each once.
-    private var cache: [String: String] = [:]
+    /// Values repeat on every row (`fleetId` on a million records): hash each once. Keyed by
+    /// bytes (`ExactText`), as the hash is: two spellings of one word keep their own hashes.
+    private var cache: [ExactText: String] = [:]
 
     /// Hex digits kept: 48 bits, so millions of distinct values do not collide in practice.
     static let digits = 12
@@ -38,10 +39,10 @@ struct KeyedHasher {
 
     /// The text that replaces a value: `‹hmac 3f9a1c2b7d4e›`.
     mutating func replacement(for text: String) -> String {
-        if let cached = cache[text] { return cached }
+        if let cached = cache[ExactText(text)] { return cached }
         let result = "‹hmac " + hmacHex(text).prefix(KeyedHasher.digits) + "›"
         if cache.count >= 100_000 { cache.removeAll(keepingCapacity: true) }
-        cache[text] = result
+        cache[ExactText(text)] = result
         return result
     }
 

@@ -40,5 +40,5 @@ struct TextSanitizer {
     func leavesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { redactor.leavesAsIs(plainToken: bytes) }
 
     /// True when `text` is exactly one learned secret.
-    func isKnownSecret(_ text: String) -> Bool { redactor.knownSecrets.contains(text) }
+    func isKnownSecret(_ text: String) -> Bool { redactor.knownSecrets.contains(ExactText(text)) }
 }

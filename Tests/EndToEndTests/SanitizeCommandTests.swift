@@ -16,7 +16,7 @@ import Testing
     /// The secrets the dump's own redactor knows (state, config lines), plus every header value.
     static func knownSecrets(_ path: String) throws -> [String] {
         let dump = try Dump(path: path)
-        var secrets = Array(dump.makeRedactor().knownSecrets)
+        var secrets = dump.makeRedactor().knownSecrets.map(\.text)
         for config in [dump.engineState().config].compactMap({ $0 }) {
             for key in ["headers"] { for header in config[key]?.objectValue ?? JSONObject() { if let s = header.value.stringValue { secrets.append(s) } } }
         }

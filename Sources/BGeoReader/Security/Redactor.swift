@@ -16,13 +16,14 @@ import Synchronization
 public struct Redactor: Sendable {
     /// When false, nothing is redacted (the user passed `--show-secrets`).
     public var enabled: Bool
-    package private(set) var knownSecrets: Set<String> = []
+    /// Keyed by bytes (`ExactText`): two spellings of one secret are two secrets to search for.
+    package private(set) var knownSecrets: Set<ExactText> = []
     /// The known secrets, longest first (then by text): a secret that contains another is
     /// replaced whole, the same way in every run, and a text is only searched for secrets that
     /// fit in it. Put in order when the search over them is compiled, not as each is learned: a
     /// dump may state 200,000 secrets, and an insertion in order moved the list once per secret.
     var secretsLongestFirst: [String] {
-        knownSecrets.sorted { a, b in a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b }
+        knownSecrets.sorted { a, b in a.text.utf8.count != b.text.utf8.count ? a.text.utf8.count > b.text.utf8.count : a < b }.map(\.text)
     }
     /// True when some form of a known secret could lie inside a plain token (`leavesAsIs`), or
     /// a sensitive name could be spelled in one (`plainTokensSpellNoName` false): then plain
@@ -143,12 +144,12 @@ public struct Redactor: Sendable {
     /// Learns every secret `other` knows (a part of a read learned apart: the result does not
     /// depend on the order secrets are learned in).
     package mutating func learn(from other: Redactor) {
-        for secret in other.knownSecrets { remember(secret) }
+        for secret in other.knownSecrets { remember(secret.text) }
     }
 
     /// Adds a secret to the set; a new one makes the search be compiled again when next used.
     private mutating func remember(_ secret: String) {
-        guard knownSecrets.insert(secret).inserted else { return }
+        guard knownSecrets.insert(ExactText(secret)).inserted else { return }
         if Redactor.mayLieInPlainToken(secret) { plainTokensSearched = true }
         index = SecretIndex()
     }

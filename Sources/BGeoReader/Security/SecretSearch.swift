@@ -48,8 +48,8 @@ package final class SecretSearch: Sendable {
 
     /// Secrets shorter than four bytes are ignored (the redactor learns none below six).
     init(secrets list: some Sequence<String>) {
-        var seen = Set<String>()
-        let secrets = list.filter { $0.utf8.count >= 4 && seen.insert($0).inserted }
+        var seen = Set<ExactText>()
+        let secrets = list.filter { $0.utf8.count >= 4 && seen.insert(ExactText($0)).inserted }
         var formBytes: [UInt8] = [], formStart: [Int] = [0], owner: [Int32] = [], cut: [Bool] = []
         // About ten bytes of forms per byte of secret (itself, escaped, six base64 cores): room
         // for them at once, not grown by doubling (up to twice the 88 MB 200,000 tokens need).

@@ -25,6 +25,34 @@ import Testing
         }
     }
 
+    /// Regression (stop 56): the memory was a `Set<String>`, and Swift's `==` is canonical
+    /// equivalence, so a secret written precomposed (`pässwörd-1`, U+00E4) was taken for the clean
+    /// decomposed spelling (`a` + U+0308) seen before it and written out as it was. A word is
+    /// remembered by its bytes: the secret is replaced, the other spelling (bytes the search does
+    /// not match) is kept.
+    @Test func aCleanWordSpelledOtherwiseNeverHidesASecret() {
+        let secret = "p\u{E4}ssw\u{F6}rd-1"
+        let decomposed = "pa\u{308}sswo\u{308}rd-1"
+        #expect(secret == decomposed && Array(secret.utf8) != Array(decomposed.utf8), "the two spellings are canonically equal")
+        let json = SanitizePartsTests.sanitizer(secrets: [secret])
+        let rows = RowSanitizer(json: json, options: SanitizeOptions())
+        let rule = TableRule.log(src: 0, event: 1, message: nil, data: 2)
+        var changes = [CellChanges](repeating: [], count: 3)
+        for value in [decomposed, secret, decomposed, secret] {
+            var cells: [CellValue] = [.text("native"), .text(value), .text(#"{"type":"\#(value)"}"#)]
+            rows.sanitize(&cells, rule: rule, changes: &changes)
+            for (column, cell) in [(1, cells[1]), (2, cells[2])] {
+                guard case .text(let out) = cell else { Issue.record("column \(column) is not text"); continue }
+                let holdsSecret = Array(out.utf8).withUnsafeBufferPointer { haystack in
+                    Array(secret.utf8).withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: haystack) != nil }
+                }
+                #expect(!holdsSecret, "column \(column) of \(Array(value.utf8)) holds the secret's bytes")
+                // (`==` would take the secret for the other spelling too: bytes tell them apart.)
+                if value.utf8.elementsEqual(decomposed.utf8) { #expect(changes[column].isEmpty, "column \(column): the other spelling is kept") }
+            }
+        }
+    }
+
     /// The same memory serves strings inside documents, read from bytes or from the tree.
     @Test func aRememberedWordInsideADocumentNeverHidesASecret() {
         let secret = "rt-shape-secret-7f3a"

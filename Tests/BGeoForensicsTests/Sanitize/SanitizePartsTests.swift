@@ -16,6 +16,21 @@ import Testing
             == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    /// Regression (stop 56): the hasher's memory was keyed by `String`, whose `==` is canonical
+    /// equivalence, so a value's hash depended on which spelling of it came first in the run: the
+    /// decomposed `Kraków` took the precomposed one's hash after it, and its own before it.
+    @Test func eachSpellingKeepsItsOwnHashWhateverCameFirst() {
+        let precomposed = "Krak\u{F3}w", decomposed = "Krako\u{301}w"
+        let key = Array("test-key".utf8)
+        var first = KeyedHasher(key: key), second = KeyedHasher(key: key)
+        let alone = (first.replacement(for: precomposed), second.replacement(for: decomposed))
+        #expect(alone.0 != alone.1, "the hash is of the bytes")
+        var hasher = KeyedHasher(key: key)
+        #expect(hasher.replacement(for: precomposed) == alone.0)
+        #expect(hasher.replacement(for: decomposed) == alone.1)
+        #expect(hasher.replacement(for: precomposed) == alone.0)
+    }
+
     @Test func keyedHashesAreStableWithinARunAndDifferAcrossRuns() {
         var a = KeyedHasher.random(), b = KeyedHasher.random()
         let first = a.replacement(for: "north-42")

@@ -27,6 +27,24 @@ import Testing
         #expect(!SecretRules.keyNameFilter.mayContainName(#"{"success":false,"status":401}"#))
     }
 
+    /// Regression (stop 56): the learned secrets were a `Set<String>`, whose `==` is canonical
+    /// equivalence, so of one password spelled precomposed (U+00E4) and decomposed (`a` + U+0308)
+    /// only the first was kept, and the search, which matches bytes, let the other through.
+    @Test func twoSpellingsOfOneSecretAreBothRedacted() {
+        let precomposed = "p\u{E4}ssw\u{F6}rd-1", decomposed = "pa\u{308}sswo\u{308}rd-1"
+        #expect(precomposed == decomposed, "canonically equal")
+        for order in [[precomposed, decomposed], [decomposed, precomposed]] {
+            var redactor = Redactor()
+            for secret in order { redactor.learn(secret: secret) }
+            #expect(redactor.knownSecrets.count == 2)
+            for secret in order {
+                let out = redactor.redact(text: "login with " + secret + " failed")
+                #expect(!out.utf8.elementsEqual("login with \(secret) failed".utf8), "\(Array(secret.utf8)) kept")
+                #expect(out.contains(Redactor.fingerprint(secret)))
+            }
+        }
+    }
+
     @Test func redactsKnownSecretsJWTsAndBearerInFreeText() {
         var redactor = Redactor()
         redactor.learnSecrets(in: Fixtures.config)
