@@ -86,6 +86,16 @@ public final class HTTPClient: HTTPSending {
     /// Reused between requests (head + body go out in one send).
     private var outgoing: [UInt8] = []
 
+    /// Whether `request` has the cached head's URL, method and headers byte for byte (`ExactText`):
+    /// `String ==` is canonical equivalence, and the head carries bytes (stop 56: a header spelled
+    /// precomposed went out with the decomposed spelling sent before it).
+    private static func sameBytes(_ cached: (url: String, method: String, headers: [HTTPHeader], target: Target, head: [UInt8]),
+                                  _ request: HTTPRequestSpec) -> Bool {
+        ExactText(cached.url) == ExactText(request.url) && ExactText(cached.method) == ExactText(request.method)
+            && cached.headers.count == request.headers.count
+            && zip(cached.headers, request.headers).allSatisfy { ExactText($0.name) == ExactText($1.name) && ExactText($0.value) == ExactText($1.value) }
+    }
+
     public func send(_ request: HTTPRequestSpec) -> HTTPResult {
         send(request, whileWaiting: {})
     }
@@ -101,7 +111,7 @@ public final class HTTPClient: HTTPSending {
         }
         let target: Target
         let head: [UInt8]
-        if let cached = cachedHead, cached.url == request.url, cached.method == request.method, cached.headers == request.headers {
+        if let cached = cachedHead, HTTPClient.sameBytes(cached, request) {
             target = cached.target
             head = cached.head
         } else {

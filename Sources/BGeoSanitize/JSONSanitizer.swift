@@ -19,7 +19,8 @@ final class JSONSanitizer {
     private var hasher: KeyedHasher
     /// Filled in `.measure` mode (by the tree's walk or `measure(bytes:)`).
     var extent = CoordinateExtent()
-    private var keyKinds: [String: KeyKind] = [:]
+    /// By the names' bytes (`ExactText`): `secret` + U+0307 is sensitive, the equal `secre` + U+1E6B not.
+    private var keyKinds: [ExactText: KeyKind] = [:]
     /// Short texts that scrub to themselves (`scrubText`), by their bytes (`ExactText`): the
     /// verdict is the byte search's, and another spelling of a clean word may be a secret.
     private var cleanWords: Set<ExactText> = []
@@ -113,7 +114,7 @@ final class JSONSanitizer {
     }
 
     func kind(of key: String) -> KeyKind {
-        if let known = keyKinds[key] { return known }
+        if let known = keyKinds[ExactText(key)] { return known }
         let lowered = key.lowercased()
         let kind: KeyKind
         if Redactor.isSensitiveKey(key) {
@@ -135,7 +136,7 @@ final class JSONSanitizer {
         } else {
             kind = .plain
         }
-        if keyKinds.count < 10_000 { keyKinds[key] = kind }
+        if keyKinds.count < 10_000 { keyKinds[ExactText(key)] = kind }
         return kind
     }
 

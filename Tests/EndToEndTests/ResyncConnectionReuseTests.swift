@@ -113,4 +113,24 @@ import Testing
         let connections = server.requests().map(\.connection)
         #expect(connections.count == 2 && connections[0] != connections[1], "\(connections)")
     }
+    /// Regression (stop 56): the client kept the last request's head and compared URL and headers
+    /// with `==`, which for `String` is canonical equivalence, so a header spelled precomposed
+    /// after the same header spelled decomposed went out with the first request's bytes.
+    @Test func eachRequestCarriesItsOwnBytes() throws {
+        let dir = TestDirectory("resync-own-bytes")
+        let server = try Self.server(dir, ["default_status": 200], nil)
+        let client = HTTPClient(timeout: 5)
+        let spellings = ["p\u{E4}ss-note", "pa\u{308}ss-note"]
+        #expect(spellings[0] == spellings[1])
+        for note in spellings + spellings.reversed() {
+            let request = HTTPRequestSpec(method: "POST", url: server.url("/locs"),
+                                          headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Note", note)],
+                                          body: Array(#"{"uuid":"own-1"}"#.utf8))
+            #expect(client.send(request).status == 200)
+        }
+        let notes = server.requests().map { $0.header("X-Note") ?? "" }
+        #expect(notes.count == 4)
+        // The server reads header bytes as ISO-8859-1: two spellings, two texts.
+        #expect(notes[0] != notes[1] && notes[0] == notes[3] && notes[1] == notes[2], "\(notes.map { Array($0.utf8) })")
+    }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// structurally first (sensitive keys, header values).
 struct SecretScrubber {
     let redactor: Redactor
-    private var cache: [String: String] = [:]
+    /// By bytes (`ExactText`): the redaction is the byte search's, and a text spelled otherwise
+    /// (canonically equal, as `String ==` finds it) may hold a secret its twin does not.
+    private var cache: [ExactText: String] = [:]
 
     init(redactor: Redactor) { self.redactor = redactor }
 
@@ -27,19 +29,20 @@ struct SecretScrubber {
         guard redactor.enabled else { return text }
         // The text asked for last is compared before the dictionary is asked: a URL or a body
         // repeats row after row, and comparing is cheaper than hashing it.
-        if let last, last.text == text { return last.result }
+        let key = ExactText(text)
+        if let last, last.text == key { return last.result }
         let result: String
-        if let hit = cache[text] {
+        if let hit = cache[key] {
             result = hit
         } else {
             result = make(text)
             if cache.count > 1000 { cache.removeAll() }
-            cache[text] = result
+            cache[key] = result
         }
-        last = (text, result)
+        last = (key, result)
         return result
     }
-    private var last: (text: String, result: String)?
+    private var last: (text: ExactText, result: String)?
 
     /// A response body: JSON is redacted structurally, anything else as text.
     func scrub(body text: String) -> String {

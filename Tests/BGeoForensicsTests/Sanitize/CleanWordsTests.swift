@@ -53,6 +53,20 @@ import Testing
         }
     }
 
+    /// Regression (stop 56): the kinds of member names were remembered by `String`, so after
+    /// `secre` + U+1E6B (a plain name) the canonically equal `secret` + U+0307, whose bytes spell
+    /// `secret` and whose value the redactor fingerprints, was taken for plain and its value kept.
+    @Test func aNameSpelledOtherwiseKeepsItsOwnKind() {
+        let plain = "secre\u{1E6B}", sensitive = "secret\u{307}"
+        #expect(plain == sensitive && Redactor.isSensitiveKey(sensitive) && !Redactor.isSensitiveKey(plain))
+        let json = SanitizePartsTests.sanitizer()
+        for key in [plain, sensitive] {
+            var changes = CellChanges()
+            let out = json.sanitize(.object(JSONObject([(key, .string("hunter2-value"))])), &changes)
+            #expect(out.jsonText.contains("hunter2-value") == (key.utf8.elementsEqual(plain.utf8)), "\(Array(key.utf8))")
+        }
+    }
+
     /// The same memory serves strings inside documents, read from bytes or from the tree.
     @Test func aRememberedWordInsideADocumentNeverHidesASecret() {
         let secret = "rt-shape-secret-7f3a"

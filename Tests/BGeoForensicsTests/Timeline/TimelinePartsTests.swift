@@ -93,6 +93,24 @@ import Testing
         }
     }
 
+    /// Regression (stop 56): the cache was keyed by `String`, whose `==` is canonical
+    /// equivalence, so a URL holding a learned secret precomposed got the redaction of the same
+    /// URL spelled decomposed, asked before it: that URL as it was, the password readable.
+    @Test func aTextSpelledOtherwiseGetsItsOwnRedaction() {
+        var redactor = Redactor()
+        redactor.learn(secret: "p\u{E4}ssw\u{F6}rd-1")
+        var scrubber = SecretScrubber(redactor: redactor)
+        let decomposed = "https://x.example/login?u=pa\u{308}sswo\u{308}rd-1", precomposed = "https://x.example/login?u=p\u{E4}ssw\u{F6}rd-1"
+        #expect(decomposed == precomposed)
+        for _ in 0..<2 {
+            for text in [decomposed, precomposed, decomposed, "other", precomposed] {
+                #expect(scrubber.scrub(url: text).utf8.elementsEqual(redactor.redact(text: text).utf8), "\(Array(text.utf8))")
+                #expect(scrubber.scrub(cachedBody: text).utf8.elementsEqual(SecretScrubber(redactor: redactor).scrub(body: text).utf8))
+            }
+        }
+        #expect(!redactor.redact(text: precomposed).contains("rd-1"), "the secret itself is redacted")
+    }
+
     @Test func textViewNeverSendsControlCharacters() {
         #expect(TimelineTextRenderer.clean("app: \u{1B}[31mred\u{07}") == "app: \\u{1b}[31mred\\u{7}")
         #expect(TimelineTextRenderer.clean("plain – text ✓") == "plain – text ✓")
