@@ -5,14 +5,16 @@ extension JSONSanitizer {
     /// `measure` of a document read from its bytes, without building its tree (issue 27: the
     /// survey parsed every row of a dump into a tree only to find its longitudes), for the
     /// common form. Returns false, having measured nothing, when the document needs the tree: an
-    /// escape or a byte outside ASCII anywhere, a number with an exponent or of more than 30
+    /// escape anywhere, a number with an exponent or of more than 30
     /// characters (the parser may refuse it as out of range), nesting deeper than 32, a string
     /// that may hold JSON, a `headers` object, or text that is not JSON. The caller then parses it
     /// and calls `measure`. Otherwise it finds exactly the longitudes `measure` finds: the walk
     /// below is `walkObject`'s in `.measure` mode, member by member, duplicates included.
     func measure(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !bytes.isEmpty, !ByteSearch.contains(0x5C, in: bytes),
-              !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+        // Text outside ASCII is read as the tree reads it: a member's kind from its name's bytes
+        // (`kind(of:)`, remembered by bytes), strings skipped (stop 56: a record with
+        // `"city":"Kraków"` took the tree).
+        guard !bytes.isEmpty, !ByteSearch.contains(0x5C, in: bytes) else { return false }
         var walk = MeasureWalk(cursor: JSONByteCursor(bytes: bytes), sanitizer: self)
         walk.cursor.skipWhitespace()
         guard walk.value(depth: 0, records: true) else { return false }

@@ -6,9 +6,10 @@ import Foundation
 /// made `locations` and `logs` 5–9× slower than sqlite3 writing the same rows).
 ///
 /// Only the common form is recognised; anything else answers false and takes the tree path,
-/// which stays the definition of the output: no whitespace between tokens; strings of printable
-/// ASCII without `"`-escapes or `\` (what the writer leaves as they are); no duplicate key in an
-/// object (the tree keeps one); numbers as the writer prints them (an integer without a leading
+/// which stays the definition of the output: no whitespace between tokens; strings without
+/// `"`-escapes or `\`, of printable ASCII and well-formed UTF-8 of characters the writer leaves
+/// as they are (not `TerminalText.isControl`); no key twice in an object (the tree writes both,
+/// but comparing keys stays cheap only while it is bounded); numbers as the writer prints them (an integer without a leading
 /// zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
 /// trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest round-trip form is
 /// the same digits; no exponent); nesting shallower than 64; at most 256 keys in an object.
@@ -93,6 +94,38 @@ public enum VerbatimJSON {
         return at
     }
 
+    /// The end of the character whose UTF-8 starts at `i` (a byte from 0x80) when the writer
+    /// writes it as it is; nil when it does not, or when the bytes are not well-formed UTF-8
+    /// (the reader's string would hold U+FFFD in their place): an overlong form, a surrogate,
+    /// a value past U+10FFFF, a sequence cut short. `lookingForNames`: also nil for the
+    /// characters Unicode lowercases to ASCII (`SensitiveNameFilter.lowercasesToASCII`): the name
+    /// rules read names lowercased, so `to\u{212A}en` names a token though no byte spells it.
+    static func writtenCharacterEnd(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, lookingForNames: Bool) -> Int? {
+        let lead = bytes[i]
+        let length: Int
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
+        default: return nil
+        }
+        guard i + length <= bytes.count else { return nil }
+        for k in 1..<length {
+            let next = bytes[i + k]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        switch length {
+        case 3: guard value >= 0x800, !(0xD800...0xDFFF).contains(value) else { return nil }
+        case 4: guard value >= 0x1_0000, value <= 0x10_FFFF else { return nil }
+        default: break
+        }
+        guard !TerminalText.isControl(value) else { return nil }
+        guard !lookingForNames || !SensitiveNameFilter.lowercasesToASCII(value) else { return nil }
+        return i + length
+    }
+
     public static func isWrittenAsIs(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isWrittenAsIs($0) }
@@ -154,8 +187,8 @@ public enum VerbatimJSON {
             }
         }
 
-        /// The string's content range; nil unless every byte is printable ASCII without `\`, and
-        /// (with `names`) no name starts in it.
+        /// The string's content range; nil unless every byte is printable ASCII without `\` or
+        /// starts a character `writtenCharacterEnd` accepts, and (with `names`) no name starts in it.
         /// (Every byte of every string passes here: the loop keeps its position in a local and
         /// decides once whether names are looked for. A refused string leaves the position
         /// anywhere: the whole reading is then refused.)
@@ -172,7 +205,16 @@ public enum VerbatimJSON {
                         index = i + 1
                         return start..<i
                     }
-                    guard VerbatimJSON.isPlainStringByte(b) else { return nil }
+                    guard VerbatimJSON.isPlainStringByte(b) else {
+                        // No name holds a byte from 0x80, so a character outside ASCII ends any
+                        // name before it, as in the lowercased text the name rules read.
+                        guard b >= 0x80, let end = VerbatimJSON.writtenCharacterEnd(bytes, at: i, lookingForNames: true) else {
+                            return nil
+                        }
+                        previous = 0x80
+                        i = end
+                        continue
+                    }
                     let lower = SensitiveNameFilter.lower(b)
                     if names.pairMayStart(previous, lower), names.nameStarts(at: i - 1, in: bytes) { return nil }
                     previous = lower
@@ -185,7 +227,13 @@ public enum VerbatimJSON {
                         index = i + 1
                         return start..<i
                     }
-                    guard VerbatimJSON.isPlainStringByte(b) else { return nil }
+                    guard VerbatimJSON.isPlainStringByte(b) else {
+                        guard b >= 0x80, let end = VerbatimJSON.writtenCharacterEnd(bytes, at: i, lookingForNames: false) else {
+                            return nil
+                        }
+                        i = end
+                        continue
+                    }
                     i += 1
                 }
             }

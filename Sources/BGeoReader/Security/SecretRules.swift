@@ -154,4 +154,12 @@ package struct SensitiveNameFilter: Sendable {
     }
 
     @inline(__always) package static func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b | 0x20 : b }
+
+    /// The characters outside ASCII whose lowercase holds ASCII: U+0130 (`i` + U+0307) and the
+    /// Kelvin sign U+212A (`k`). Every name rule compares names lowercased, so only these can
+    /// spell a name no byte spells; text free of them holds a name only where its ASCII bytes,
+    /// folded, do. (`SensitiveNameFilterTests` checks the list against every scalar.)
+    @inline(__always) package static func lowercasesToASCII(_ scalar: UInt32) -> Bool {
+        scalar == 0x130 || scalar == 0x212A
+    }
 }

@@ -14,13 +14,16 @@ import Testing
         let numbers = ["21.0122344", "-179.5", "180", "180.0001", "-0", "-0.0", "0", "7", "1e2", "2.5E-3", "-12.25",
                        "123456789012345678901234567890", "1234567890123456789012345678901", "1e400", "52.2297182"]
         let scalars = numbers + ["\"21.5\"", "\"wifi\"", "\"{\\\"longitude\\\":12.5}\"", "\"[1]\"", "\"caf\u{e9}\"",
-                                 "\"a\\u0041\"", "true", "null", "\"\""]
+                                 "\"a\\u0041\"", "true", "null", "\"\"",
+                                 // Outside ASCII (stop 56: read from the bytes).
+                                 "\"Krak\u{F3}w\"", "\"\u{202E}x\"", "\"{\\\"longitude\\\":1,\\\"n\\\":\\\"\u{E9}\\\"}\""]
         guard depth < 3, rng.int(0...3) != 0 else { return pick(scalars) }
         if rng.int(0...4) == 0 {
             return "[" + (0..<rng.int(0...3)).map { _ in randomDocument(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
         }
         let keys = ["longitude", "latitude", "raw_longitude", "Adjusted_Longitude", "lng", "lon", "lat", "heading",
-                    "extras", "params", "accessToken", "authorization", "headers", "coords", "uuid", "note", "longitude"]
+                    "extras", "params", "accessToken", "authorization", "headers", "coords", "uuid", "note", "longitude",
+                    "\u{E9}", "e\u{301}", "lon\u{E9}"]
         let members = (0..<rng.int(0...6)).map { _ -> String in
             let key = pick(keys)
             let value = ["longitude", "raw_longitude", "Adjusted_Longitude", "lng", "lon"].contains(key) && rng.int(0...2) > 0
