@@ -44,7 +44,8 @@ extension JSONSanitizer {
 }
 
 /// One document's sanitising walk over its bytes (`JSONSanitizer.sanitize(bytes:)`). The
-/// document is known to be in the writer's form: no whitespace, no escape, no duplicate key.
+/// document is known to be in the writer's form: no whitespace, no escape. A key written twice is
+/// walked twice, as `walkObject` walks the tree's members.
 private struct SanitizeWalk {
     var cursor: JSONByteCursor
     let sanitizer: JSONSanitizer

@@ -8,15 +8,13 @@ import Foundation
 /// Only the common form is recognised; anything else answers false and takes the tree path,
 /// which stays the definition of the output: no whitespace between tokens; strings without
 /// `"`-escapes or `\`, of printable ASCII and well-formed UTF-8 of characters the writer leaves
-/// as they are (not `TerminalText.isControl`); no key twice in an object (the tree writes both,
-/// but comparing keys stays cheap only while it is bounded); numbers as the writer prints them (an integer without a leading
-/// zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
+/// as they are (not `TerminalText.isControl`); numbers as the writer prints them (an integer
+/// without a leading zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
 /// trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest round-trip form is
-/// the same digits; no exponent); nesting shallower than 64; at most 256 keys in an object.
+/// the same digits; no exponent); nesting shallower than 64. A key written twice is copied as it
+/// stands: the tree keeps both members, in place (`JSONObject.mappingValues`, stop 51).
 public enum VerbatimJSON {
     static let maxDepth = 64
-    /// An object with more keys than this is not copied through (see `Reader.object`).
-    static let maxKeys = 256
 
     /// A byte of a string's text that `JSONWriter` writes as it is: printable ASCII other than
     /// `"` and `\` (every other byte is escaped, or belongs to a character the writer checks).
@@ -140,10 +138,6 @@ public enum VerbatimJSON {
             get { cursor.index }
             set { cursor.index = newValue }
         }
-        /// The keys of the objects being read, innermost last: one stack for the whole text, so
-        /// a record's five objects cost one allocation, not one (and its regrowths) each.
-        var keys: [Range<Int>] = []
-
         /// Names no string may hold (nil: not looked for).
         let names: SensitiveNameFilter.Tables?
         /// Whether JSON's whitespace may stand between tokens (`form`); `sawSpace` tells if some did.
@@ -154,7 +148,6 @@ public enum VerbatimJSON {
             cursor = JSONByteCursor(bytes: bytes)
             self.names = names
             self.allowsSpace = allowsSpace
-            keys.reserveCapacity(32)
         }
 
         /// The whole text is one value in the form.
@@ -248,19 +241,10 @@ public enum VerbatimJSON {
                 index += 1
                 return true
             }
-            // Records have a dozen keys: comparing each new key with the earlier ones is cheaper
-            // than hashing them. An object with more than `maxKeys` is left to the tree (linear in
-            // its keys), so that comparing stays bounded (stop 48: 150,000 keys took minutes here).
-            let first = keys.count
-            defer { keys.removeLast(keys.count - first) }
+            // Each key is read like any string; none is compared with another (a repeated key is
+            // written twice by the tree too), so an object's keys cost time linear in them.
             while true {
-                guard keys.count - first < VerbatimJSON.maxKeys else { return false }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return false }
-                for earlier in keys[first...] where earlier.count == key.count
-                    && memcmp(bytes.baseAddress! + earlier.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
-                    return false
-                }
-                keys.append(key)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() != nil else { return false }
                 space()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
