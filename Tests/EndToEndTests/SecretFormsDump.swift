@@ -11,8 +11,10 @@ import Foundation
 /// `\u005f`-escaped; URL user-info and `?token=…&sig=…` in the config's url; a header the old name
 /// rules did not call sensitive (`X-Access-Key`); secret-named columns of an unknown table and a
 /// JWT inside a BLOB; the url's password again as a plain word in an app line; passwords only a
-/// request's and a refresh's URL state, repeated as words. `leaks` lists what must never appear
-/// in any output, in any of those forms.
+/// request's and a refresh's URL state, repeated as words; one password in two header values,
+/// spelled precomposed and decomposed (stop 56: a `Set<String>` kept one spelling, and the other
+/// showed in every app line that repeats it). `leaks` lists what must never appear in any output,
+/// in any of those forms.
 enum SecretFormsDump {
     static let refresh = "1//0gPlantedRefreshTokenValue-abcdefghijkLMNOP"
     static let apiKey = "sk_live_plantedApiKey_0123456789abcdef"
@@ -32,6 +34,8 @@ enum SecretFormsDump {
     static let blobJWTSignature = "c2lnbmF0dXJlLXBsYW50ZWQ"
     static let requestURLPassword = "reqpwplanted88"
     static let refreshURLPassword = "refreshpwplanted89"
+    static let twinPrecomposed = "p\u{E4}ssw\u{F6}rd-twin-planted"
+    static let twinDecomposed = "pa\u{308}sswo\u{308}rd-twin-planted"
 
     static var escapedRefresh: String { refresh.replacingOccurrences(of: "/", with: "\\/") }
     static var base64APIKey: String { Data(("k=" + apiKey).utf8).base64EncodedString() }
@@ -43,7 +47,7 @@ enum SecretFormsDump {
         [refresh, escapedRefresh, String(refresh.prefix(20)), apiKey, unicodeEscapedAPIKey,
          String(base64APIKey.dropFirst(4).prefix(24)), accessKeyHeader, urlPassword, queryToken, signature, bodyAccess,
          prettyAccess, basicCredentials, headerLineKey, spacedAccess, escapedURLPassword, requestURLPassword,
-         refreshURLPassword]
+         refreshURLPassword, twinPrecomposed, twinDecomposed]
     }
 
     /// What `sanitize` must also remove (the unknown table's secret columns and BLOB).
@@ -66,6 +70,8 @@ enum SecretFormsDump {
         var headers = config["headers"]?.objectValue ?? JSONObject()
         headers["X-Api-Key"] = .string(apiKey)
         headers["X-Access-Key"] = .string(accessKeyHeader)
+        headers["X-Tenant-Secret"] = .string(twinPrecomposed)
+        headers["X-Tenant-Other"] = .string(twinDecomposed)
         config["headers"] = .object(headers)
         var authorization = config["authorization"]?.objectValue ?? JSONObject()
         authorization["refreshToken"] = .string(refresh)
@@ -99,6 +105,7 @@ enum SecretFormsDump {
                                    "count": 1, "uuids": ["planted-uuid"], "bytes": 10, "attempt": 1]),
             ("auth.refresh", nil, ["url": .string("https://r:\(refreshURLPassword)@auth.example/token")]),
             ("app", "tried \(requestURLPassword) and \(refreshURLPassword)", nil),
+            ("app", "tenant \(twinDecomposed) then \(twinPrecomposed)", ["note": .string(twinPrecomposed + " " + twinDecomposed)]),
         ]
         let insert = try db.prepare("INSERT INTO log_entries (ts, level, src, event, message, data) VALUES (?, 3, 'native', ?, ?, ?)")
         for (i, row) in rows.enumerated() {
