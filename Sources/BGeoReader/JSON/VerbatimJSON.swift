@@ -9,10 +9,11 @@ import Foundation
 /// which stays the definition of the output: no whitespace between tokens; strings without
 /// `"`-escapes or `\`, of printable ASCII and well-formed UTF-8 of characters the writer leaves
 /// as they are (not `TerminalText.isControl`); numbers as the writer prints them (an integer
-/// without a leading zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant digits, no
-/// trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest round-trip form is
-/// the same digits; no exponent); nesting shallower than 64. A key written twice is copied as it
-/// stands: the tree keeps both members, in place (`JSONObject.mappingValues`, stop 51).
+/// without a leading zero, `-0` or more than 18 digits; a real `I.F` with at most 15 significant
+/// digits, no trailing zero but `X.0`, between 1e-4 and 1e16 — there Swift's shortest
+/// round-trip form is the same digits; no exponent); nesting shallower than 64. A key written
+/// twice is copied as it stands: the tree keeps both members, in place
+/// (`JSONObject.mappingValues`, stop 51).
 public enum VerbatimJSON {
     static let maxDepth = 64
 

@@ -31,11 +31,11 @@ extension Redactor {
     /// True when `redact(parse(bytes))` equals the parsed value, for JSON that
     /// `VerbatimJSON.isWrittenAsIs` accepts (no escapes) and whose strings hold no sensitive name
     /// (`VerbatimJSON.form(_:holdingNoneOf:)`, or a byte from 0x80 when the caller did not look).
-    /// Conservative: a text that
-    /// merely might hold something to redact answers false and takes the tree path. Every rule of
-    /// `redact(text:)` and of the key rules is searched across the whole text: no `@` (URL
-    /// user-info), `%` or `\` (other readings of a secret), `eyJ` (a JWT), `bearer `, no name a
-    /// sensitive key or credential pair contains, no `headers` key, no known secret in any form.
+    /// Conservative: a text that merely might hold something to redact answers false and takes
+    /// the tree path. Every rule of `redact(text:)` and of the key rules is searched across the
+    /// whole text: no `@` (URL user-info), `%` or `\` (other readings of a secret), `eyJ` (a JWT),
+    /// `bearer `, no name a sensitive key or credential pair contains, no `headers` key, no known
+    /// secret in any form.
     public func leavesUnchanged(json bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         leavesUnchanged(json: bytes, namesChecked: false)
     }
