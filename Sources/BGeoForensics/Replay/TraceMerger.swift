@@ -7,7 +7,9 @@ extension TraceBuilder {
     struct QueuePart {
         var fixes: [Fix] = []
         var geofences: [QueueRecord] = []
-        var byUUID: [String: Int] = [:]
+        /// By the uuids' bytes (`ExactText`), as SQLite's UNIQUE tells them apart: `café` spelled
+        /// precomposed and decomposed are two records, not a duplicate (stop 56).
+        var byUUID: [ExactText: Int] = [:]
         /// Queue rows dropped because an earlier row has the same uuid.
         var duplicates = 0
         var conflictingDuplicates = 0
@@ -19,8 +21,8 @@ extension TraceBuilder {
             byUUID.reserveCapacity(fixes.count + 1024)
             var repeated: [Int] = []
             for i in fixes.indices {
-                if let existing = byUUID.updateValue(i, forKey: fixes[i].uuid) {
-                    byUUID[fixes[i].uuid] = existing
+                if let existing = byUUID.updateValue(i, forKey: ExactText(fixes[i].uuid)) {
+                    byUUID[ExactText(fixes[i].uuid)] = existing
                     repeated.append(i)
                     duplicates += 1
                     if fixes[existing].time != fixes[i].time { conflictingDuplicates += 1 }
@@ -29,7 +31,7 @@ extension TraceBuilder {
             guard !repeated.isEmpty else { return }
             for i in repeated.reversed() { fixes.remove(at: i) }
             byUUID.removeAll(keepingCapacity: true)
-            for i in fixes.indices { byUUID[fixes[i].uuid] = i }
+            for i in fixes.indices { byUUID[ExactText(fixes[i].uuid)] = i }
         }
     }
 }
@@ -40,7 +42,7 @@ extension TraceBuilder {
 /// is still being read; conflicts become located warnings.
 struct TraceMerger {
     private var fixes: [Fix]
-    private var byUUID: [String: Int]
+    private var byUUID: [ExactText: Int]
     private let geofences: [QueueRecord]
     private var adjustLines: [Fix] = []
     private var stats = Trace.Stats()
@@ -68,8 +70,8 @@ struct TraceMerger {
             case .adjust:
                 adjustLines.append(fix)
             case .location:
-                guard let existing = byUUID[fix.uuid] else {
-                    byUUID[fix.uuid] = fixes.count
+                guard let existing = byUUID[ExactText(fix.uuid)] else {
+                    byUUID[ExactText(fix.uuid)] = fixes.count
                     fixes.append(fix)
                     continue
                 }

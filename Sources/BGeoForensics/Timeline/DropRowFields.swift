@@ -49,16 +49,17 @@ struct DropRowFields: Sendable {
 
     private mutating func read(_ slots: UnsafeBufferPointer<FieldScanner.Field>, in data: UnsafeBufferPointer<UInt8>, kept: Int) {
         // Distinct uuids counted by their keys, sorted once at the end (memory: 16 bytes a uuid);
-        // a text that is not a canonical uuid is counted by itself.
+        // a text that is not a canonical uuid is counted by its bytes (`ExactText`, as SQLite's
+        // UNIQUE counts it: `café` precomposed and decomposed are two).
         var keys: [UUIDKey] = []
-        var others: Set<String> = []
-        var firstSeen: Set<String> = []
+        var others: Set<ExactText> = []
+        var firstSeen: Set<ExactText> = []
         slots[0].forEachStringElement(in: data) { text in
             let uuid = text()
             if uuids.count < kept { uuids.append(uuid) }
             uuidCount += 1
-            if distinctUUIDs.count < kept, firstSeen.insert(uuid).inserted { distinctUUIDs.append(uuid) }
-            if let key = UUIDKey(uuid) { keys.append(key) } else { others.insert(uuid) }
+            if distinctUUIDs.count < kept, firstSeen.insert(ExactText(uuid)).inserted { distinctUUIDs.append(uuid) }
+            if let key = UUIDKey(uuid) { keys.append(key) } else { others.insert(ExactText(uuid)) }
         }
         keys.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         var distinct = others.count

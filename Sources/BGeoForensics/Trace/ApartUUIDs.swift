@@ -6,8 +6,9 @@ import BGeoReader
 /// and the log puts every uuid here). A filter's false alarm only sends one more uuid through the
 /// gathering apart, which resolves any uuid exactly.
 struct ApartUUIDs {
-    /// The uuids by their text (all of them while `filter` is nil).
-    private(set) var exact: Set<String> = []
+    /// The uuids by their bytes (all of them while `filter` is nil): SQLite, the filter's hashes and
+    /// the spill keys tell uuids apart by bytes, so this set does too (`ExactText`).
+    private(set) var exact: Set<ExactText> = []
     private var filter: UUIDFilter?
     private let limit: Int
     private let filterBits: Int
@@ -17,9 +18,9 @@ struct ApartUUIDs {
         self.filterBits = filterBits
     }
 
-    init(exact: Set<String>, limit: Int, filterBits: Int) {
+    init(exact: Set<ExactText>, limit: Int, filterBits: Int) {
         self.init(limit: limit, filterBits: filterBits)
-        for uuid in exact { insert(uuid, hashes: UUIDFilter.hashes(uuid)) }
+        for uuid in exact { insert(uuid.text, hashes: UUIDFilter.hashes(uuid.text)) }
     }
 
     var isEmpty: Bool { exact.isEmpty && filter == nil }
@@ -29,7 +30,7 @@ struct ApartUUIDs {
     /// Whether `uuid` (with its `UUIDFilter.hashes`) is in, or perhaps in once the filter holds them.
     func contains(_ uuid: String, hashes: (UInt64, UInt64)) -> Bool {
         if let filter { return filter.contains(hashes: hashes) }
-        return exact.contains(uuid)
+        return exact.contains(ExactText(uuid))
     }
 
     mutating func insert(_ uuid: String, hashes: (UInt64, UInt64)) {
@@ -37,10 +38,10 @@ struct ApartUUIDs {
             _ = filter.insert(hashes: hashes)
             return
         }
-        exact.insert(uuid)
+        exact.insert(ExactText(uuid))
         if exact.count > limit {
             let filter = UUIDFilter(bits: filterBits)
-            for uuid in exact { _ = filter.insert(hashes: UUIDFilter.hashes(uuid)) }
+            for uuid in exact { _ = filter.insert(hashes: UUIDFilter.hashes(uuid.text)) }
             exact = []
             self.filter = filter
         }

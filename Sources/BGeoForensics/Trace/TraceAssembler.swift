@@ -177,7 +177,8 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         /// The sequence number of the arrays' first element (the tables hold sequence numbers).
         private var base = 0
         private var byKey = UUIDKeyTable()
-        private var byText: [String: Int] = [:]
+        /// Uuids that are not canonical, by their bytes (`ExactText`, as `byKey` and SQLite).
+        private var byText: [ExactText: Int] = [:]
 
         var count: Int { opened.count - head }
         var oldestOpened: Double? { head < opened.count ? opened[head] : nil }
@@ -190,14 +191,14 @@ final class TraceAssembler<Semantics: TraceSemantics> {
                 guard let sequence = byKey.value(for: key) else { return nil }
                 return sequence - base
             }
-            guard let sequence = byText[uuid] else { return nil }
+            guard let sequence = byText[ExactText(uuid)] else { return nil }
             return sequence - base
         }
 
         /// Opens a group for a uuid that has none; returns its index.
         mutating func open(_ uuid: String, key: UUIDKey?, hashes groupHashes: (UInt64, UInt64), opened time: Double) -> Int {
             let sequence = base + opened.count
-            if let key { byKey.insert(key, value: sequence) } else { byText[uuid] = sequence }
+            if let key { byKey.insert(key, value: sequence) } else { byText[ExactText(uuid)] = sequence }
             opened.append(time)
             keys.append(key)
             texts.append(key == nil ? uuid : nil)
@@ -213,7 +214,7 @@ final class TraceAssembler<Semantics: TraceSemantics> {
         mutating func closeOldest() -> Closed {
             var closed = Closed(hashes: hashes[head], copies: GroupCopies())
             swap(&closed.copies, &copies[head])
-            if let key = keys[head] { byKey.remove(key) } else { byText[texts[head].take()!] = nil }
+            if let key = keys[head] { byKey.remove(key) } else { byText[ExactText(texts[head].take()!)] = nil }
             head += 1
             if head > 4096, head * 2 > opened.count {
                 opened.removeFirst(head)
@@ -359,11 +360,11 @@ final class TraceAssembler<Semantics: TraceSemantics> {
 
     /// The suspects that really had copies in two groups or more (the filter's other answers
     /// were false alarms), from the run's record of every group's uuid hash.
-    private func confirm(_ suspects: Set<String>, leads: String) throws(WorkFileError) -> Set<String> {
+    private func confirm(_ suspects: Set<ExactText>, leads: String) throws(WorkFileError) -> Set<ExactText> {
         var wanted: [UInt64: (second: UInt64, uuids: [String])] = [:]
         for uuid in suspects {
-            let (a, b) = UUIDFilter.hashes(uuid)
-            wanted[a, default: (b, [])].uuids.append(uuid)
+            let (a, b) = UUIDFilter.hashes(uuid.text)
+            wanted[a, default: (b, [])].uuids.append(uuid.text)
         }
         var groupsSeen: [UInt64: Int] = [:]
         let reader = try TapeReader(path: leads)
@@ -372,9 +373,9 @@ final class TraceAssembler<Semantics: TraceSemantics> {
             if let entry = wanted[a], entry.second == b { groupsSeen[a, default: 0] += 1 }
         }
         if let failure = reader.failure { throw failure }
-        var apart: Set<String> = []
+        var apart: Set<ExactText> = []
         // A shared hash can only over-count: a uuid is never missed.
-        for (hash, seen) in groupsSeen where seen > 1 { apart.formUnion(wanted[hash]!.uuids) }
+        for (hash, seen) in groupsSeen where seen > 1 { apart.formUnion(wanted[hash]!.uuids.map { ExactText($0) }) }
         return apart
     }
 

@@ -12,7 +12,8 @@ public enum RecordedTraceReader {
         let lineScan = ScanRunner.beside(dump) { readLines($0) }
         var fixes: [DecidedFix] = []
         var geofences: [ReportGeofence] = []
-        var queueIndex: [String: Int] = [:]
+        // By bytes (`ExactText`), as the queue's UNIQUE uuid column tells records apart.
+        var queueIndex: [ExactText: Int] = [:]
         var head: String?
         dump.forEachDecodedRecord { row in
             if head == nil { head = row.uuid }
@@ -25,17 +26,17 @@ public enum RecordedTraceReader {
         // Index the queue by uuid in one sized pass (growing a million-entry dictionary rehashes it ~20 times).
         queueIndex.reserveCapacity(fixes.count + 1024)
         for i in fixes.indices {
-            if let uuid = fixes[i].fix.statedUUID, queueIndex[uuid] == nil { queueIndex[uuid] = i }
+            if let uuid = fixes[i].fix.statedUUID, queueIndex[ExactText(uuid)] == nil { queueIndex[ExactText(uuid)] = i }
         }
         let lines = lineScan.value()
-        var seenLogUUIDs: Set<String> = []
+        var seenLogUUIDs: Set<ExactText> = []
         for line in lines {
             if line.isLocationLine, let uuid = line.fix.statedUUID {
-                if let index = queueIndex[uuid] {
+                if let index = queueIndex[ExactText(uuid)] {
                     learn(from: line, into: &fixes[index])
                     continue
                 }
-                guard seenLogUUIDs.insert(uuid).inserted else { continue }
+                guard seenLogUUIDs.insert(ExactText(uuid)).inserted else { continue }
             }
             fixes.append(line)
         }
