@@ -40,8 +40,8 @@ public enum ReportBuilder {
         let findings = try ReportFindings.from(timeline: timeline, warnings: dump.warnings.list())
         var forced: Set<String> = []
         for f in findings { for e in f.evidence { forced.insert(e.anchor) } }
-        var forcedUUIDs = Set(findings.flatMap(\.uuids))
-        if let head = summary.queue.headUUID { forcedUUIDs.insert(head) }
+        var forcedUUIDs = Set(findings.flatMap(\.uuids).map { ExactText($0) })
+        if let head = summary.queue.headUUID { forcedUUIDs.insert(ExactText(head)) }
         // The tables' warnings follow the reading's (which the findings count).
         var (queueRows, logRows) = picks.take()
         progress.stage("replaying \(complete.count) fixes")
@@ -68,7 +68,7 @@ public enum ReportBuilder {
 
         progress.stage("picking the table rows")
         for c in replay.topContributors { if let e = c.evidence { forced.insert(e.anchor) } }
-        var uuidRows: [String: Int64] = [:]
+        var uuidRows: [ExactText: Int64] = [:]
         var queueIds = rowIds(forced, prefix: "queue-")
         if let table = dump.layout.queueTable {
             let found = dump.rowIds(ofUUIDs: forcedUUIDs, table: table)

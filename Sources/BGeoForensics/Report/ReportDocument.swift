@@ -28,8 +28,9 @@ public struct ReportDocument: Sendable {
     public var showSecrets: Bool
     /// Evidence rows shown under each finding (anchor → one-line text).
     public var evidenceText: [String: String]
-    /// Queue-row anchor of each uuid a finding names (when the record is still queued).
-    public var uuidAnchors: [String: String]
+    /// Queue-row anchor of each uuid a finding names (when the record is still queued), by its
+    /// bytes: two spellings of a uuid are two records, each with its own row.
+    public var uuidAnchors: [ExactText: String]
     /// How the map's decisions were obtained.
     public var mapNote: String
     /// Set when `sanitize` wrote this dump: what was changed (one line).

@@ -22,10 +22,11 @@ extension Dump {
     }
 
     /// The rows of `table` (a queue table with a `uuid` column) whose uuid is in `uuids`, through
-    /// the uuid index: their ids, and the first row of each uuid.
-    package func rowIds(ofUUIDs uuids: Set<String>, table: String) -> (ids: Set<Int64>, uuidRows: [String: Int64]) {
+    /// the uuid index: their ids, and the first row of each uuid. Uuids by their bytes
+    /// (`ExactText`), as the index matches them: two spellings are two uuids, each with its row.
+    package func rowIds(ofUUIDs uuids: Set<ExactText>, table: String) -> (ids: Set<Int64>, uuidRows: [ExactText: Int64]) {
         var ids: Set<Int64> = []
-        var uuidRows: [String: Int64] = [:]
+        var uuidRows: [ExactText: Int64] = [:]
         guard !uuids.isEmpty, table != "log_entries", layout.queueSelection.hasUUID else { return ([], [:]) }
         let quoted = quoteIdentifier(table)
         let list = Array(uuids)
@@ -33,11 +34,11 @@ extension Dump {
             for start in stride(from: 0, to: list.count, by: 500) {
                 let part = Array(list[start..<min(start + 500, list.count)])
                 let stmt = try database.prepare("SELECT id, uuid FROM \(quoted) WHERE uuid IN (" + part.map { _ in "?" }.joined(separator: ",") + ")")
-                try stmt.bind(part.map { .text($0) })
+                try stmt.bind(part.map { .text($0.text) })
                 while try stmt.step() {
                     let id = stmt.int64(0)
                     ids.insert(id)
-                    if let uuid = stmt.text(1), uuidRows[uuid].map({ id < $0 }) ?? true { uuidRows[uuid] = id }
+                    if let uuid = stmt.text(1).map({ ExactText($0) }), uuidRows[uuid].map({ id < $0 }) ?? true { uuidRows[uuid] = id }
                 }
             }
         } catch {

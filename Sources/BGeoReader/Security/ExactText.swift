@@ -5,28 +5,28 @@ import Foundation
 /// bytes: a set of secrets keyed by `String` kept one of two spellings and never searched the
 /// other's bytes, and `sanitize`'s memory of clean words took a secret for the clean other
 /// spelling seen before it (stop 56). Sets and caches whose verdict rests on bytes key by this.
-package struct ExactText: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    package let text: String
+public struct ExactText: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let text: String
 
-    package init(_ text: String) { self.text = text }
+    public init(_ text: String) { self.text = text }
 
-    package init(stringLiteral value: String) { text = value }
+    public init(stringLiteral value: String) { text = value }
 
-    package static func == (a: ExactText, b: ExactText) -> Bool {
+    public static func == (a: ExactText, b: ExactText) -> Bool {
         guard a.text.utf8.count == b.text.utf8.count else { return false }
         var a = a.text, b = b.text
         return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Byte order (UTF-8 order is scalar order), so a list in this order is the same in every run.
-    package static func < (a: ExactText, b: ExactText) -> Bool {
+    public static func < (a: ExactText, b: ExactText) -> Bool {
         a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
     }
 
-    package var description: String { text }
+    public var description: String { text }
 }

@@ -33,7 +33,7 @@ import Testing
         // that are still queued link to their queue row.
         let anchors = Set(doc.tables.flatMap(\.anchors))
         for f in doc.findings { for e in f.evidence { #expect(anchors.contains(e.anchor), "\(e.anchor) missing") } }
-        let linked = stranded.uuids.compactMap { doc.uuidAnchors[$0] }
+        let linked = stranded.uuids.compactMap { doc.uuidAnchors[ExactText($0)] }
         #expect(linked.count == stranded.uuids.count && !linked.isEmpty)
         for anchor in linked { #expect(anchors.contains(anchor)) }
     }

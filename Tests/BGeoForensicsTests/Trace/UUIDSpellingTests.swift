@@ -51,5 +51,16 @@ import Testing
         try StreamedRecordedTraceTests.compare(path: path, windows: StreamedTraceTests.tiny, context: "twin uuids, recorded")
     }
 
+    /// The report links a uuid a finding names to its queue row: each spelling to its own.
+    @Test func eachSpellingLinksToItsOwnRow() throws {
+        let dir = TestDirectory("uuid-spelling-rows")
+        let dump = try Dump(path: try Self.twinDump(dir))
+        let table = try #require(dump.layout.queueTable)
+        let found = dump.rowIds(ofUUIDs: [ExactText(Self.precomposed), ExactText(Self.decomposed)], table: table)
+        #expect(found.ids.count == 2)
+        let rows = [Self.precomposed, Self.decomposed].compactMap { found.uuidRows[ExactText($0)] }
+        #expect(rows.count == 2 && rows[0] != rows[1], "\(found.uuidRows)")
+    }
+
     private func precomposedEqualsDecomposed() -> Bool { Self.precomposed == Self.decomposed }
 }

@@ -127,7 +127,7 @@ public struct HTMLReportRenderer: Sendable {
                         h += "<li><a href=\"#\(ref.anchor)\">\(e(ref.label))</a>\(text)</li>"
                     }
                     for uuid in f.uuids {
-                        if let anchor = doc.uuidAnchors[uuid] {
+                        if let anchor = doc.uuidAnchors[ExactText(uuid)] {
                             h += "<li>uuid <a href=\"#\(anchor)\">\(e(uuid))</a> (queued)</li>"
                         } else {
                             h += "<li>uuid <span class=\"mono\">\(e(uuid))</span></li>"
