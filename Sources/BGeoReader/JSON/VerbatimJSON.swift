@@ -100,29 +100,14 @@ public enum VerbatimJSON {
     /// characters Unicode lowercases to ASCII (`SensitiveNameFilter.lowercasesToASCII`): the name
     /// rules read names lowercased, so `to\u{212A}en` names a token though no byte spells it.
     static func writtenCharacterEnd(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, lookingForNames: Bool) -> Int? {
-        let lead = bytes[i]
-        let length: Int
-        var value: UInt32
-        switch lead {
-        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
-        default: return nil
-        }
-        guard i + length <= bytes.count else { return nil }
-        for k in 1..<length {
-            let next = bytes[i + k]
-            guard next & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(next & 0x3F)
-        }
-        switch length {
-        case 3: guard value >= 0x800, !(0xD800...0xDFFF).contains(value) else { return nil }
-        case 4: guard value >= 0x1_0000, value <= 0x10_FFFF else { return nil }
-        default: break
-        }
+        // The standard library's reading of UTF-8, as `RawPath.decode` uses it: one scalar or an error.
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = UnsafeBufferPointer(rebasing: bytes[i...]).makeIterator()
+        guard case .valid(let encoded) = parser.parseScalar(from: &input) else { return nil }
+        let value = Unicode.UTF8.decode(encoded).value
         guard !TerminalText.isControl(value) else { return nil }
         guard !lookingForNames || !SensitiveNameFilter.lowercasesToASCII(value) else { return nil }
-        return i + length
+        return i + encoded.count
     }
 
     public static func isWrittenAsIs(_ text: String) -> Bool {
